@@ -1,0 +1,80 @@
+"""Every exception mcbews_repl raises, in one place.
+
+::
+
+    McbewsError
+    ├── FrameTooLarge          (also ValueError) a line or request cannot fit the command budget
+    ├── NotConnected           no game client is connected (or the chosen one is gone)
+    ├── ConnectionClosed       the game connection closed while a request was pending
+    ├── RequestTimeout         (also TimeoutError) no answer within the timeout
+    ├── CommandFailed          raise_for_status() on a command the game reported as failed
+    └── CapabilityError        the addon answered ok:false (code, message)
+
+Remote misbehaviour (malformed frames, junk chunks) is never raised: the sans-I/O core
+reports it as events. Plain local misuse (a bad argument) raises ``ValueError`` or
+``TypeError`` with a message that says what to fix.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CapabilityError",
+    "CommandFailed",
+    "ConnectionClosed",
+    "FrameTooLarge",
+    "McbewsError",
+    "NotConnected",
+    "RequestTimeout",
+]
+
+
+class McbewsError(Exception):
+    """Base class of every error mcbews_repl raises on purpose."""
+
+
+class FrameTooLarge(McbewsError, ValueError):
+    """A command line would exceed the game's byte budget; nothing was sent."""
+
+    def __init__(self, what: str, size_bytes: int, budget_bytes: int) -> None:
+        self.what = what
+        self.size_bytes = size_bytes
+        self.budget_bytes = budget_bytes
+        self.over_by_bytes = size_bytes - budget_bytes
+        super().__init__(
+            f"{what} is {size_bytes} UTF-8 bytes, {self.over_by_bytes} over the "
+            f"{budget_bytes}-byte command budget; shorten it or move data into a capability"
+        )
+
+
+class NotConnected(McbewsError):
+    """No game client is connected; type the /connect line in Minecraft first."""
+
+
+class ConnectionClosed(McbewsError):
+    """The game connection closed before the request was answered."""
+
+
+class RequestTimeout(McbewsError, TimeoutError):
+    """The game or the addon did not answer in time."""
+
+
+class CommandFailed(McbewsError):
+    """A command the game executed and reported as failed (negative status code)."""
+
+    def __init__(self, status_code: int, message: str, command: str = "") -> None:
+        self.status_code = status_code
+        self.message = message
+        self.command = command
+        where = f" ({command!r})" if command else ""
+        super().__init__(f"command failed{where}: {message} [status {status_code}]")
+
+
+class CapabilityError(McbewsError):
+    """The addon answered a capability request with ``ok: false``."""
+
+    def __init__(self, code: str, message: str, capability: str = "") -> None:
+        self.code = code
+        self.message = message
+        self.capability = capability
+        where = f" {capability}" if capability else ""
+        super().__init__(f"capability{where} failed: {code}: {message}")

@@ -1,0 +1,114 @@
+"""Channel A: capability requests down, their reassembled answers up; channel B: UI chat.
+
+Pure functions: build the request command line, and interpret a reassembled answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..exceptions import FrameTooLarge
+from .events import CapabilityFailed, CapabilityResult, FrameRejected, UiChatMessage
+from .jsonwire import dumps_wire, utf8_len
+from .wire import BRIDGE_REQUEST_EVENT, COMMAND_LINE_BUDGET_BYTES, REQUEST_VERSION
+
+__all__ = [
+    "MALFORMED_RESPONSE",
+    "encode_capability_request",
+    "interpret_bridge_answer",
+    "interpret_ui_chat",
+]
+
+# Our own code (not the addon's) for an answer we could not understand.
+MALFORMED_RESPONSE = "MALFORMED_RESPONSE"
+
+
+def encode_capability_request(
+    request_id: str,
+    capability: str,
+    payload: Mapping[str, Any] | None = None,
+    *,
+    budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+) -> str:
+    """``scriptevent mcbews:bridge_req {...}``, compact and wire-escaped, within the budget."""
+    if not isinstance(capability, str) or not capability or any(c.isspace() for c in capability):
+        raise ValueError(
+            f"capability must be a name without spaces, e.g. 'list_capabilities', "
+            f"not {capability!r}"
+        )
+    if not request_id or "|" in request_id:
+        raise ValueError("request_id must be non-empty and contain no '|'")
+    body = {
+        "v": REQUEST_VERSION,
+        "request_id": request_id,
+        "capability": capability,
+        "payload": dict(payload or {}),
+    }
+    try:
+        encoded = dumps_wire(body)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"the payload of {capability} must be JSON-serializable: {exc}") from exc
+    line = f"scriptevent {BRIDGE_REQUEST_EVENT} {encoded}"
+    size = utf8_len(line)
+    if size > budget_bytes:
+        raise FrameTooLarge(f"the {capability} request", size, budget_bytes)
+    return line
+
+
+def _load_object(text: str) -> dict[str, Any] | str:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return f"not JSON: {exc}"
+    if not isinstance(value, dict):
+        return f"JSON root is {type(value).__name__}, not an object"
+    return value
+
+
+def interpret_bridge_answer(
+    request_id: str, capability: str, text: str
+) -> CapabilityResult | CapabilityFailed:
+    """Turn a reassembled ``{"ok":...}`` answer into a result or a failure."""
+    data = _load_object(text)
+    if isinstance(data, str):
+        return CapabilityFailed(request_id, capability, MALFORMED_RESPONSE, data)
+    ok = data.get("ok")
+    if ok is True:
+        # The reference addon (mcbe-ws-sdk 0.2.1) puts the result under "payload".
+        result = data["result"] if "result" in data else data.get("payload", {})
+        if not isinstance(result, dict):
+            return CapabilityFailed(
+                request_id,
+                capability,
+                MALFORMED_RESPONSE,
+                f"result is {type(result).__name__}, not an object",
+            )
+        return CapabilityResult(request_id, capability, result)
+    if ok is False:
+        error = data.get("error")
+        error = error if isinstance(error, dict) else {}
+        code, message = error.get("code"), error.get("message")
+        return CapabilityFailed(
+            request_id,
+            capability,
+            code if isinstance(code, str) and code else "CAPABILITY_FAILED",
+            message if isinstance(message, str) else "the addon gave no error message",
+        )
+    return CapabilityFailed(
+        request_id, capability, MALFORMED_RESPONSE, "the answer has no boolean 'ok'"
+    )
+
+
+def interpret_ui_chat(message_id: str, text: str) -> UiChatMessage | FrameRejected:
+    """A reassembled UI chat payload ``{"player":..., "message":..., "cid"?}``."""
+    data = _load_object(text)
+    if isinstance(data, str):
+        return FrameRejected("ui_chat_malformed", data, message_id)
+    player, message, cid = data.get("player"), data.get("message"), data.get("cid")
+    if not isinstance(player, str) or not player.strip():
+        return FrameRejected("ui_chat_malformed", "player is missing or empty", message_id)
+    if not isinstance(message, str) or not message.strip():
+        return FrameRejected("ui_chat_malformed", "message is missing or empty", message_id)
+    return UiChatMessage(message_id, player, message, cid if isinstance(cid, str) else None)

@@ -1,0 +1,203 @@
+"""The upstream chunk grammar: ``MCBEWS|<CHANNEL>|<id>|<index>/<total>|<content>``.
+
+One grammar serves both channels the addon sends through the bridge player's chat:
+``MCBEWS|BRIDGE`` (answers to capability requests) and ``MCBEWS|UI_CHAT`` (messages a
+player typed into the addon's panel). ``content`` is a fragment of a UTF-8 JSON text cut on
+code-point boundaries; it may itself contain ``|`` and may end inside an escape sequence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .jsonwire import utf8_len
+from .wire import (
+    BRIDGE_PREFIX,
+    COMMAND_LINE_BUDGET_BYTES,
+    MAX_CHUNKS_PER_MESSAGE,
+    UI_CHAT_PREFIX,
+    UPSTREAM_CHUNK_CODE_POINTS,
+)
+
+__all__ = [
+    "Channel",
+    "Chunk",
+    "ChunkError",
+    "format_chunk",
+    "parse_chunk",
+    "reassemble_chunks",
+    "split_payload",
+]
+
+# Digits allowed in an index or total: 128 chunks needs 3, a little room for bad senders.
+_MAX_NUMBER_DIGITS = 6
+# The addon wraps every chunk as `tell @s <chunk>`, so the chunk shares the line budget.
+TELL_WRAPPER = "tell @s "
+
+
+class Channel(StrEnum):
+    """Which upstream channel a chunk belongs to (its value is the chat prefix)."""
+
+    BRIDGE = BRIDGE_PREFIX
+    UI_CHAT = UI_CHAT_PREFIX
+    TEXT = "text_resp"  # downstream text frames reuse the reassembler under this key
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One decoded chunk. ``meta`` must match across a message (text frames use it)."""
+
+    channel: Channel
+    message_id: str
+    index: int
+    total: int
+    content: str
+    meta: tuple[str, ...] = ()
+
+
+class ChunkError(ValueError):
+    """A chunk or a set of chunks breaks the grammar; ``reason`` is a stable short code."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"{reason}: {detail}")
+
+
+def _parse_number(text: str) -> int | None:
+    if not text or len(text) > _MAX_NUMBER_DIGITS or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
+def parse_chunk(text: str) -> Chunk:
+    """Decode one chunk line; raise :class:`ChunkError` with a reason code if it is bad."""
+    for channel in (Channel.BRIDGE, Channel.UI_CHAT):
+        head = channel.value + "|"
+        if text.startswith(head):
+            break
+    else:
+        raise ChunkError("prefix_mismatch", "expected MCBEWS|BRIDGE| or MCBEWS|UI_CHAT|")
+    fields = text[len(head) :].split("|", 2)
+    if len(fields) != 3:
+        raise ChunkError(
+            "field_count", f"expected <id>|<index>/<total>|<content>, got {text!r:.80}"
+        )
+    message_id, position, content = fields
+    if not message_id.strip():
+        raise ChunkError("bad_id", "the message id is empty")
+    index_text, slash, total_text = position.partition("/")
+    index, total = _parse_number(index_text), _parse_number(total_text)
+    if not slash or index is None or total is None:
+        raise ChunkError("bad_position", f"expected <index>/<total>, got {position!r:.40}")
+    if not 1 <= index <= total:
+        raise ChunkError("bad_position", f"index {index} outside 1..{total}")
+    if total > MAX_CHUNKS_PER_MESSAGE:
+        raise ChunkError("too_many_chunks", f"total {total} > {MAX_CHUNKS_PER_MESSAGE}")
+    return Chunk(channel, message_id, index, total, content)
+
+
+def format_chunk(chunk: Chunk) -> str:
+    """Encode a chunk as the addon writes it into chat."""
+    return f"{chunk.channel.value}|{chunk.message_id}|{chunk.index}/{chunk.total}|{chunk.content}"
+
+
+def split_payload(
+    channel: Channel,
+    message_id: str,
+    payload: str,
+    *,
+    max_code_points: int = UPSTREAM_CHUNK_CODE_POINTS,
+    budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+    wrapper: str = TELL_WRAPPER,
+) -> list[Chunk]:
+    """Cut ``payload`` into chunks whose ``<wrapper><chunk>`` line fits ``budget_bytes``.
+
+    Cuts fall on code points; the total is iterated until its digit count is stable, so
+    every header is sized with the final total. Raises ``ValueError`` if even one code point
+    cannot fit beside the header.
+    """
+    if "|" in message_id or not message_id.strip():
+        raise ValueError("message_id must be non-empty and contain no '|'")
+    total_guess = 1
+    while True:
+        pieces = _cut(
+            channel, message_id, payload, total_guess, max_code_points, budget_bytes, wrapper
+        )
+        if len(str(len(pieces))) <= len(str(total_guess)):
+            break
+        total_guess = len(pieces)
+    total = len(pieces)
+    if total > MAX_CHUNKS_PER_MESSAGE:
+        raise ValueError(f"payload needs {total} chunks, more than {MAX_CHUNKS_PER_MESSAGE}")
+    return [Chunk(channel, message_id, i, total, p) for i, p in enumerate(pieces, start=1)]
+
+
+def _cut(
+    channel: Channel,
+    message_id: str,
+    payload: str,
+    total_guess: int,
+    max_code_points: int,
+    budget_bytes: int,
+    wrapper: str,
+) -> list[str]:
+    pieces: list[str] = []
+    pos, index = 0, 1
+    while True:
+        header = f"{wrapper}{channel.value}|{message_id}|{index}/{total_guess}|"
+        room = budget_bytes - utf8_len(header)
+        piece = _longest_prefix(payload, pos, max_code_points, room)
+        if not piece and pos < len(payload):
+            raise ValueError(f"no room for content: header uses {budget_bytes - room} bytes")
+        pieces.append(piece)
+        pos += len(piece)
+        index += 1
+        if pos >= len(payload):
+            return pieces
+
+
+def _longest_prefix(text: str, start: int, max_chars: int, room_bytes: int) -> str:
+    """Longest ``text[start:start+k]`` with ``k <= max_chars`` that fits ``room_bytes``."""
+    limit = min(max_chars, max(room_bytes, 0), len(text) - start)
+    end = start + limit
+    size = utf8_len(text[start:end])
+    while size > room_bytes:  # shrink by the proportion over budget, at least one char
+        end = start + min((end - start) * room_bytes // size, end - start - 1)
+        size = utf8_len(text[start:end])
+    while end < start + limit:  # the proportional cut may undershoot: grow back exactly
+        step = utf8_len(text[end])
+        if size + step > room_bytes:
+            break
+        size += step
+        end += 1
+    return text[start:end]
+
+
+def reassemble_chunks(chunks: Iterable[Chunk]) -> str:
+    """Join a complete set of chunks (any order, harmless duplicates) into one text.
+
+    Raises :class:`ChunkError` for an empty set, mixed ids, channels or totals, a
+    duplicate with different content, or a missing index.
+    """
+    items = list(chunks)
+    if not items:
+        raise ChunkError("empty", "no chunks to reassemble")
+    first = items[0]
+    parts: dict[int, str] = {}
+    for chunk in items:
+        if (chunk.channel, chunk.message_id) != (first.channel, first.message_id):
+            raise ChunkError("mixed_ids", f"{chunk.message_id!r} != {first.message_id!r}")
+        if chunk.total != first.total:
+            raise ChunkError("total_changed", f"total {chunk.total} != {first.total}")
+        seen = parts.setdefault(chunk.index, chunk.content)
+        if seen != chunk.content:
+            raise ChunkError(
+                "conflicting_duplicate", f"index {chunk.index} arrived twice, different"
+            )
+    missing = [i for i in range(1, first.total + 1) if i not in parts]
+    if missing:
+        raise ChunkError("missing_index", f"missing {missing[:8]} of {first.total}")
+    return "".join(parts[i] for i in range(1, first.total + 1))

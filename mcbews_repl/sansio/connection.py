@@ -1,0 +1,222 @@
+"""The sans-I/O connection: feed what arrived, get events; ask for requests, get text to send.
+
+In the style of h11 and websockets' ``Protocol``: nothing here reads a clock, a socket or a
+logger. The gateway passes ``now`` in and writes out the lines this object returns.
+
+    proto = BridgeProtocol()
+    request = proto.capability_request("get_player_snapshot", {"target": "@s"}, now=t)
+    send(proto.command_frame(request.command_line)[1])
+    for event in proto.receive_text(frame, now=t): ...   # never raises on remote input
+    for event in proto.expire(now=t): ...
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .bridge import (
+    MALFORMED_RESPONSE,
+    encode_capability_request,
+    interpret_bridge_answer,
+    interpret_ui_chat,
+)
+from .chunks import Channel, ChunkError, parse_chunk
+from .events import (
+    BridgeEvent,
+    BufferExpired,
+    CapabilityFailed,
+    ChatMessage,
+    FrameRejected,
+    RequestExpired,
+)
+from .frames import decode_frame, encode_command, encode_subscribe
+from .reassembly import Completed, Duplicate, Failed, Pending, Reassembler
+from .wire import (
+    BRIDGE_PLAYER,
+    BRIDGE_PREFIX,
+    COMMAND_LINE_BUDGET_BYTES,
+    MAX_FRAME_BYTES,
+    ROOT_PREFIX,
+    UI_CHAT_PREFIX,
+)
+
+__all__ = ["BridgeProtocol", "CapabilityRequest", "short_id"]
+
+# Chunk headers repeat the request id in every upstream chat line, so keep it short:
+# 12 hex digits (48 random bits) are unique enough within one connection's lifetime.
+_SHORT_ID_BYTES = 6
+
+
+def short_id() -> str:
+    """A short random id for bridge requests and text responses."""
+    return secrets.token_hex(_SHORT_ID_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class CapabilityRequest:
+    request_id: str
+    capability: str
+    command_line: str
+
+
+@dataclass(slots=True)
+class _Pending:
+    capability: str
+    deadline: float | None
+    chunks: int = 0
+
+
+class BridgeProtocol:
+    """One game connection's bridge state: pending requests, buffers and counters."""
+
+    def __init__(
+        self,
+        *,
+        new_id: Callable[[], str] = short_id,
+        bridge_player: str = BRIDGE_PLAYER,
+        budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+        max_frame_bytes: int = MAX_FRAME_BYTES,
+        reassembler: Reassembler | None = None,
+    ) -> None:
+        self._new_id = new_id
+        self.bridge_player = bridge_player
+        self.budget_bytes = budget_bytes
+        self.max_frame_bytes = max_frame_bytes
+        self._reassembler = reassembler or Reassembler()
+        self._pending: dict[str, _Pending] = {}
+        self.counters: Counter[str] = Counter()
+        self.protocol_version: int | None = None
+
+    # --- outbound -----------------------------------------------------------------------
+
+    def subscribe_frame(self, event_name: str = "PlayerMessage") -> tuple[str, str]:
+        """``(request_id, frame)`` subscribing to one game event."""
+        request_id = str(uuid.uuid4())
+        return request_id, encode_subscribe(request_id, event_name)
+
+    def command_frame(self, line: str) -> tuple[str, str]:
+        """``(request_id, frame)`` for one command; raises if the line is over budget."""
+        request_id = str(uuid.uuid4())
+        return request_id, encode_command(request_id, line, budget_bytes=self.budget_bytes)
+
+    def capability_request(
+        self,
+        capability: str,
+        payload: Mapping[str, Any] | None = None,
+        *,
+        now: float,
+        timeout: float | None = None,
+    ) -> CapabilityRequest:
+        """Register a pending request and return the command line that carries it."""
+        request_id = self._new_id()
+        while request_id in self._pending:
+            request_id = self._new_id()
+        line = encode_capability_request(
+            request_id, capability, payload, budget_bytes=self.budget_bytes
+        )
+        deadline = None if timeout is None else now + timeout
+        self._pending[request_id] = _Pending(capability, deadline)
+        return CapabilityRequest(request_id, capability, line)
+
+    def forget(self, request_id: str) -> bool:
+        """Drop a pending request and its buffer (after a timeout or a failed send)."""
+        self._reassembler.discard(Channel.BRIDGE, request_id)
+        return self._pending.pop(request_id, None) is not None
+
+    @property
+    def pending_requests(self) -> int:
+        return len(self._pending)
+
+    def chunks_received(self, request_id: str) -> int:
+        pending = self._pending.get(request_id)
+        return pending.chunks if pending else 0
+
+    # --- inbound ------------------------------------------------------------------------
+
+    def receive_text(self, frame: str | bytes, now: float) -> list[BridgeEvent]:
+        """Decode one frame and return what it meant. Never raises on remote input."""
+        event = decode_frame(frame, self.max_frame_bytes)
+        if isinstance(event, ChatMessage):
+            if self.protocol_version is None:
+                self.protocol_version = event.protocol_version
+            return self.receive_chat(event, now)
+        if isinstance(event, FrameRejected):
+            self.counters[f"rejected:{event.reason}"] += 1
+        return [event]
+
+    def receive_chat(self, chat: ChatMessage, now: float) -> list[BridgeEvent]:
+        """Route one chat message: bridge chunks into reassembly, the rest through."""
+        text = chat.message
+        if not text.startswith(ROOT_PREFIX):
+            return [chat]
+        bridged = text.startswith((BRIDGE_PREFIX + "|", UI_CHAT_PREFIX + "|"))
+        if chat.sender != self.bridge_player or not bridged:
+            self.counters["bridge_prefix_not_matched"] += 1
+            why = f"sender {chat.sender!r}" if bridged else "unknown channel"
+            return [chat, FrameRejected("bridge_prefix_not_matched", f"{why}: {text[:60]!r}")]
+        try:
+            chunk = parse_chunk(text)
+        except ChunkError as exc:
+            self.counters[f"rejected:{exc.reason}"] += 1
+            return [FrameRejected(exc.reason, exc.detail)]
+        pending = None
+        if chunk.channel is Channel.BRIDGE:
+            pending = self._pending.get(chunk.message_id)
+            if pending is None:
+                self.counters["unknown_request_id"] += 1
+                return [
+                    FrameRejected(
+                        "unknown_request_id", "a late or foreign answer chunk", chunk.message_id
+                    )
+                ]
+            pending.chunks += 1
+        return self._on_outcome(self._reassembler.feed(chunk, now), pending)
+
+    def _on_outcome(
+        self, outcome: Completed | Failed | Duplicate | Pending, pending: _Pending | None
+    ) -> list[BridgeEvent]:
+        match outcome:
+            case Pending():
+                return []
+            case Duplicate():
+                self.counters["duplicate_chunks"] += 1
+                return []
+            case Failed(channel=Channel.BRIDGE, message_id=rid, reason=reason, detail=detail):
+                self._pending.pop(rid, None)
+                capability = pending.capability if pending else ""
+                return [
+                    CapabilityFailed(rid, capability, MALFORMED_RESPONSE, f"{reason}: {detail}")
+                ]
+            case Failed(message_id=mid, reason=reason, detail=detail):
+                self.counters[f"rejected:{reason}"] += 1
+                return [FrameRejected(reason, detail, mid)]
+            case Completed(channel=Channel.BRIDGE, message_id=rid, text=text):
+                self._pending.pop(rid, None)
+                capability = pending.capability if pending else ""
+                return [interpret_bridge_answer(rid, capability, text)]
+            case Completed(message_id=mid, text=text):
+                return [interpret_ui_chat(mid, text)]
+        return []  # pragma: no cover - the match is exhaustive
+
+    # --- time ---------------------------------------------------------------------------
+
+    def expire(self, now: float) -> list[BridgeEvent]:
+        """Drop requests past their deadline and buffers past their TTL."""
+        events: list[BridgeEvent] = []
+        for rid in [
+            r for r, p in self._pending.items() if p.deadline is not None and now >= p.deadline
+        ]:
+            pending = self._pending.pop(rid)
+            self._reassembler.discard(Channel.BRIDGE, rid)
+            events.append(RequestExpired(rid, pending.capability, pending.chunks))
+        for gone in self._reassembler.expire(now):
+            self._pending.pop(gone.message_id, None) if gone.channel is Channel.BRIDGE else None
+            events.append(
+                BufferExpired(gone.channel.name.lower(), gone.message_id, gone.received, gone.total)
+            )
+        return events

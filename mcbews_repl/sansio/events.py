@@ -1,0 +1,144 @@
+"""Everything the sans-I/O core reports, as frozen dataclasses and one union alias.
+
+Game-level events come from decoding a frame; bridge-level events come from the
+connection object once chunks are reassembled. Remote misbehaviour is an event
+(:class:`FrameRejected`), never an exception.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "BridgeEvent",
+    "BufferExpired",
+    "CapabilityFailed",
+    "CapabilityResult",
+    "ChatMessage",
+    "CommandResponse",
+    "FrameRejected",
+    "GameError",
+    "GameEvent",
+    "OtherEvent",
+    "RequestExpired",
+    "UiChatMessage",
+    "UnknownFrame",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class CommandResponse:
+    """``commandResponse``: the game ran (or refused) a command. Negative status = failure."""
+
+    request_id: str
+    status_code: int
+    status_message: str
+    body: dict[str, Any] = field(repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status_code >= 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameError:
+    """``error`` frame: a protocol-level refusal (queue full, encryption required ...)."""
+
+    request_id: str
+    status_code: int
+    status_message: str
+    body: dict[str, Any] = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """A PlayerMessage event. ``is_echo`` marks our own say/tellraw coming back."""
+
+    sender: str
+    message: str
+    type: str
+    receiver: str
+    is_echo: bool
+    legacy_shape: bool
+    protocol_version: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class OtherEvent:
+    """Any other ``event`` frame (an event we did not subscribe to, or a new one)."""
+
+    event_name: str
+    body: dict[str, Any] = field(repr=False)
+    protocol_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownFrame:
+    """A well-formed frame with a purpose we do not handle (e.g. ``ws:encrypt``)."""
+
+    purpose: str
+    request_id: str | None
+    header: dict[str, Any] = field(repr=False)
+    body: dict[str, Any] = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class FrameRejected:
+    """Input dropped on purpose; ``reason`` is a stable code, ``detail`` is for humans."""
+
+    reason: str
+    detail: str = ""
+    message_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CapabilityResult:
+    request_id: str
+    capability: str
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class CapabilityFailed:
+    """The addon said ``ok: false`` or its answer could not be understood."""
+
+    request_id: str
+    capability: str
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class UiChatMessage:
+    """A player typed into the addon's UI panel."""
+
+    message_id: str
+    player: str
+    message: str
+    conversation_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RequestExpired:
+    """A capability request passed its deadline without a complete answer."""
+
+    request_id: str
+    capability: str
+    chunks_received: int
+
+
+@dataclass(frozen=True, slots=True)
+class BufferExpired:
+    """A partial message was dropped when its buffer outlived the TTL."""
+
+    channel: str
+    message_id: str
+    received: int
+    total: int
+
+
+GameEvent = CommandResponse | GameError | ChatMessage | OtherEvent | UnknownFrame | FrameRejected
+BridgeEvent = (
+    GameEvent | CapabilityResult | CapabilityFailed | UiChatMessage | RequestExpired | BufferExpired
+)

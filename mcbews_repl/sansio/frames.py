@@ -1,0 +1,167 @@
+"""The game's WebSocket frames: encode what we send, decode everything it sends.
+
+Decoding never raises: malformed input becomes :class:`FrameRejected`, a frame we do
+not understand becomes :class:`UnknownFrame` or :class:`OtherEvent`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..exceptions import FrameTooLarge
+from .events import (
+    ChatMessage,
+    CommandResponse,
+    FrameRejected,
+    GameError,
+    GameEvent,
+    OtherEvent,
+    UnknownFrame,
+)
+from .jsonwire import utf8_len
+from .wire import COMMAND_LINE_BUDGET_BYTES, COMMAND_SYNTAX_VERSION, MAX_FRAME_BYTES
+
+__all__ = [
+    "ECHO_SENDERS",
+    "check_command_line",
+    "decode_frame",
+    "encode_command",
+    "encode_subscribe",
+]
+
+# The sender name of the game's own echo of our say/tellraw output is localised.
+# "External" and "外部" are seen in captures; the rest are the game's translations.
+ECHO_SENDERS: frozenset[str] = frozenset(
+    {"External", "外部", "외부", "Externo", "Externe", "Extern", "Esterno", "Внешний", "Zewnętrzny"}
+)
+# Header version the server writes on its own requests (the game echoes it back).
+_SERVER_HEADER_VERSION = 1
+
+
+def encode_subscribe(request_id: str, event_name: str = "PlayerMessage") -> str:
+    """A ``subscribe`` frame for one game event."""
+    return json.dumps(
+        {
+            "header": {
+                "version": _SERVER_HEADER_VERSION,
+                "requestId": request_id,
+                "messagePurpose": "subscribe",
+            },
+            "body": {"eventName": event_name},
+        },
+        separators=(",", ":"),
+    )
+
+
+def check_command_line(line: str, budget_bytes: int = COMMAND_LINE_BUDGET_BYTES) -> str:
+    """Return ``line`` without a leading slash, or raise :class:`FrameTooLarge`/ValueError."""
+    if not isinstance(line, str):
+        raise TypeError(f"a command line is a str, not {type(line).__name__}")
+    line = line.strip()
+    if line.startswith("/"):
+        line = line[1:]
+    if not line:
+        raise ValueError("the command line is empty; write a command such as 'say hi'")
+    if "\n" in line or "\r" in line:
+        raise ValueError("a command line cannot contain a line break; send one command at a time")
+    size = utf8_len(line)
+    if size > budget_bytes:
+        raise FrameTooLarge("the command line", size, budget_bytes)
+    return line
+
+
+def encode_command(
+    request_id: str,
+    line: str,
+    *,
+    syntax_version: int = COMMAND_SYNTAX_VERSION,
+    budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+) -> str:
+    """A ``commandRequest`` frame; the line is checked against the byte budget first."""
+    line = check_command_line(line, budget_bytes)
+    return json.dumps(
+        {
+            "header": {
+                "version": _SERVER_HEADER_VERSION,
+                "requestId": request_id,
+                "messagePurpose": "commandRequest",
+                "messageType": "commandRequest",
+            },
+            "body": {"version": syntax_version, "commandLine": line, "origin": {"type": "player"}},
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def decode_frame(text: str | bytes, max_frame_bytes: int = MAX_FRAME_BYTES) -> GameEvent:
+    """Decode one inbound frame into an event. Never raises."""
+    if isinstance(text, bytes | bytearray | memoryview):
+        return FrameRejected("binary_frame", f"{len(text)} bytes")
+    if len(text) > max_frame_bytes or utf8_len(text) > max_frame_bytes:
+        return FrameRejected("frame_too_large", f"over {max_frame_bytes} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return FrameRejected("not_json", str(exc)[:120])
+    if not isinstance(data, dict):
+        return FrameRejected("not_an_object", type(data).__name__)
+    header, body = data.get("header"), data.get("body", {})
+    if not isinstance(header, dict) or not isinstance(body, dict):
+        return FrameRejected("bad_envelope", "header and body must be objects")
+    purpose = header.get("messagePurpose")
+    request_id = header.get("requestId")
+    request_id = request_id if isinstance(request_id, str) else None
+    match purpose:
+        case "commandResponse" if request_id is not None:
+            code, message = _status(body)
+            return CommandResponse(request_id, code, message, body)
+        case "error":
+            code, message = _status(body)
+            return GameError(request_id or "", code, message, body)
+        case "event":
+            return _decode_event(header, body)
+        case str():
+            return UnknownFrame(purpose, request_id, header, body)
+        case _:
+            return FrameRejected("no_purpose", "header.messagePurpose is missing")
+
+
+def _status(body: dict[str, Any]) -> tuple[int, str]:
+    code = body.get("statusCode", 0)
+    if not isinstance(code, int) or isinstance(code, bool):
+        code = -1
+    message = body.get("statusMessage", "")
+    return code, message if isinstance(message, str) else str(message)
+
+
+def _decode_event(header: dict[str, Any], body: dict[str, Any]) -> GameEvent:
+    version = header.get("version")
+    version = version if isinstance(version, int) and not isinstance(version, bool) else None
+    name = header.get("eventName") or body.get("eventName")
+    if not isinstance(name, str):
+        return FrameRejected("no_event_name", "an event frame without eventName")
+    if name != "PlayerMessage":
+        return OtherEvent(name, body, version)
+    props = body.get("properties")
+    legacy = isinstance(props, dict)
+    src: dict[str, Any] = props if isinstance(props, dict) else body
+
+    def field(modern: str, old: str) -> str:
+        value = src.get(old if legacy else modern, src.get(modern, ""))
+        return value if isinstance(value, str) else ""
+
+    message = src.get("Message" if legacy else "message")
+    if not isinstance(message, str):
+        return FrameRejected("bad_player_message", "PlayerMessage without a text message")
+    sender = field("sender", "Sender")
+    return ChatMessage(
+        sender=sender,
+        message=message,
+        type=field("type", "MessageType") or "chat",
+        receiver=field("receiver", "Receiver"),
+        is_echo=sender in ECHO_SENDERS,
+        legacy_shape=legacy,
+        protocol_version=version,
+    )

@@ -1,0 +1,59 @@
+"""Compact JSON as it travels inside Minecraft command lines.
+
+Two characters are escaped wherever they occur in our JSON: ``@`` (``tell`` would expand
+``@a`` into player names) and ``§`` (the game's formatting code). JSON decoders turn the
+``\\u0040``/``\\u00a7`` escapes back into the same characters, so payloads round-trip.
+Lone surrogates, which cannot be encoded as UTF-8, are written as ``\\uXXXX`` escapes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+__all__ = ["char_cost_bytes", "dumps_wire", "escape_wire", "utf8_len"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogates(text: str) -> str:
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def escape_wire(json_text: str) -> str:
+    """Escape ``@``, ``§`` and lone surrogates in already-serialized JSON text."""
+    out = json_text
+    if "@" in out:
+        out = out.replace("@", "\\u0040")
+    if "\u00a7" in out:
+        out = out.replace("\u00a7", "\\u00a7")
+    if not out.isascii() and _SURROGATE.search(out):
+        out = _escape_surrogates(out)
+    return out
+
+
+def dumps_wire(value: Any) -> str:
+    """Serialize ``value`` as compact, wire-safe JSON (UTF-8 text, ``@``/``§`` escaped)."""
+    return escape_wire(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def utf8_len(text: str) -> int:
+    """Length of ``text`` in UTF-8 bytes (lone surrogates count as their 6-byte escape)."""
+    try:
+        return len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return len(_escape_surrogates(text).encode("utf-8"))
+
+
+_CHAR_COST_CACHE: dict[str, int] = {}
+
+
+def char_cost_bytes(char: str) -> int:
+    """UTF-8 bytes one code point costs once it is inside a wire JSON string."""
+    cost = _CHAR_COST_CACHE.get(char)
+    if cost is None:
+        cost = utf8_len(dumps_wire(char)) - 2
+        if len(_CHAR_COST_CACHE) < 4096:
+            _CHAR_COST_CACHE[char] = cost
+    return cost

@@ -1,0 +1,282 @@
+"""Channel C: text responses sent down to the addon as ``scriptevent mcbews:text_resp``.
+
+Each frame is compact JSON ``{"id","i","n","p","r","c"}`` plus optional ``cid`` and ``t``
+on every frame and ``u`` (usage) on the last one. The encoder fills every command line as
+close to the byte budget as it can, cutting the text only between code points, and sizes
+every header with the final ``n``. The decoder and its reassembler mirror the addon's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..exceptions import FrameTooLarge
+from .chunks import Channel, Chunk, ChunkError
+from .jsonwire import char_cost_bytes, dumps_wire, utf8_len
+from .reassembly import Completed, Expired, Failed, Reassembler
+from .wire import (
+    COMMAND_LINE_BUDGET_BYTES,
+    MAX_BUFFERS,
+    MAX_CHUNKS_PER_MESSAGE,
+    TEXT_RESPONSE_EVENT,
+    TEXT_ROLES,
+)
+
+__all__ = [
+    "TextFrame",
+    "TextResponse",
+    "TextResponseReassembler",
+    "encode_text_response",
+    "parse_text_frame",
+]
+
+_COMMAND_PREFIX = f"scriptevent {TEXT_RESPONSE_EVENT} "
+
+
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """The fixed parts of every frame, already serialized."""
+
+    head: str  # '{"id":"..."'
+    who: str  # ',"p":"...","r":"...","c":"'
+    tail: str  # '"' plus cid/t, without the closing brace
+    usage: str  # ',"u":{...}' or ''
+
+    def overhead_bytes(self, index: int, total: int, last: bool) -> int:
+        return utf8_len(self.line(index, total, "", last=last))
+
+    def line(self, index: int, total: int, escaped: str, *, last: bool | None = None) -> str:
+        usage = self.usage if (index == total if last is None else last) else ""
+        return (
+            f'{_COMMAND_PREFIX}{self.head},"i":{index},"n":{total}{self.who}{escaped}'
+            f"{self.tail}{usage}}}"
+        )
+
+
+def _escaped(text: str) -> str:
+    return dumps_wire(text)[1:-1]
+
+
+def _template(
+    response_id: str,
+    player: str,
+    role: str,
+    conversation_id: str | None,
+    title: str | None,
+    usage: Mapping[str, int] | None,
+) -> _Template:
+    tail = '"'
+    if conversation_id is not None:
+        tail += ',"cid":' + dumps_wire(conversation_id)
+    if title is not None:
+        tail += ',"t":' + dumps_wire(title)
+    return _Template(
+        head='{"id":' + dumps_wire(response_id),
+        who=',"p":' + dumps_wire(player) + ',"r":' + dumps_wire(role) + ',"c":"',
+        tail=tail,
+        usage=',"u":' + dumps_wire(dict(usage)) if usage is not None else "",
+    )
+
+
+def _validate(player: str, role: str, response_id: str, usage: Mapping[str, int] | None) -> None:
+    if not isinstance(player, str) or not player.strip():
+        raise ValueError("player must be a non-empty player name")
+    if role not in TEXT_ROLES:
+        raise ValueError(f"role must be one of {', '.join(TEXT_ROLES)}, not {role!r}")
+    if not isinstance(response_id, str) or not response_id.strip():
+        raise ValueError("response_id must be a non-empty string")
+    if usage is not None and not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+        for k, v in usage.items()
+    ):
+        raise ValueError('usage must map names to integers, e.g. {"i": 12, "o": 40}')
+
+
+def encode_text_response(
+    player: str,
+    text: str,
+    *,
+    response_id: str,
+    role: str = "assistant",
+    conversation_id: str | None = None,
+    title: str | None = None,
+    usage: Mapping[str, int] | None = None,
+    budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+    max_frames: int | None = MAX_CHUNKS_PER_MESSAGE,
+) -> list[str]:
+    """Encode ``text`` as the fewest ``scriptevent mcbews:text_resp`` lines that fit.
+
+    Empty text gives one frame. Raises :class:`FrameTooLarge` when the fixed fields alone
+    leave no room for a code point, ``ValueError`` for a bad player, role, id or usage, or
+    when the text needs more than ``max_frames`` frames (the addon's reassembly cap; pass
+    ``None`` to lift it, or use :func:`split_text` to send a long text as several responses).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    _validate(player, role, response_id, usage)
+    template = _template(response_id, player, role, conversation_id, title, usage)
+    total_guess = 1
+    while True:
+        pieces = _pack(text, template, total_guess, budget_bytes)
+        if len(str(len(pieces))) <= len(str(total_guess)):
+            break
+        total_guess = len(pieces)
+    total = len(pieces)
+    if max_frames is not None and total > max_frames:
+        raise ValueError(
+            f"the text needs {total} frames; the addon reassembles at most "
+            f"{max_frames}: split it with split_text() and send the parts"
+        )
+    return [template.line(i, total, esc) for i, esc in enumerate(pieces, start=1)]
+
+
+def _pack(text: str, template: _Template, total_guess: int, budget_bytes: int) -> list[str]:
+    """Greedy packing with every header sized for ``total_guess``; returns escaped pieces."""
+    pieces: list[str] = []
+    pos, index = 0, 1
+    while True:
+        room_last = budget_bytes - template.overhead_bytes(index, total_guess, last=True)
+        room = budget_bytes - template.overhead_bytes(index, total_guess, last=False)
+        if min(room, room_last) < 6:  # the widest escaped code point is \uXXXX
+            size = budget_bytes - min(room, room_last) + 6
+            raise FrameTooLarge("a text response frame's fixed fields", size, budget_bytes)
+        rest = len(text) - pos
+        if rest <= room_last:
+            escaped = _escaped(text[pos:])
+            if utf8_len(escaped) <= room_last:
+                pieces.append(escaped)
+                return pieces
+        end, escaped = _longest_fit(text, pos, min(room, rest - 1 if rest > 0 else 0), room)
+        pieces.append(escaped)
+        pos, index = end, index + 1
+
+
+def _longest_fit(text: str, start: int, max_chars: int, room: int) -> tuple[int, str]:
+    """Largest ``end`` with ``text[start:end]`` (at most ``max_chars``) escaped within ``room``."""
+    end = start + max(max_chars, 1)
+    escaped = _escaped(text[start:end])
+    size = utf8_len(escaped)
+    while size > room:  # cut in proportion, at least one code point per step
+        end = start + min((end - start) * room // size, end - start - 1)
+        escaped = _escaped(text[start:end])
+        size = utf8_len(escaped)
+    grown = end
+    while grown < start + max_chars:  # proportional cuts undershoot: grow back exactly
+        step = char_cost_bytes(text[grown])
+        if size + step > room:
+            break
+        size += step
+        grown += 1
+    if grown != end:
+        end, escaped = grown, _escaped(text[start:grown])
+    return end, escaped
+
+
+# --- decoding ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TextFrame:
+    response_id: str
+    index: int
+    total: int
+    player: str
+    role: str
+    content: str
+    conversation_id: str | None = None
+    title: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TextResponse:
+    response_id: str
+    player: str
+    role: str
+    text: str
+    conversation_id: str | None = None
+    title: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+def _opt_str(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ChunkError("bad_field", f"{key} must be a string")
+    return value
+
+
+def parse_text_frame(message: str) -> TextFrame:
+    """Decode one frame (the scriptevent message, or the whole command line)."""
+    if message.startswith(_COMMAND_PREFIX):
+        message = message[len(_COMMAND_PREFIX) :]
+    try:
+        data = json.loads(message)
+    except (ValueError, RecursionError) as exc:
+        raise ChunkError("not_json", str(exc)[:80]) from exc
+    if not isinstance(data, dict):
+        raise ChunkError("not_an_object", type(data).__name__)
+    rid, i, n = data.get("id"), data.get("i"), data.get("n")
+    p, r, c = data.get("p"), data.get("r"), data.get("c")
+    if not isinstance(rid, str) or not rid:
+        raise ChunkError("bad_id", "id must be a non-empty string")
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (i, n)):
+        raise ChunkError("bad_position", "i and n must be integers")
+    assert isinstance(i, int) and isinstance(n, int)
+    if not 1 <= i <= n:
+        raise ChunkError("bad_position", f"index {i} outside 1..{n}")
+    if not isinstance(p, str) or not p or not isinstance(r, str) or not isinstance(c, str):
+        raise ChunkError("bad_field", "p (non-empty), r and c must be strings")
+    usage = data.get("u")
+    return TextFrame(
+        rid,
+        i,
+        n,
+        p,
+        r,
+        c,
+        _opt_str(data, "cid"),
+        _opt_str(data, "t"),
+        usage if isinstance(usage, dict) else None,
+    )
+
+
+class TextResponseReassembler:
+    """Bounded reassembly of text frames into whole responses (clock passed in)."""
+
+    def __init__(self, reassembler: Reassembler | None = None) -> None:
+        self._reassembler = reassembler or Reassembler()
+        self._usage: dict[str, dict[str, Any]] = {}
+
+    def feed(self, frame: TextFrame, now: float) -> TextResponse | Failed | None:
+        meta = (frame.player, frame.role, frame.conversation_id or "", frame.title or "")
+        chunk = Chunk(
+            Channel.TEXT, frame.response_id, frame.index, frame.total, frame.content, meta
+        )
+        if frame.usage is not None and len(self._usage) < MAX_BUFFERS:
+            self._usage[frame.response_id] = frame.usage
+        outcome = self._reassembler.feed(chunk, now)
+        if isinstance(outcome, Completed):
+            usage = self._usage.pop(frame.response_id, None)
+            return TextResponse(
+                frame.response_id,
+                frame.player,
+                frame.role,
+                outcome.text,
+                frame.conversation_id,
+                frame.title,
+                usage,
+            )
+        if isinstance(outcome, Failed):
+            self._usage.pop(frame.response_id, None)
+            return outcome
+        return None
+
+    def expire(self, now: float) -> list[Expired]:
+        expired = self._reassembler.expire(now)
+        for item in expired:
+            self._usage.pop(item.message_id, None)
+        return expired

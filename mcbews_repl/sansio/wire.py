@@ -1,0 +1,85 @@
+"""Wire names and limits of mcbews v1, read from the package's ``wire.json``.
+
+``wire.json`` is the one source of truth: every value there carries the place it came
+from, and the addon's TypeScript constants are generated from the same file. This module
+only gives each value a Python name with its unit in the name.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any, Final
+
+__all__ = [
+    "BRIDGE_PLAYER",
+    "BRIDGE_PREFIX",
+    "BRIDGE_REQUEST_EVENT",
+    "BUFFER_TTL_SECONDS",
+    "COMMAND_LINE_BUDGET_BYTES",
+    "COMMAND_SYNTAX_VERSION",
+    "DEFAULT_TIMEOUT_SECONDS",
+    "ERROR_CODES",
+    "MAX_BUFFERS",
+    "MAX_CHUNKS_PER_MESSAGE",
+    "MAX_FRAME_BYTES",
+    "MAX_IN_FLIGHT_COMMANDS",
+    "MAX_MESSAGE_BYTES",
+    "MAX_TOTAL_BYTES",
+    "REQUEST_VERSION",
+    "ROOT_PREFIX",
+    "SCRIPTEVENT_MESSAGE_MAX_CHARS",
+    "TEXT_FRAME_INTERVAL_SECONDS",
+    "TEXT_PRELUDE_SECONDS",
+    "TEXT_RESPONSE_EVENT",
+    "TEXT_ROLES",
+    "UI_CHAT_PREFIX",
+    "UPSTREAM_CHUNK_CODE_POINTS",
+    "load_manifest",
+]
+
+
+def load_manifest() -> dict[str, Any]:
+    """Return the parsed ``wire.json`` (names, limits and where each came from)."""
+    text = resources.files("mcbews_repl").joinpath("wire.json").read_text(encoding="utf-8")
+    manifest: dict[str, Any] = json.loads(text)
+    return manifest
+
+
+_M = load_manifest()
+
+
+def _name(key: str) -> str:
+    return str(_M["names"][key]["value"])
+
+
+def _limit(key: str) -> Any:
+    return _M["limits"][key]["value"]
+
+
+# Script event ids and chat prefixes (seed 000, "wire constants").
+BRIDGE_REQUEST_EVENT: Final[str] = _name("bridge_request_event")
+TEXT_RESPONSE_EVENT: Final[str] = _name("text_response_event")
+ROOT_PREFIX: Final[str] = _name("root_prefix")
+BRIDGE_PREFIX: Final[str] = _name("bridge_prefix")
+UI_CHAT_PREFIX: Final[str] = _name("ui_chat_prefix")
+BRIDGE_PLAYER: Final[str] = _name("bridge_player")
+REQUEST_VERSION: Final[int] = int(_M["request_version"]["value"])
+ERROR_CODES: Final[tuple[str, ...]] = tuple(_M["error_codes"]["value"])
+TEXT_ROLES: Final[tuple[str, ...]] = tuple(_M["text_roles"]["value"])
+
+# Limits; wire.json says where each number came from.
+COMMAND_LINE_BUDGET_BYTES: Final[int] = int(_limit("command_line_budget_bytes"))
+UPSTREAM_CHUNK_CODE_POINTS: Final[int] = int(_limit("upstream_chunk_code_points"))
+SCRIPTEVENT_MESSAGE_MAX_CHARS: Final[int] = int(_limit("scriptevent_message_max_chars"))
+BUFFER_TTL_SECONDS: Final[float] = float(_limit("buffer_ttl_seconds"))
+MAX_BUFFERS: Final[int] = int(_limit("max_buffers"))
+MAX_CHUNKS_PER_MESSAGE: Final[int] = int(_limit("max_chunks_per_message"))
+MAX_MESSAGE_BYTES: Final[int] = int(_limit("max_message_bytes"))
+MAX_TOTAL_BYTES: Final[int] = int(_limit("max_total_bytes"))
+DEFAULT_TIMEOUT_SECONDS: Final[float] = float(_limit("default_timeout_seconds"))
+MAX_IN_FLIGHT_COMMANDS: Final[int] = int(_limit("max_in_flight_commands"))
+COMMAND_SYNTAX_VERSION: Final[int] = int(_limit("command_syntax_version"))
+MAX_FRAME_BYTES: Final[int] = int(_limit("max_frame_bytes"))
+TEXT_PRELUDE_SECONDS: Final[float] = float(_limit("text_prelude_seconds"))
+TEXT_FRAME_INTERVAL_SECONDS: Final[float] = float(_limit("text_frame_interval_seconds"))

@@ -161,7 +161,9 @@ def _cut(
 
 def _longest_prefix(text: str, start: int, max_chars: int, room_bytes: int) -> str:
     """Longest ``text[start:start+k]`` with ``k <= max_chars`` that fits ``room_bytes``."""
-    limit = min(max_chars, max(room_bytes, 0), len(text) - start)
+    if room_bytes <= 0:
+        return ""
+    limit = min(max_chars, room_bytes, len(text) - start)
     end = start + limit
     size = utf8_len(text[start:end])
     while size > room_bytes:  # shrink by the proportion over budget, at least one char

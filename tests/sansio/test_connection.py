@@ -1,0 +1,191 @@
+"""The sans-I/O connection object: requests out, frames in, events out."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcbews_repl import FrameTooLarge
+from mcbews_repl.sansio import (
+    BridgeProtocol,
+    BufferExpired,
+    CapabilityFailed,
+    CapabilityResult,
+    ChatMessage,
+    CommandResponse,
+    FrameRejected,
+    RequestExpired,
+    UiChatMessage,
+)
+
+from .helpers import bridge_chunks, chat_frame
+
+BRIDGE = "MCBEWS_BRIDGE"
+
+
+def answer_frames(
+    request_id: str, answer: object, size: int = 7, legacy: bool = False
+) -> list[str]:
+    payload = json.dumps(answer, ensure_ascii=False).replace("@", "\\u0040")
+    return [
+        chat_frame(BRIDGE, line, legacy=legacy)
+        for line in bridge_chunks("BRIDGE", request_id, payload, size)
+    ]
+
+
+def test_request_line_carries_the_request() -> None:
+    proto = BridgeProtocol(new_id=lambda: "req-1")
+    request = proto.capability_request("get_player_snapshot", {"target": "@s"}, now=0)
+    assert request.request_id == "req-1"
+    assert request.command_line.startswith("scriptevent mcbews:bridge_req {")
+    assert proto.pending_requests == 1
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_capability_round_trip_any_order(legacy: bool) -> None:
+    proto = BridgeProtocol()
+    rid = proto.capability_request("get_player_snapshot", {}, now=0).request_id
+    frames = answer_frames(
+        rid, {"ok": True, "result": {"name": "Steve", "sel": "@a"}}, legacy=legacy
+    )
+    random.Random(3).shuffle(frames)
+    events = [e for f in frames + frames[:1] for e in proto.receive_text(f, 1.0)]
+    results = [e for e in events if isinstance(e, CapabilityResult)]
+    assert results == [CapabilityResult(rid, "get_player_snapshot", {"name": "Steve", "sel": "@a"})]
+    assert not any(isinstance(e, ChatMessage) for e in events)  # bridge chat is intercepted
+    assert proto.pending_requests == 0
+    assert proto.counters["unknown_request_id"] == 1  # the late duplicate
+
+
+def test_error_answer_becomes_capability_failed() -> None:
+    proto = BridgeProtocol()
+    rid = proto.capability_request("fly", {}, now=0).request_id
+    answer = {"ok": False, "error": {"code": "UNSUPPORTED_CAPABILITY", "message": "no fly"}}
+    events = [e for f in answer_frames(rid, answer) for e in proto.receive_text(f, 0)]
+    assert events == [CapabilityFailed(rid, "fly", "UNSUPPORTED_CAPABILITY", "no fly")]
+
+
+def test_conflicting_answer_fails_the_request_at_once() -> None:
+    proto = BridgeProtocol()
+    rid = proto.capability_request("cap", {}, now=0).request_id
+    proto.receive_text(chat_frame(BRIDGE, f'MCBEWS|BRIDGE|{rid}|1/2|{{"ok"'), 0)
+    (event,) = proto.receive_text(chat_frame(BRIDGE, f'MCBEWS|BRIDGE|{rid}|1/2|{{"no"'), 0)
+    assert isinstance(event, CapabilityFailed) and event.code == "MALFORMED_RESPONSE"
+    assert "conflicting_duplicate" in event.message
+    assert proto.pending_requests == 0
+
+
+def test_chunks_for_unknown_requests_are_ignored_and_counted() -> None:
+    proto = BridgeProtocol()
+    (event,) = proto.receive_text(chat_frame(BRIDGE, "MCBEWS|BRIDGE|nobody|1/1|{}"), 0)
+    assert isinstance(event, FrameRejected) and event.reason == "unknown_request_id"
+    assert proto.counters["unknown_request_id"] == 1
+
+
+def test_prefix_from_another_sender_is_diagnosed_not_bridged() -> None:
+    proto = BridgeProtocol()
+    rid = proto.capability_request("cap", {}, now=0).request_id
+    events = proto.receive_text(chat_frame("Steve", f'MCBEWS|BRIDGE|{rid}|1/1|{{"ok":true}}'), 0)
+    assert isinstance(events[0], ChatMessage)
+    assert isinstance(events[1], FrameRejected)
+    assert events[1].reason == "bridge_prefix_not_matched"
+    assert proto.pending_requests == 1
+    (_, other) = proto.receive_text(chat_frame(BRIDGE, "MCBEWS|OTHER|x|1/1|{}"), 0)
+    assert isinstance(other, FrameRejected) and other.reason == "bridge_prefix_not_matched"
+    assert proto.counters["bridge_prefix_not_matched"] == 2
+
+
+def test_ui_chat_reassembles_and_validates() -> None:
+    proto = BridgeProtocol()
+    payload = json.dumps({"player": "Steve", "message": "你好世界 @a"}, ensure_ascii=False)
+    lines = bridge_chunks("UI_CHAT", "ui-1", payload, 5)
+    events = [
+        e for line in reversed(lines) for e in proto.receive_text(chat_frame(BRIDGE, line), 0)
+    ]
+    assert events == [UiChatMessage("ui-1", "Steve", "你好世界 @a")]
+    (bad,) = proto.receive_text(
+        chat_frame(BRIDGE, 'MCBEWS|UI_CHAT|ui-2|1/1|{"player":"Steve","message":""}'), 0
+    )
+    assert isinstance(bad, FrameRejected) and bad.reason == "ui_chat_malformed"
+
+
+def test_plain_chat_and_command_responses_pass_through() -> None:
+    proto = BridgeProtocol()
+    (chat,) = proto.receive_text(chat_frame("Steve", "hello", type_="chat"), 0)
+    assert isinstance(chat, ChatMessage) and chat.message == "hello"
+    assert proto.protocol_version == 17039360
+    frame = json.dumps(
+        {
+            "header": {"requestId": "abc", "messagePurpose": "commandResponse"},
+            "body": {"statusCode": 0, "statusMessage": "ok"},
+        }
+    )
+    (resp,) = proto.receive_text(frame, 0)
+    assert isinstance(resp, CommandResponse) and resp.ok
+
+
+def test_deadlines_and_ttl_expire() -> None:
+    proto = BridgeProtocol()
+    rid = proto.capability_request("cap", {}, now=10.0, timeout=5.0).request_id
+    proto.receive_text(chat_frame(BRIDGE, f"MCBEWS|BRIDGE|{rid}|1/3|{{"), 11.0)
+    assert proto.expire(14.9) == []
+    assert proto.expire(15.0) == [RequestExpired(rid, "cap", 1)]
+    assert proto.pending_requests == 0
+    ui = chat_frame(BRIDGE, "MCBEWS|UI_CHAT|u|1/2|{")
+    proto.receive_text(ui, 20.0)
+    assert proto.expire(50.0) == [BufferExpired("ui_chat", "u", 1, 2)]
+
+
+def test_forget_drops_request_and_buffer() -> None:
+    proto = BridgeProtocol()
+    rid = proto.capability_request("cap", {}, now=0).request_id
+    proto.receive_text(chat_frame(BRIDGE, f"MCBEWS|BRIDGE|{rid}|1/2|{{"), 0)
+    assert proto.chunks_received(rid) == 1
+    assert proto.forget(rid) is True
+    (late,) = proto.receive_text(chat_frame(BRIDGE, f"MCBEWS|BRIDGE|{rid}|2/2|}}"), 0)
+    assert isinstance(late, FrameRejected) and late.reason == "unknown_request_id"
+
+
+def test_request_over_budget_is_refused_locally_with_the_excess() -> None:
+    proto = BridgeProtocol()
+    with pytest.raises(FrameTooLarge) as info:
+        proto.capability_request("cap", {"text": "x" * 500}, now=0)
+    assert info.value.over_by_bytes > 0 and "over the 461-byte" in str(info.value)
+    assert proto.pending_requests == 0
+    with pytest.raises(ValueError, match="capability must be a name"):
+        proto.capability_request("two words", {}, now=0)
+    with pytest.raises(TypeError, match="JSON-serializable"):
+        proto.capability_request("cap", {"x": object()}, now=0)
+
+
+junk_lines = st.one_of(
+    st.text(max_size=200),
+    st.builds(
+        lambda a, b, c, d: f"MCBEWS|{a}|{b}|{c}|{d}",
+        st.sampled_from(["BRIDGE", "UI_CHAT", "X", ""]),
+        st.text(max_size=6),
+        st.text(alphabet="0123456789/-", max_size=6),
+        st.text(max_size=40),
+    ),
+)
+
+
+@given(
+    lines=st.lists(junk_lines, max_size=40),
+    sender=st.sampled_from([BRIDGE, "Steve", ""]),
+    raw=st.lists(st.text(max_size=80), max_size=5),
+)
+@settings(max_examples=200)
+def test_malformed_input_never_raises(lines: list[str], sender: str, raw: list[str]) -> None:
+    proto = BridgeProtocol(new_id=lambda: "1")
+    proto.capability_request("cap", {}, now=0, timeout=5.0)
+    for k, line in enumerate(lines):
+        proto.receive_text(chat_frame(sender, line), float(k))
+    for text in raw:
+        proto.receive_text(text, 0.0)
+    proto.expire(1000.0)
+    assert proto.pending_requests == 0

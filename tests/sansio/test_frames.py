@@ -1,0 +1,93 @@
+"""Game frames: what we send and how every inbound frame decodes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcbews_repl import FrameTooLarge
+from mcbews_repl.sansio import (
+    ChatMessage,
+    FrameRejected,
+    check_command_line,
+    decode_frame,
+    encode_command,
+)
+
+
+def test_command_budget_is_counted_in_bytes() -> None:
+    assert check_command_line("say " + "x" * 457) == "say " + "x" * 457  # 461 bytes
+    with pytest.raises(FrameTooLarge) as info:
+        check_command_line("say " + "x" * 458)
+    assert info.value.over_by_bytes == 1
+    with pytest.raises(FrameTooLarge):
+        check_command_line("say " + "中" * 153)  # 4 + 459 bytes in 157 characters
+
+
+def test_command_line_mistakes_are_explained() -> None:
+    with pytest.raises(ValueError, match="empty"):
+        check_command_line("  /  ")
+    with pytest.raises(ValueError, match="line break"):
+        check_command_line("say a\nsay b")
+    assert json.loads(encode_command("id", "/say hi"))["body"]["commandLine"] == "say hi"
+
+
+def test_binary_and_oversized_frames_are_rejected() -> None:
+    event = decode_frame(b"\x00\x01")
+    assert isinstance(event, FrameRejected) and event.reason == "binary_frame"
+    event = decode_frame("x" * 2000, max_frame_bytes=1000)
+    assert isinstance(event, FrameRejected) and event.reason == "frame_too_large"
+
+
+def test_deep_nesting_is_rejected_not_raised() -> None:
+    event = decode_frame("[" * 100_000 + "]" * 100_000)
+    assert isinstance(event, FrameRejected)
+
+
+def test_echo_is_flagged_in_other_languages() -> None:
+    frame = {
+        "header": {"eventName": "PlayerMessage", "messagePurpose": "event", "version": 17039360},
+        "body": {"message": "hi", "receiver": "", "sender": "外部", "type": "say"},
+    }
+    event = decode_frame(json.dumps(frame, ensure_ascii=False))
+    assert isinstance(event, ChatMessage) and event.is_echo
+
+
+@given(st.text(max_size=300))
+def test_any_text_decodes_without_raising(text: str) -> None:
+    decode_frame(text)
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(
+                st.sampled_from(
+                    [
+                        "header",
+                        "body",
+                        "messagePurpose",
+                        "eventName",
+                        "requestId",
+                        "message",
+                        "properties",
+                        "Message",
+                        "statusCode",
+                        "version",
+                        "sender",
+                    ]
+                ),
+                inner,
+                max_size=4,
+            )
+        ),
+        max_leaves=12,
+    )
+)
+def test_any_json_shape_decodes_without_raising(value: object) -> None:
+    decode_frame(json.dumps(value))

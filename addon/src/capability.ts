@@ -1,0 +1,42 @@
+// What a capability is, what it may touch (a context passed in), and the registry that holds
+// them. The registry is a value built by main.ts and handed to the router: no module state.
+import type { Player } from "@minecraft/server";
+import type { JsonObject } from "./json.js";
+import type { CommandPolicy } from "./policy.js";
+
+export type CapabilityResult = { ok: true; result: JsonObject } | { ok: false; message: string };
+
+export type CommandOutcome = { ok: true; successCount: number } | { ok: false; error: string };
+
+export interface CapabilityContext {
+  /** Every player in the world, the bridge player included (capabilities filter it out). */
+  players(): readonly Player[];
+  /** The name of the player that sent the request, when the script event had one. */
+  sourcePlayer: string | null;
+  /** Run a command as the world (the overworld); never throws. */
+  runCommand(command: string): CommandOutcome;
+  /** The command policy in force for run_world_command. */
+  policy(): CommandPolicy;
+  /** The registry answering this request, for discovery. */
+  registry: Registry;
+}
+
+export interface Capability {
+  readonly name: string;
+  /** One line, shown by list_capabilities. */
+  readonly description: string;
+  /** Parameter name to a one-line description (type and default). */
+  readonly params: Readonly<Record<string, string>>;
+  run(payload: Record<string, unknown>, ctx: CapabilityContext): CapabilityResult;
+}
+
+export type Registry = ReadonlyMap<string, Capability>;
+
+export function createRegistry(capabilities: readonly Capability[]): Registry {
+  const map = new Map<string, Capability>();
+  for (const cap of capabilities) {
+    if (map.has(cap.name)) throw new Error(`capability ${cap.name} registered twice`);
+    map.set(cap.name, cap);
+  }
+  return map;
+}

@@ -1,0 +1,49 @@
+// Channel A: one request message in, one answer out (as chunk lines for the bridge player).
+// Never throws: a capability that throws answers CAPABILITY_FAILED; a request whose id cannot
+// be read has nowhere to be routed and is dropped with a reason for the log.
+import { encodeAnswer, errorAnswer, okAnswer, type Answer } from "./answer.js";
+import type { CapabilityContext } from "./capability.js";
+import { splitPayload } from "./chunks.js";
+import { parseRequest } from "./request.js";
+import { BRIDGE_PREFIX } from "./wire.js";
+
+export type RouteOutcome =
+  | { kind: "answer"; requestId: string; answer: Answer; lines: string[] }
+  | { kind: "drop"; reason: string };
+
+export function routeRequest(message: string, ctx: CapabilityContext): RouteOutcome {
+  const parsed = parseRequest(message);
+  if (!parsed.ok) {
+    if (parsed.requestId === null) return { kind: "drop", reason: `${parsed.code}: ${parsed.message}` };
+    return answerWith(parsed.requestId, errorAnswer(parsed.code, parsed.message));
+  }
+  const { requestId, capability, payload } = parsed.request;
+  const cap = ctx.registry.get(capability);
+  if (cap === undefined) {
+    return answerWith(requestId, errorAnswer("UNSUPPORTED_CAPABILITY", `no such capability: ${capability}`));
+  }
+  let answer: Answer;
+  try {
+    const result = cap.run(payload, ctx);
+    answer = result.ok ? okAnswer(result.result) : errorAnswer("CAPABILITY_FAILED", result.message);
+  } catch (err) {
+    answer = errorAnswer("CAPABILITY_FAILED", `${capability} failed: ${describeError(err)}`);
+  }
+  return answerWith(requestId, answer);
+}
+
+/** Chunk an answer; one too large for 128 chunks becomes a CAPABILITY_FAILED answer. */
+export function answerWith(requestId: string, answer: Answer): RouteOutcome {
+  const split = splitPayload(BRIDGE_PREFIX, requestId, encodeAnswer(answer));
+  if (split.ok) return { kind: "answer", requestId, answer, lines: split.chunks };
+  const fallback = errorAnswer("CAPABILITY_FAILED", `the answer is too large to send: ${split.error}`);
+  const retry = splitPayload(BRIDGE_PREFIX, requestId, encodeAnswer(fallback));
+  return retry.ok
+    ? { kind: "answer", requestId, answer: fallback, lines: retry.chunks }
+    : { kind: "drop", reason: retry.error };
+}
+
+export function describeError(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return text.slice(0, 200);
+}

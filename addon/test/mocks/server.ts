@@ -1,0 +1,295 @@
+// A small in-memory stand-in for @minecraft/server (the npm package ships typings only).
+// vitest.config.ts aliases the module id to this file; tests import `mc` from here directly to
+// drive the world (players, ticks, script events) and inspect what the addon did.
+import type * as real from "@minecraft/server";
+
+export enum EquipmentSlot {
+  Chest = "Chest",
+  Feet = "Feet",
+  Head = "Head",
+  Legs = "Legs",
+  Mainhand = "Mainhand",
+  Offhand = "Offhand",
+}
+export enum GameMode {
+  Adventure = "Adventure",
+  Creative = "Creative",
+  Spectator = "Spectator",
+  Survival = "Survival",
+}
+export enum CommandPermissionLevel {
+  Any = 0,
+  GameDirectors = 1,
+  Admin = 2,
+}
+export enum CustomCommandStatus {
+  Success = 0,
+  Failure = 1,
+}
+
+export interface Vec3 {
+  x: number;
+  y: number;
+  z: number;
+}
+
+export interface ItemInit {
+  typeId: string;
+  amount?: number;
+  maxAmount?: number;
+  nameTag?: string;
+  lore?: string[];
+  enchantments?: { id: string; level: number }[];
+  durability?: { damage: number; max: number };
+}
+
+export class ItemStack {
+  readonly typeId: string;
+  amount: number;
+  readonly maxAmount: number;
+  nameTag?: string;
+  private readonly init: ItemInit;
+
+  constructor(init: ItemInit) {
+    this.init = init;
+    this.typeId = init.typeId;
+    this.amount = init.amount ?? 1;
+    this.maxAmount = init.maxAmount ?? 64;
+    if (init.nameTag !== undefined) this.nameTag = init.nameTag;
+  }
+
+  getLore(): string[] {
+    return [...(this.init.lore ?? [])];
+  }
+
+  getComponent(id: string): object | undefined {
+    const { enchantments, durability } = this.init;
+    if (id === "minecraft:enchantable" && enchantments !== undefined) {
+      return { getEnchantments: () => enchantments.map((e) => ({ type: { id: e.id }, level: e.level })) };
+    }
+    if (id === "minecraft:durability" && durability !== undefined) {
+      return { damage: durability.damage, maxDurability: durability.max };
+    }
+    return undefined;
+  }
+}
+
+export interface PlayerInit {
+  name: string;
+  id?: string;
+  dimension?: string;
+  location?: Vec3;
+  rotation?: { x: number; y: number };
+  velocity?: Vec3;
+  health?: { current: number; max: number } | null;
+  gameMode?: GameMode;
+  tags?: string[];
+  level?: number;
+  xp?: { atLevel: number; toNext: number; total: number };
+  selectedSlot?: number;
+  sneaking?: boolean;
+  sleeping?: boolean;
+  inventory?: (ItemStack | undefined)[] | null;
+  equipment?: Partial<Record<EquipmentSlot, ItemStack>>;
+}
+
+export class Player {
+  readonly name: string;
+  readonly id: string;
+  readonly dimension: { id: string };
+  location: Vec3;
+  readonly level: number;
+  readonly xpEarnedAtCurrentLevel: number;
+  readonly totalXpNeededForNextLevel: number;
+  selectedSlotIndex: number;
+  isSneaking: boolean;
+  readonly isSleeping: boolean;
+  readonly messages: string[] = [];
+  readonly commands: string[] = [];
+  /** What runCommand does; the default succeeds once. */
+  commandHandler: (command: string) => { successCount: number } = () => ({ successCount: 1 });
+  private readonly init: PlayerInit;
+
+  constructor(init: PlayerInit) {
+    this.init = init;
+    this.name = init.name;
+    this.id = init.id ?? `-${init.name.length}4294967295`;
+    this.dimension = { id: init.dimension ?? "minecraft:overworld" };
+    this.location = init.location ?? { x: 0.5, y: 64, z: 0.5 };
+    this.level = init.level ?? 0;
+    this.xpEarnedAtCurrentLevel = init.xp?.atLevel ?? 0;
+    this.totalXpNeededForNextLevel = init.xp?.toNext ?? 7;
+    this.selectedSlotIndex = init.selectedSlot ?? 0;
+    this.isSneaking = init.sneaking ?? false;
+    this.isSleeping = init.sleeping ?? false;
+  }
+
+  getRotation(): { x: number; y: number } {
+    return this.init.rotation ?? { x: 0, y: 0 };
+  }
+  getVelocity(): Vec3 {
+    return this.init.velocity ?? { x: 0, y: 0, z: 0 };
+  }
+  getGameMode(): GameMode {
+    return this.init.gameMode ?? GameMode.Survival;
+  }
+  getTags(): string[] {
+    return [...(this.init.tags ?? [])];
+  }
+  getTotalXp(): number {
+    return this.init.xp?.total ?? 0;
+  }
+  sendMessage(message: string): void {
+    this.messages.push(message);
+  }
+  runCommand(command: string): { successCount: number } {
+    this.commands.push(command);
+    return this.commandHandler(command);
+  }
+
+  getComponent(id: string): object | undefined {
+    const init = this.init;
+    if (id === "minecraft:health") {
+      const health = init.health === undefined ? { current: 20, max: 20 } : init.health;
+      return health === null ? undefined : { currentValue: health.current, effectiveMax: health.max };
+    }
+    if (id === "minecraft:inventory") {
+      if (init.inventory === null) return undefined;
+      const slots = init.inventory ?? new Array<ItemStack | undefined>(36).fill(undefined);
+      return { container: { size: slots.length, getItem: (i: number) => slots[i] } };
+    }
+    if (id === "minecraft:equippable") {
+      return { getEquipment: (slot: EquipmentSlot) => init.equipment?.[slot] };
+    }
+    return undefined;
+  }
+}
+
+/** The real type, for passing mock players to code typed against @minecraft/server. */
+export function asPlayer(player: Player): real.Player {
+  return player as unknown as real.Player;
+}
+
+type Listener<T> = (event: T) => void;
+
+class Signal<T> {
+  listeners: Listener<T>[] = [];
+  subscribe(listener: Listener<T>): Listener<T> {
+    this.listeners.push(listener);
+    return listener;
+  }
+  fire(event: T): void {
+    for (const l of this.listeners) l(event);
+  }
+}
+
+export interface ScriptEventInit {
+  id: string;
+  message: string;
+  sourceType: string;
+  sourceEntity?: Player;
+}
+
+interface Registered {
+  command: { name: string };
+  callback: (origin: { sourceEntity?: Player }) => { status: CustomCommandStatus; message?: string } | undefined;
+}
+
+interface Timer {
+  at: number;
+  every: number | null;
+  callback: () => void;
+}
+
+class MockState {
+  players: Player[] = [];
+  dynamicProperties = new Map<string, unknown>();
+  worldCommands: string[] = [];
+  worldCommandHandler: (command: string) => { successCount: number } = () => ({ successCount: 1 });
+  registeredCommands: Registered[] = [];
+  timers: Timer[] = [];
+  tick = 0;
+}
+
+export const state = new MockState();
+
+const overworld = {
+  id: "minecraft:overworld",
+  heightRange: { min: -64, max: 320 },
+  runCommand(command: string): { successCount: number } {
+    state.worldCommands.push(command);
+    return state.worldCommandHandler(command);
+  },
+};
+
+export const world = {
+  afterEvents: { worldLoad: new Signal<object>() },
+  getAllPlayers: (): Player[] => [...state.players],
+  getDimension: (_id: string) => overworld,
+  getDefaultSpawnLocation: (): Vec3 => ({ x: 0, y: 32767, z: 0 }),
+  getDynamicProperty: (key: string): unknown => state.dynamicProperties.get(key),
+  setDynamicProperty: (key: string, value: unknown): void => {
+    state.dynamicProperties.set(key, value);
+  },
+};
+
+export const system = {
+  get currentTick(): number {
+    return state.tick;
+  },
+  afterEvents: { scriptEventReceive: new Signal<ScriptEventInit>() },
+  beforeEvents: {
+    startup: new Signal<{ customCommandRegistry: { registerCommand: (c: Registered["command"], cb: Registered["callback"]) => void } }>(),
+  },
+  run(callback: () => void): number {
+    return this.runTimeout(callback, 0);
+  },
+  runTimeout(callback: () => void, ticks = 1): number {
+    state.timers.push({ at: state.tick + Math.max(ticks, 0), every: null, callback });
+    return state.timers.length;
+  },
+  runInterval(callback: () => void, ticks = 1): number {
+    state.timers.push({ at: state.tick + ticks, every: Math.max(ticks, 1), callback });
+    return state.timers.length;
+  },
+};
+
+/** Test controls. */
+export const mc = {
+  reset(): void {
+    Object.assign(state, new MockState());
+  },
+  addPlayer(init: PlayerInit): Player {
+    const player = new Player(init);
+    state.players.push(player);
+    return player;
+  },
+  removePlayer(name: string): void {
+    state.players = state.players.filter((p) => p.name !== name);
+  },
+  /** Run due timers, then advance one tick; repeat `count` times. */
+  advance(count = 1): void {
+    for (let n = 0; n < count; n++) {
+      const due = state.timers.filter((t) => t.at <= state.tick);
+      state.timers = state.timers.filter((t) => t.at > state.tick || t.every !== null);
+      for (const t of due) {
+        if (t.every !== null) t.at = state.tick + t.every;
+        t.callback();
+      }
+      state.tick += 1;
+    }
+  },
+  startup(): void {
+    system.beforeEvents.startup.fire({
+      customCommandRegistry: { registerCommand: (command, callback) => state.registeredCommands.push({ command, callback }) },
+    });
+  },
+  worldLoad(): void {
+    world.afterEvents.worldLoad.fire({});
+  },
+  scriptEvent(id: string, message: string, sourceEntity?: Player): void {
+    const init: ScriptEventInit = { id, message, sourceType: sourceEntity ? "Entity" : "Server" };
+    if (sourceEntity) init.sourceEntity = sourceEntity;
+    system.afterEvents.scriptEventReceive.fire(init);
+  },
+};

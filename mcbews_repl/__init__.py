@@ -11,16 +11,24 @@ from .exceptions import (
     NotConnected,
     RequestTimeout,
 )
+from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Bridge",
     "CapabilityError",
     "CommandFailed",
+    "CommandResult",
     "ConnectionClosed",
     "FrameTooLarge",
+    "GameConnection",
+    "LogEntry",
     "McbewsError",
     "NotConnected",
     "RequestTimeout",
+    "Settings",
+    "UiChat",
     "__version__",
+    "serve",
 ]

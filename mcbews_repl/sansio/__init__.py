@@ -36,6 +36,7 @@ from .text import (
     TextResponseReassembler,
     encode_text_response,
     parse_text_frame,
+    split_text,
 )
 
 __all__ = [
@@ -75,4 +76,5 @@ __all__ = [
     "reassemble_chunks",
     "short_id",
     "split_payload",
+    "split_text",
 ]

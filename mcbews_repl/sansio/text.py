@@ -21,6 +21,7 @@ from .wire import (
     COMMAND_LINE_BUDGET_BYTES,
     MAX_BUFFERS,
     MAX_CHUNKS_PER_MESSAGE,
+    MAX_MESSAGE_BYTES,
     TEXT_RESPONSE_EVENT,
     TEXT_ROLES,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "TextResponseReassembler",
     "encode_text_response",
     "parse_text_frame",
+    "split_text",
 ]
 
 _COMMAND_PREFIX = f"scriptevent {TEXT_RESPONSE_EVENT} "
@@ -173,6 +175,65 @@ def _longest_fit(text: str, start: int, max_chars: int, room: int) -> tuple[int,
     if grown != end:
         end, escaped = grown, _escaped(text[start:grown])
     return end, escaped
+
+
+def split_text(
+    player: str,
+    text: str,
+    *,
+    role: str = "assistant",
+    conversation_id: str | None = None,
+    title: str | None = None,
+    id_length: int = 12,
+    budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+    max_frames: int = MAX_CHUNKS_PER_MESSAGE,
+    max_message_bytes: int = MAX_MESSAGE_BYTES,
+) -> list[str]:
+    """Cut ``text`` into parts that each fit one text response the addon can reassemble.
+
+    Every part encodes (with a response id of ``id_length`` characters and the same
+    player, role, conversation id and title) to at most ``max_frames`` frames and holds at
+    most ``max_message_bytes`` UTF-8 bytes, the addon's per-message caps. Cuts fall between
+    code points, and ``"".join(parts) == text``. Empty text gives one empty part.
+    """
+    if max_frames < 1 or max_message_bytes < 6:
+        raise ValueError("max_frames must be >= 1 and max_message_bytes >= 6")
+    placeholder = "0" * max(id_length, 1)
+    parts: list[str] = []
+    pos = 0
+    while True:
+        end = _byte_prefix_end(text, pos, max_message_bytes)
+        while end - pos > 1:
+            frames = len(
+                encode_text_response(
+                    player,
+                    text[pos:end],
+                    response_id=placeholder,
+                    role=role,
+                    conversation_id=conversation_id,
+                    title=title,
+                    budget_bytes=budget_bytes,
+                    max_frames=None,
+                )
+            )
+            if frames <= max_frames:
+                break
+            # Shrink in proportion, a little under, so a few rounds converge.
+            end = pos + max(1, min((end - pos) * max_frames // frames, end - pos - 1))
+        parts.append(text[pos:end])
+        pos = end
+        if pos >= len(text):
+            return parts
+
+
+def _byte_prefix_end(text: str, start: int, max_bytes: int) -> int:
+    """A large ``end`` with ``text[start:end]`` within ``max_bytes`` UTF-8 bytes."""
+    end = min(len(text), start + max_bytes)
+    size = utf8_len(text[start:end])
+    while size > max_bytes:
+        end = start + max(1, min((end - start) * max_bytes // size, end - start - 1))
+        size = utf8_len(text[start:end])
+    return end
 
 
 # --- decoding ---------------------------------------------------------------------------

@@ -1,0 +1,126 @@
+"""Capability calls (channel A): one future per bridge request, settled by the reader.
+
+The request goes down as a ``scriptevent`` command through the command window; the answer
+comes back as chat chunks that the sans-I/O core reassembles into a result or a failure.
+Whatever happens (answer, ``ok:false``, timeout, disconnect, cancellation) the ``finally``
+removes the pending request and its chunk buffer, so late chunks find nothing and are
+counted as ``unknown_request_id``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from ..exceptions import CapabilityError, RequestTimeout
+from ..sansio import (
+    BridgeProtocol,
+    CapabilityFailed,
+    CapabilityRequest,
+    CapabilityResult,
+    RequestExpired,
+)
+from .results import CommandResult
+
+__all__ = ["Answer", "CapabilityCalls"]
+
+Answer = CapabilityResult | CapabilityFailed | RequestExpired
+Record = Callable[..., object]
+
+
+class CapabilityCalls:
+    """The pending capability calls of one connection."""
+
+    def __init__(
+        self,
+        proto: BridgeProtocol,
+        run_command: Callable[[str], Awaitable[CommandResult]],
+        record: Record,
+        *,
+        where: str,
+    ) -> None:
+        self._proto = proto
+        self._run_command = run_command
+        self._record = record
+        self._where = where
+        self._futures: dict[str, asyncio.Future[Answer]] = {}
+
+    def __len__(self) -> int:
+        return len(self._futures)
+
+    async def call(
+        self, capability: str, payload: Mapping[str, Any] | None, timeout: float
+    ) -> dict[str, Any]:
+        request = self._proto.capability_request(capability, payload, now=time.monotonic())
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._futures[request.request_id] = future
+        start, outcome = time.monotonic(), "error"
+        try:
+            async with asyncio.timeout(timeout):
+                (await self._run_command(request.command_line)).raise_for_status()
+                answer = await future
+            outcome = "ok" if isinstance(answer, CapabilityResult) else "failed"
+        except TimeoutError as exc:
+            outcome = "timeout"
+            raise RequestTimeout(self.timeout_message(request, timeout)) from exc
+        finally:
+            self._forget(request, future, outcome, time.monotonic() - start)
+        return self._unwrap(request, answer, timeout)
+
+    def settle(self, answer: Answer) -> bool:
+        """Hand a reassembled answer to its call; False if nobody waits for it any more."""
+        future = self._futures.get(answer.request_id)
+        if future is None or future.done():
+            return False
+        future.set_result(answer)
+        return True
+
+    def fail_all(self, make_error: Callable[[], BaseException]) -> int:
+        failed = 0
+        for future in self._futures.values():
+            if not future.done():
+                future.set_exception(make_error())
+                failed += 1
+        return failed
+
+    def _forget(
+        self, request: CapabilityRequest, future: asyncio.Future[Answer], outcome: str, took: float
+    ) -> None:
+        self._futures.pop(request.request_id, None)
+        self._proto.forget(request.request_id)
+        if not future.done():
+            future.cancel()
+        elif not future.cancelled():
+            future.exception()  # mark a disconnect error as seen: the caller got its own
+        self._record(
+            "capability",
+            f"{request.capability} {outcome} ({took * 1000:.1f} ms)",
+            capability=request.capability,
+            request_id=request.request_id,
+            outcome=outcome,
+            elapsed=took,
+        )
+
+    def _unwrap(self, request: CapabilityRequest, answer: Answer, timeout: float) -> dict[str, Any]:
+        match answer:
+            case CapabilityResult(result=result):
+                return result
+            case CapabilityFailed(code=code, message=message):
+                raise CapabilityError(code, message, request.capability)
+            case RequestExpired():
+                raise RequestTimeout(self.timeout_message(request, timeout))
+
+    def timeout_message(self, request: CapabilityRequest, timeout: float) -> str:
+        """Say what usually causes a silent addon, with this connection's evidence."""
+        chunks = self._proto.chunks_received(request.request_id)
+        unmatched = self._proto.counters["bridge_prefix_not_matched"]
+        hint = " (is the bridge player named differently?)" if unmatched else ""
+        return (
+            f"no answer to {request.capability} (request {request.request_id}) within "
+            f"{timeout:g} s on {self._where}; {chunks} chunk(s) of it arrived. Usually the "
+            "companion addon is not installed in this world, the world's Beta APIs "
+            f"experiment is off, or the bridge player {self._proto.bridge_player} is missing. "
+            f"{unmatched} MCBEWS| frame(s) were seen on this connection but not matched{hint}."
+        )

@@ -1,0 +1,410 @@
+"""One game connection: its reader task, request futures, and the calls made on it.
+
+The sans-I/O :class:`BridgeProtocol` decodes frames and keeps the bridge state; this
+object moves the data and owns time. Every commandRequest passes through the connection's
+:class:`CommandWindow`. When the game goes away, everything still pending on it fails at
+once with :class:`ConnectionClosed`, the websockets error chained as its cause.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed as WebSocketClosed
+
+from ..exceptions import (
+    ConnectionClosed,
+    McbewsError,
+    NotConnected,
+    RequestTimeout,
+)
+from ..sansio import (
+    BridgeEvent,
+    BridgeProtocol,
+    BufferExpired,
+    CapabilityFailed,
+    CapabilityResult,
+    ChatMessage,
+    CommandResponse,
+    FrameRejected,
+    GameError,
+    OtherEvent,
+    RequestExpired,
+    UiChatMessage,
+    UnknownFrame,
+    check_command_line,
+)
+from .calls import CapabilityCalls
+from .delivery import Progress, deliver_text, encode_text_lines
+from .eventlog import EventLog
+from .results import CommandResult, UiChat
+from .settings import Settings
+from .window import CommandWindow, Reply
+
+__all__ = ["GameConnection"]
+
+_log = logging.getLogger("mcbews_repl.gateway")
+
+
+def _format_peer(address: Any) -> str:
+    if isinstance(address, tuple) and len(address) >= 2:
+        host = str(address[0])
+        return f"[{host}]:{address[1]}" if ":" in host else f"{host}:{address[1]}"
+    return str(address)
+
+
+class GameConnection:
+    """A connected game client. ``mc.connections[i]`` has the same calls as ``mc``."""
+
+    def __init__(
+        self,
+        websocket: ServerConnection,
+        connection_id: int,
+        settings: Settings,
+        log: EventLog,
+        on_ui_chat: Callable[[UiChat], None],
+    ) -> None:
+        self.id = connection_id
+        self.peer = _format_peer(websocket.remote_address)
+        self.path = websocket.request.path if websocket.request else ""
+        self.connected_at = time.time()
+        self.local_player: str | None = None
+        self.encrypted = False  # ws:encrypt is not negotiated yet: frames are plain text
+        self.closed = False
+        self.frames_in = 0
+        self.frames_out = 0
+        self.proto = BridgeProtocol(max_frame_bytes=settings.max_frame_bytes)
+        self._ws = websocket
+        self._settings = settings
+        self._log = log
+        self._on_ui_chat = on_ui_chat
+        self._window = CommandWindow(
+            self._send,
+            self.proto.command_frame,
+            limit=settings.max_in_flight,
+            queue_limit=settings.queue_limit,
+        )
+        self._calls = CapabilityCalls(
+            self.proto,
+            lambda line: self._command(line, None),
+            self._record,
+            where=f"connection #{connection_id}",
+        )
+        self._subscriptions: set[str] = set()
+        self._ready = asyncio.Event()
+        self._frame_bytes = 0
+        self._event_version: int | None = None
+
+    # --- state ----------------------------------------------------------------------------
+
+    @property
+    def protocol_version(self) -> int | None:
+        """The game's protocol version, from the header of its first event."""
+        return self.proto.protocol_version or self._event_version
+
+    @property
+    def counters(self) -> Counter[str]:
+        """Dropped frames by reason, late answers, duplicates: what went wrong, counted."""
+        return self.proto.counters
+
+    def stats(self) -> dict[str, int]:
+        """Live numbers: what is pending now, and how much traffic there has been."""
+        return {
+            "commands_in_flight": self._window.in_flight,
+            "commands_queued": self._window.queued,
+            "calls_pending": len(self._calls),
+            "bridge_requests_pending": self.proto.pending_requests,
+            "retries": self._window.retries,
+            "frames_in": self.frames_in,
+            "frames_out": self.frames_out,
+        }
+
+    @property
+    def pending(self) -> int:
+        """Commands in flight or queued plus capability calls awaiting an answer."""
+        return self._window.in_flight + self._window.queued + len(self._calls)
+
+    async def wait_ready(self) -> None:
+        """Wait until the handshake (subscribe, getlocalplayername) finished or failed."""
+        await self._ready.wait()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "open"
+        who = self.local_player or "?"
+        return f"<GameConnection #{self.id} {self.peer} player={who} {state}>"
+
+    # --- the reader -----------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Read frames until the game goes away, then fail everything still pending."""
+        handshake = asyncio.create_task(self._handshake())
+        cause: BaseException | None = None
+        try:
+            while True:
+                try:
+                    message = await self._ws.recv()
+                except WebSocketClosed as exc:
+                    cause = exc
+                    break
+                self._on_frame(message)
+        finally:
+            handshake.cancel()
+            self._close_down(cause)
+
+    def _on_frame(self, message: str | bytes) -> None:
+        self.frames_in += 1
+        self._frame_bytes = len(message)
+        try:
+            for event in self.proto.receive_text(message, time.monotonic()):
+                self._dispatch(event)
+        except Exception:  # our bug, not the peer's: keep the connection serving
+            self.proto.counters["internal_error"] += 1
+            _log.exception(
+                "connection #%d: failed to handle a %d-byte frame", self.id, len(message)
+            )
+
+    def _dispatch(self, event: BridgeEvent) -> None:
+        match event:
+            case CommandResponse() | GameError():
+                self._on_reply(event)
+            case ChatMessage():
+                self._on_chat(event)
+            case CapabilityResult() | CapabilityFailed() | RequestExpired():
+                self._calls.settle(event)
+            case UiChatMessage():
+                self._on_ui_chat_message(event)
+            case FrameRejected():
+                self._on_rejected(event)
+            case UnknownFrame(purpose=purpose):
+                self.proto.counters["rejected:unknown_purpose"] += 1
+                self._on_rejected(FrameRejected("unknown_purpose", purpose[:40]))
+            case BufferExpired(channel=channel, message_id=mid, received=got, total=total):
+                self._record(
+                    "expired",
+                    f"partial {channel} message dropped ({got}/{total})",
+                    channel=channel,
+                    message_id=mid,
+                    received=got,
+                    total=total,
+                )
+            case OtherEvent(event_name=name, protocol_version=version):
+                self._event_version = self._event_version or version
+                _log.debug("connection #%d: event %s ignored", self.id, name)
+
+    def _on_reply(self, reply: Reply) -> None:
+        if self._window.resolve(reply):
+            return
+        if reply.request_id in self._subscriptions:
+            self._subscriptions.discard(reply.request_id)  # the game acknowledged subscribe
+            return
+        reason = "late_response" if reply.request_id else "game_error"
+        self.proto.counters[reason] += 1
+        detail = f"status {reply.status_code}: {reply.status_message[:80]}"
+        self._on_rejected(FrameRejected(reason, detail, reply.request_id or None))
+
+    def _on_chat(self, chat: ChatMessage) -> None:
+        self._record(
+            "chat",
+            f"<{chat.sender}> {chat.message[:80]}",
+            sender=chat.sender,
+            message=chat.message,
+            type=chat.type,
+            is_echo=chat.is_echo,
+        )
+
+    def _on_ui_chat_message(self, event: UiChatMessage) -> None:
+        message = UiChat(event.player, event.message, event.conversation_id, event.message_id, self)
+        self._record(
+            "ui_chat",
+            f"[panel] <{event.player}> {event.message[:80]}",
+            player=event.player,
+            message=event.message,
+            conversation_id=event.conversation_id,
+        )
+        self._on_ui_chat(message)
+
+    def _on_rejected(self, event: FrameRejected) -> None:
+        _log.info(
+            "connection #%d dropped input: %s (%d-byte frame, id %s)",
+            self.id,
+            event.reason,
+            self._frame_bytes,
+            event.message_id,
+        )
+        _log.debug("connection #%d: %s: %s", self.id, event.reason, event.detail)
+        self._record(
+            "rejected",
+            f"{event.reason} ({self._frame_bytes} bytes)",
+            reason=event.reason,
+            detail=event.detail,
+            message_id=event.message_id,
+            frame_bytes=self._frame_bytes,
+        )
+
+    def _record(self, kind: str, summary: str, **data: Any) -> None:
+        self._log.append(kind, summary, self.id, **data)
+
+    def expire(self, now: float) -> None:
+        """Drop bridge buffers past their TTL (the periodic sweep calls this)."""
+        for event in self.proto.expire(now):
+            self._dispatch(event)
+
+    # --- closing --------------------------------------------------------------------------
+
+    def _closed_error(self, cause: BaseException | None) -> ConnectionClosed:
+        code = getattr(cause, "code", None)
+        why = f" (close code {code})" if code is not None else ""
+        error = ConnectionClosed(
+            f"game connection #{self.id} from {self.peer} closed{why} before the answer came"
+        )
+        error.__cause__ = cause
+        return error
+
+    def _close_down(self, cause: BaseException | None) -> None:
+        self.closed = True
+        failed = self._window.fail_all(lambda: self._closed_error(cause))
+        failed += self._calls.fail_all(lambda: self._closed_error(cause))
+        self._ready.set()
+        _log.info("connection #%d from %s closed; %d pending failed", self.id, self.peer, failed)
+        self._record(
+            "disconnected",
+            f"#{self.id} {self.peer} closed",
+            peer=self.peer,
+            failed_pending=failed,
+            cause=repr(cause),
+        )
+
+    async def close(self) -> None:
+        """Close this game connection (the game may reconnect with /connect)."""
+        await self._ws.close(1001, "server closing the bridge")
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise NotConnected(
+                f"game connection #{self.id} from {self.peer} is closed; "
+                "use mc.connections or wait_connected() for a live one"
+            )
+
+    async def _send(self, frame: str) -> None:
+        try:
+            await self._ws.send(frame)
+        except WebSocketClosed as exc:
+            raise self._closed_error(exc) from exc
+        self.frames_out += 1
+
+    # --- calls ----------------------------------------------------------------------------
+
+    async def _handshake(self) -> None:
+        try:
+            request_id, frame = self.proto.subscribe_frame("PlayerMessage")
+            self._subscriptions.add(request_id)
+            await self._send(frame)
+            reply = await self._command("getlocalplayername", self._settings.handshake_timeout)
+            name = reply.body.get("localplayername")
+            if isinstance(name, str) and name:
+                self.local_player = name
+            _log.info("connection #%d: handshake done", self.id)
+        except McbewsError as exc:
+            _log.warning("connection #%d: handshake incomplete: %s", self.id, exc)
+        finally:
+            self._ready.set()
+
+    async def _command(self, line: str, timeout: float | None) -> CommandResult:
+        line = check_command_line(line, self.proto.budget_bytes)
+        self._check_open()
+        limit = self._settings.command_timeout if timeout is None else timeout
+        start = time.monotonic()
+        try:
+            async with asyncio.timeout(limit):
+                reply = await self._window.request(line)
+        except TimeoutError as exc:
+            raise RequestTimeout(
+                f"the game did not answer /{line[:60]} within {limit:g} s on connection "
+                f"#{self.id}; the world may be paused or the connection stalled"
+            ) from exc
+        elapsed = time.monotonic() - start
+        return CommandResult(
+            line, reply.status_code, reply.status_message, reply.body, elapsed, reply.request_id
+        )
+
+    async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
+        """Run one command; a game-reported failure is a result (``ok`` is False)."""
+        start = time.monotonic()
+        try:
+            result = await self._command(line, timeout)
+        except McbewsError as exc:
+            self._record(
+                "command",
+                f"/{line[:60]} ✗ {type(exc).__name__}",
+                command=line,
+                error=str(exc),
+                elapsed=time.monotonic() - start,
+            )
+            raise
+        self._record(
+            "command",
+            f"/{result.command[:60]} → {result.status_code}",
+            command=result.command,
+            status_code=result.status_code,
+            status_message=result.status_message,
+            elapsed=result.elapsed_seconds,
+        )
+        return result
+
+    async def call(
+        self,
+        capability: str,
+        payload: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
+        """Ask the addon for ``capability``; return its result or raise ``CapabilityError``."""
+        self._check_open()
+        limit = self._settings.call_timeout if timeout is None else timeout
+        return await self._calls.call(capability, payload, limit)
+
+    async def send_text(
+        self,
+        player: str,
+        text: str,
+        *,
+        role: str = "assistant",
+        progress: Progress | None = None,
+        conversation_id: str | None = None,
+        title: str | None = None,
+    ) -> int:
+        """Show ``text`` in ``player``'s addon panel; returns the number of frames sent."""
+        self._check_open()
+        interval = self._settings.text_interval
+        lines = encode_text_lines(
+            player,
+            text,
+            role=role,
+            conversation_id=conversation_id,
+            title=title,
+            interval=interval,
+        )
+        start = time.monotonic()
+        sent = await deliver_text(
+            lambda line: self._command(line, None),
+            lines,
+            prelude=self._settings.text_prelude,
+            interval=interval,
+            progress=progress,
+        )
+        self._record(
+            "text",
+            f"{sent} frame(s) to {player} ({len(text)} chars)",
+            player=player,
+            role=role,
+            frames=sent,
+            chars=len(text),
+            elapsed=time.monotonic() - start,
+        )
+        return sent

@@ -1,0 +1,85 @@
+"""Text delivery (channel C): encode a text as paced ``mcbews:text_resp`` frames.
+
+A text longer than the addon can reassemble in one response (128 frames, 64 KiB) goes as
+several responses in order, so any length arrives whole. The pauses are the addon's: a
+prelude so the panel is ready, then a gap between frames so the game is not flooded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable
+
+from ..sansio import encode_text_response, short_id, split_text
+from ..sansio.wire import BUFFER_TTL_SECONDS, MAX_CHUNKS_PER_MESSAGE
+from .results import CommandResult
+
+__all__ = ["Progress", "deliver_text", "encode_text_lines"]
+
+Progress = Callable[[int, int], object]
+# The addon drops a partial response TTL seconds after its first frame. Send each response
+# within 80 % of that, leaving a margin for round trips: fewer frames per response when
+# the configured pause is long.
+_TTL_SHARE = 0.8
+
+
+def _frames_per_response(interval: float) -> int:
+    if interval <= 0:
+        return MAX_CHUNKS_PER_MESSAGE
+    return max(1, min(MAX_CHUNKS_PER_MESSAGE, int(BUFFER_TTL_SECONDS * _TTL_SHARE / interval)))
+
+
+def encode_text_lines(
+    player: str,
+    text: str,
+    *,
+    role: str = "assistant",
+    conversation_id: str | None = None,
+    title: str | None = None,
+    interval: float = 0.0,
+) -> list[str]:
+    """Every command line of one delivery: all responses, each with a fresh id."""
+    parts = split_text(
+        player,
+        text,
+        role=role,
+        conversation_id=conversation_id,
+        title=title,
+        id_length=len(short_id()),
+        max_frames=_frames_per_response(interval),
+    )
+    lines: list[str] = []
+    for part in parts:
+        lines += encode_text_response(
+            player,
+            part,
+            response_id=short_id(),
+            role=role,
+            conversation_id=conversation_id,
+            title=title,
+            max_frames=None,
+        )
+    return lines
+
+
+async def deliver_text(
+    send_line: Callable[[str], Awaitable[CommandResult]],
+    lines: list[str],
+    *,
+    prelude: float,
+    interval: float,
+    progress: Progress | None = None,
+) -> int:
+    """Send ``lines`` one by one with the pauses; raise on the first frame the game refuses."""
+    total = len(lines)
+    await asyncio.sleep(prelude)
+    for sent, line in enumerate(lines, start=1):
+        if sent > 1:
+            await asyncio.sleep(interval)
+        (await send_line(line)).raise_for_status()
+        if progress is not None:
+            outcome = progress(sent, total)
+            if inspect.isawaitable(outcome):
+                await outcome
+    return total

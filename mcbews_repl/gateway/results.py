@@ -1,0 +1,76 @@
+"""What the gateway hands back: command results and UI chat messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..exceptions import CommandFailed
+
+if TYPE_CHECKING:
+    from .connection import GameConnection
+
+__all__ = ["CommandResult", "UiChat"]
+
+# A repr shows this much of a long command line; the full line is in ``.command``.
+_REPR_COMMAND_CHARS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class CommandResult:
+    """The game's answer to one command. A failure is a result too: check ``ok``.
+
+    ``body`` holds the command-specific fields (``localplayername``, ``victim``, ...);
+    ``result["victim"]`` is a shortcut for ``result.body["victim"]``.
+    """
+
+    command: str
+    status_code: int
+    status_message: str
+    body: dict[str, Any] = field(default_factory=dict, repr=False)
+    elapsed_seconds: float = 0.0
+    request_id: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """True when the game reports success (a non-negative status code)."""
+        return self.status_code >= 0
+
+    def raise_for_status(self) -> CommandResult:
+        """Return ``self`` if the command succeeded, else raise :class:`CommandFailed`."""
+        if not self.ok:
+            raise CommandFailed(self.status_code, self.status_message, self.command)
+        return self
+
+    def __getitem__(self, key: str) -> Any:
+        return self.body[key]
+
+    def __repr__(self) -> str:
+        line = self.command
+        if len(line) > _REPR_COMMAND_CHARS:
+            line = line[: _REPR_COMMAND_CHARS - 1] + "…"
+        verdict = "ok" if self.ok else f"FAILED {self.status_code}"
+        millis = self.elapsed_seconds * 1000
+        return f"<CommandResult {verdict} /{line} → {self.status_message!r} ({millis:.1f} ms)>"
+
+
+@dataclass(frozen=True, slots=True)
+class UiChat:
+    """A message a player typed into the addon's chat panel.
+
+    ``await msg.reply("...")`` answers the same player on the same game connection.
+    """
+
+    player: str
+    message: str
+    conversation_id: str | None = None
+    message_id: str = ""
+    connection: GameConnection | None = field(default=None, repr=False, compare=False)
+
+    async def reply(self, text: str, *, role: str = "assistant") -> int:
+        """Send ``text`` back to the player's panel; returns the number of frames sent."""
+        if self.connection is None:
+            raise ValueError("this message is not tied to a game connection")
+        return await self.connection.send_text(
+            self.player, text, role=role, conversation_id=self.conversation_id
+        )

@@ -1,0 +1,338 @@
+"""The bridge server and its public handle, ``mc``.
+
+``serve()`` returns a :class:`Bridge`; ``async with`` starts the WebSocket server the game
+dials with ``/connect`` and stops it (and every connection) on exit. Calls on the handle go
+to the most recent game connection unless ``connection=`` names another one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import inspect
+import logging
+import re
+import secrets
+import socket
+import time
+import traceback
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import replace
+from functools import partial
+from http import HTTPStatus
+from types import TracebackType
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection
+from websockets.asyncio.server import serve as websocket_serve
+from websockets.http11 import Request, Response
+
+from ..exceptions import NotConnected, RequestTimeout
+from .connection import GameConnection
+from .delivery import Progress
+from .eventlog import EventLog, LogEntry
+from .results import CommandResult, UiChat
+from .settings import Settings
+
+__all__ = ["Bridge", "UiChatCallback", "serve"]
+
+_log = logging.getLogger("mcbews_repl.gateway")
+
+UiChatCallback = Callable[[UiChat], object]
+# Frames over max_frame_bytes are read and dropped by the sans-I/O decoder; websockets
+# closes the connection (1009) only past this multiple, so a peer cannot make us buffer
+# unbounded data yet an oversized frame alone does not cost a player the connection.
+_READ_LIMIT_FACTOR = 4
+# The player types the token after /connect: URL-unreserved characters only.
+_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
+_AUTO_TOKEN_BYTES = 4  # 8 hex digits: a convenience secret (the game shows the URI in chat)
+_WILDCARD_HOSTS = ("", "0.0.0.0", "::")
+
+
+def _lan_address() -> str:
+    """This machine's address on its default route (a UDP connect sends no packet)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def _make_token(token: str | None) -> str | None:
+    if token == "auto":
+        return secrets.token_hex(_AUTO_TOKEN_BYTES)
+    if token is not None and not _TOKEN_PATTERN.fullmatch(token):
+        raise ValueError("token must be 1-64 letters, digits or ._~- (or 'auto', or None)")
+    return token
+
+
+class Bridge:
+    """The handle users call ``mc``: the server, its game connections and the event log."""
+
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 19131,
+        token: str | None = "auto",
+        *,
+        settings: Settings | None = None,
+        **options: Any,
+    ) -> None:
+        self.settings = replace(settings or Settings(), **options)
+        self.host = host
+        self.token = _make_token(token)
+        self.log = EventLog(self.settings.log_capacity)
+        self._port = port
+        self._server: Server | None = None
+        self._connections: list[GameConnection] = []
+        self._next_id = 1
+        self._arrival = asyncio.Event()
+        self._ui_callbacks: list[UiChatCallback] = []
+        self._tasks: set[asyncio.Future[Any]] = set()
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> Bridge:
+        """Start listening; ``port=0`` picks a free port (``url`` tells which)."""
+        self._server = await websocket_serve(
+            self._handle,
+            self.host,
+            self._port,
+            process_request=self._check_path,
+            max_size=self.settings.max_frame_bytes * _READ_LIMIT_FACTOR,
+            compression=None,  # frames are small; deflate would cost more than it saves
+        )
+        self._port = self._server.sockets[0].getsockname()[1]
+        self._spawn(self._expire_loop())
+        _log.info("bridge listening on %s:%d", self.host, self._port)
+        return self
+
+    async def close(self) -> None:
+        """Stop the server, close every game connection and cancel background tasks."""
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def __aenter__(self) -> Bridge:
+        return await self.start()
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    def _spawn(self, awaitable: Awaitable[Any]) -> asyncio.Future[Any]:
+        task = asyncio.ensure_future(awaitable)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _expire_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.expire_interval)
+            now = time.monotonic()
+            for connection in list(self._connections):
+                connection.expire(now)
+
+    # --- addresses ------------------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    def _public_host(self) -> str:
+        host = _lan_address() if self.host in _WILDCARD_HOSTS else self.host
+        return f"[{host}]" if ":" in host else host
+
+    @property
+    def url(self) -> str:
+        """The WebSocket URL the game connects to."""
+        return f"ws://{self._public_host()}:{self._port}/{self.token or ''}"
+
+    @property
+    def connect_command(self) -> str:
+        """What the player types in Minecraft (cheats on, operator)."""
+        path = f"/{self.token}" if self.token else ""
+        return f"/connect {self._public_host()}:{self._port}{path}"
+
+    def __repr__(self) -> str:
+        return f"<Bridge {self.url} connections={len(self._connections)}>"
+
+    # --- connections ----------------------------------------------------------------------
+
+    def _check_path(self, websocket: ServerConnection, request: Request) -> Response | None:
+        if self.token is None:
+            return None
+        path = request.path.split("?", 1)[0].rstrip("/")
+        if hmac.compare_digest(path.encode(), f"/{self.token}".encode()):
+            return None
+        peer = websocket.remote_address
+        _log.info("refused a connection from %s: wrong path (%d chars)", peer, len(path))
+        self.log.append("refused", f"wrong /connect path from {peer}", None, peer=str(peer))
+        return websocket.respond(HTTPStatus.FORBIDDEN, "wrong /connect path or token\n")
+
+    async def _handle(self, websocket: ServerConnection) -> None:
+        connection = GameConnection(
+            websocket, self._next_id, self.settings, self.log, self._dispatch_ui_chat
+        )
+        self._next_id += 1
+        self._connections.append(connection)
+        _log.info("connection #%d from %s", connection.id, connection.peer)
+        self.log.append(
+            "connected", f"#{connection.id} {connection.peer}", connection.id, peer=connection.peer
+        )
+        self._arrival.set()
+        self._arrival = asyncio.Event()
+        try:
+            await connection.run()
+        finally:
+            self._connections.remove(connection)
+
+    @property
+    def connections(self) -> list[GameConnection]:
+        """The open game connections, oldest first."""
+        return list(self._connections)
+
+    def pick(self, connection: GameConnection | None = None) -> GameConnection:
+        """``connection`` if given, else the most recent one; raise NotConnected if none."""
+        if connection is not None:
+            return connection
+        if not self._connections:
+            raise NotConnected(f"no game is connected; in Minecraft type: {self.connect_command}")
+        return self._connections[-1]
+
+    async def wait_connected(self, timeout: float | None = None) -> GameConnection:
+        """Wait for a game to connect and finish its handshake; return its connection."""
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    if self._connections:
+                        connection = self._connections[-1]
+                        await connection.wait_ready()
+                        if not connection.closed:
+                            return connection
+                        continue
+                    await self._arrival.wait()
+        except TimeoutError as exc:
+            raise RequestTimeout(
+                f"no game connected within {timeout:g} s; in Minecraft (cheats on, "
+                f"operator) type: {self.connect_command}"
+            ) from exc
+
+    # --- calls ----------------------------------------------------------------------------
+
+    async def command(
+        self,
+        line: str,
+        *,
+        timeout: float | None = None,
+        connection: GameConnection | None = None,
+    ) -> CommandResult:
+        """Run one command in the game (no leading slash needed); see ``CommandResult``."""
+        return await self.pick(connection).command(line, timeout=timeout)
+
+    async def call(
+        self,
+        capability: str,
+        payload: Mapping[str, Any] | None = None,
+        /,
+        *,
+        timeout: float | None = None,
+        connection: GameConnection | None = None,
+        **fields: Any,
+    ) -> dict[str, Any]:
+        """Call an addon capability with ``payload`` and/or keyword fields; return its result.
+
+        A payload key that clashes with ``timeout`` or ``connection`` goes in ``payload``.
+        """
+        merged = {**(payload or {}), **fields}
+        return await self.pick(connection).call(capability, merged, timeout=timeout)
+
+    async def send_text(
+        self,
+        player: str,
+        text: str,
+        *,
+        role: str = "assistant",
+        progress: Progress | None = None,
+        conversation_id: str | None = None,
+        title: str | None = None,
+        connection: GameConnection | None = None,
+    ) -> int:
+        """Show ``text`` in ``player``'s addon panel, paced; returns the frames sent."""
+        return await self.pick(connection).send_text(
+            player,
+            text,
+            role=role,
+            progress=progress,
+            conversation_id=conversation_id,
+            title=title,
+        )
+
+    # --- UI chat and the event log --------------------------------------------------------
+
+    def on_ui_chat(self, callback: UiChatCallback) -> UiChatCallback:
+        """Register ``callback(msg)`` (sync or async) for UI chat; usable as a decorator."""
+        self._ui_callbacks.append(callback)
+        return callback
+
+    def off_ui_chat(self, callback: UiChatCallback) -> None:
+        """Remove a callback registered with :meth:`on_ui_chat` (no error if absent)."""
+        if callback in self._ui_callbacks:
+            self._ui_callbacks.remove(callback)
+
+    def _dispatch_ui_chat(self, message: UiChat) -> None:
+        for callback in list(self._ui_callbacks):
+            try:
+                outcome = callback(message)
+            except Exception as exc:
+                self._callback_failed(callback, message, exc)
+                continue
+            if inspect.isawaitable(outcome):
+                task = self._spawn(outcome)
+                task.add_done_callback(partial(self._callback_done, callback, message))
+
+    def _callback_done(
+        self, callback: UiChatCallback, message: UiChat, task: asyncio.Future[Any]
+    ) -> None:
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            self._callback_failed(callback, message, exc)
+
+    def _callback_failed(
+        self, callback: UiChatCallback, message: UiChat, exc: BaseException
+    ) -> None:
+        name = getattr(callback, "__qualname__", repr(callback))
+        _log.error("UI chat callback %s raised", name, exc_info=exc)
+        connection_id = message.connection.id if message.connection else None
+        self.log.append(
+            "callback_error",
+            f"{name} raised {type(exc).__name__}: {exc}",
+            connection_id,
+            callback=name,
+            error=repr(exc),
+            traceback="".join(traceback.format_exception(exc)),
+        )
+
+    def events(self, since: int = 0) -> list[LogEntry]:
+        """Event log entries with a cursor greater than ``since`` (0: all still held)."""
+        return self.log.since(since)
+
+    def follow(self, since: int | None = None) -> AsyncIterator[LogEntry]:
+        """``async for entry in mc.follow():`` replay after ``since``, then live entries."""
+        return self.log.follow(since)
+
+
+def serve(
+    host: str = "127.0.0.1", port: int = 19131, token: str | None = "auto", **options: Any
+) -> Bridge:
+    """Make the bridge server; use ``async with serve(...) as mc:`` to run it.
+
+    ``port=0`` picks a free port. ``token="auto"`` makes a random path token and refuses
+    other paths; ``token=None`` accepts any path. ``options`` are :class:`Settings` fields.
+    """
+    return Bridge(host, port, token, **options)

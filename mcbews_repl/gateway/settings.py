@@ -1,0 +1,62 @@
+"""The gateway's tunable numbers, in one frozen object checked when it is made.
+
+Defaults come from the wire manifest (``sansio.wire``) where the game or the addon sets the
+number, and are our own choices (said so beside them) everywhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..sansio.wire import (
+    DEFAULT_TIMEOUT_SECONDS,
+    MAX_FRAME_BYTES,
+    MAX_IN_FLIGHT_COMMANDS,
+    TEXT_FRAME_INTERVAL_SECONDS,
+    TEXT_PRELUDE_SECONDS,
+)
+
+__all__ = ["Settings"]
+
+# Our choice: a command the game has not answered in 10 s is lost (real answers take ms).
+_COMMAND_TIMEOUT_SECONDS = 10.0
+# Our choice: enough queued commands for any script; beyond this a caller is misbehaving.
+_QUEUE_LIMIT = 10_000
+# Issue 3: "a bounded ring buffer (e.g. 10,000)" of event log entries.
+_LOG_CAPACITY = 10_000
+# Buffers live 30 s (wire.json); sweeping once a second keeps them within 3 % of that.
+_EXPIRE_INTERVAL_SECONDS = 1.0
+# Our choice: the handshake's getlocalplayername must not hold wait_connected() for long.
+_HANDSHAKE_TIMEOUT_SECONDS = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Options of :func:`mcbews_repl.serve`; pass any of them as keyword arguments."""
+
+    max_in_flight: int = MAX_IN_FLIGHT_COMMANDS
+    queue_limit: int = _QUEUE_LIMIT
+    command_timeout: float = _COMMAND_TIMEOUT_SECONDS
+    call_timeout: float = DEFAULT_TIMEOUT_SECONDS
+    handshake_timeout: float = _HANDSHAKE_TIMEOUT_SECONDS
+    text_prelude: float = TEXT_PRELUDE_SECONDS
+    text_interval: float = TEXT_FRAME_INTERVAL_SECONDS
+    log_capacity: int = _LOG_CAPACITY
+    expire_interval: float = _EXPIRE_INTERVAL_SECONDS
+    max_frame_bytes: int = MAX_FRAME_BYTES
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.max_in_flight <= MAX_IN_FLIGHT_COMMANDS:
+            raise ValueError(
+                f"max_in_flight must be 1..{MAX_IN_FLIGHT_COMMANDS} (the game refuses the "
+                f"{MAX_IN_FLIGHT_COMMANDS + 1}st command in flight), not {self.max_in_flight}"
+            )
+        if self.queue_limit < 0 or self.log_capacity < 1:
+            raise ValueError("queue_limit must be >= 0 and log_capacity >= 1")
+        for name in ("command_timeout", "call_timeout", "handshake_timeout", "expire_interval"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be a positive number of seconds")
+        if self.text_prelude < 0 or self.text_interval < 0:
+            raise ValueError("text_prelude and text_interval must be >= 0 seconds")
+        if self.max_frame_bytes < 1024:
+            raise ValueError("max_frame_bytes below 1 KiB would drop ordinary game frames")

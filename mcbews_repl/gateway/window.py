@@ -1,0 +1,137 @@
+"""The command window: at most N commandRequests in flight, a FIFO queue behind them.
+
+The game executes at most 100 commands in flight per connection and refuses the next one
+with TooManyPendingRequests without running it (PROTOCOL.md, limits). So every
+commandRequest this connection sends (plain commands, capability requests, text frames)
+takes a slot here first; a caller that finds the window full waits in a bounded FIFO queue,
+and a slot passes straight from a finishing request to the oldest waiter. If the game
+still refuses (its count and ours disagree), the request is sent again after a short pause:
+the refusal proves it did not run, so the retry cannot run it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..exceptions import McbewsError
+from ..sansio import CommandResponse, GameError
+
+__all__ = ["TOO_MANY_PENDING_REQUESTS", "CommandWindow", "Reply"]
+
+# PROTOCOL.md status table: the game's "Too many commands have been requested" code.
+TOO_MANY_PENDING_REQUESTS = -2147418109
+# Our choice: first retry after 5 ms, doubling up to 200 ms; the caller's timeout bounds it.
+_RETRY_FIRST_SECONDS = 0.005
+_RETRY_MAX_SECONDS = 0.2
+
+Reply = CommandResponse | GameError
+ErrorFactory = Callable[[], BaseException]
+
+
+class CommandWindow:
+    """Slots, the queue and the futures of one connection's commandRequests."""
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        new_frame: Callable[[str], tuple[str, str]],
+        *,
+        limit: int,
+        queue_limit: int,
+    ) -> None:
+        self._send = send
+        self._new_frame = new_frame
+        self.limit = limit
+        self.queue_limit = queue_limit
+        self.in_flight = 0
+        self.retries = 0
+        self._queue: deque[asyncio.Future[None]] = deque()
+        self._waiting: dict[str, asyncio.Future[Reply]] = {}
+        self._closed: ErrorFactory | None = None
+
+    @property
+    def queued(self) -> int:
+        return len(self._queue)
+
+    async def request(self, line: str) -> Reply:
+        """Send one command line when a slot is free; return the game's reply to it."""
+        await self._acquire()
+        try:
+            delay = _RETRY_FIRST_SECONDS
+            while True:
+                reply = await self._send_once(line)
+                if not (
+                    isinstance(reply, GameError) and reply.status_code == TOO_MANY_PENDING_REQUESTS
+                ):
+                    return reply
+                self.retries += 1
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, _RETRY_MAX_SECONDS)
+        finally:
+            self._release()
+
+    def resolve(self, reply: Reply) -> bool:
+        """Hand a reply to the request waiting for it; False if none is (late or foreign)."""
+        future = self._waiting.pop(reply.request_id, None)
+        if future is None or future.done():
+            return False
+        future.set_result(reply)
+        return True
+
+    def fail_all(self, make_error: ErrorFactory) -> int:
+        """Fail every in-flight and queued request now, each with its own new exception."""
+        self._closed = make_error
+        futures: list[asyncio.Future[Any]] = [*self._waiting.values(), *self._queue]
+        self._waiting.clear()
+        self._queue.clear()
+        failed = 0
+        for future in futures:
+            if not future.done():
+                future.set_exception(make_error())
+                failed += 1
+        return failed
+
+    # --- slots ----------------------------------------------------------------------------
+
+    async def _acquire(self) -> None:
+        if self._closed is not None:
+            raise self._closed()
+        if self.in_flight < self.limit and not self._queue:
+            self.in_flight += 1
+            return
+        if len(self._queue) >= self.queue_limit:
+            raise McbewsError(
+                f"the command queue is full ({self.queue_limit} waiting behind "
+                f"{self.in_flight} in flight); await commands before sending more"
+            )
+        ticket = asyncio.get_running_loop().create_future()
+        self._queue.append(ticket)
+        try:
+            await ticket  # _release() hands its slot over: in_flight already counts us
+        except BaseException:
+            if ticket.done() and not ticket.cancelled() and ticket.exception() is None:
+                self._release()  # granted, then cancelled before we could use it
+            elif ticket in self._queue:
+                self._queue.remove(ticket)
+            raise
+
+    def _release(self) -> None:
+        while self._queue:
+            ticket = self._queue.popleft()
+            if not ticket.done():
+                ticket.set_result(None)
+                return
+        self.in_flight -= 1
+
+    async def _send_once(self, line: str) -> Reply:
+        request_id, frame = self._new_frame(line)
+        future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._waiting[request_id] = future
+        try:
+            await self._send(frame)
+            return await future
+        finally:
+            self._waiting.pop(request_id, None)

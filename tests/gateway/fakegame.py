@@ -1,0 +1,194 @@
+"""A fake Minecraft game client with the companion addon, for the gateway's tests.
+
+It speaks the game's side of the wire on its own: plain ``websockets`` and ``json``, its
+own chunk formatting and text frame parsing. It must not import anything from
+``mcbews_repl`` (a test checks), or a bug in the bridge codec would hide on both sides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+__all__ = ["FakeGame", "reassemble_text_frames"]
+
+TOO_MANY = -2147418109  # the game's TooManyPendingRequests
+SYNTAX_ERROR = -2147483648  # FailedToParseCommand
+EVENT_VERSION = 17039360
+BRIDGE_PLAYER = "MCBEWS_BRIDGE"
+BRIDGE_REQ = "scriptevent mcbews:bridge_req "
+TEXT_RESP = "scriptevent mcbews:text_resp "
+
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _escape(json_text: str) -> str:
+    # The addon escapes these so `tell` does not expand selectors or formatting codes.
+    return json_text.replace("@", "\\u0040").replace("\u00a7", "\\u00a7")
+
+
+def chunk_lines(channel: str, message_id: str, payload: str, size: int) -> list[str]:
+    """``MCBEWS|<channel>|<id>|<i>/<n>|<content>`` lines, cut every ``size`` code points."""
+    pieces = [payload[i : i + size] for i in range(0, len(payload), size)] or [""]
+    total = len(pieces)
+    return [f"MCBEWS|{channel}|{message_id}|{i}/{total}|{p}" for i, p in enumerate(pieces, 1)]
+
+
+def reassemble_text_frames(frames: list[dict[str, Any]]) -> dict[str, str]:
+    """The addon's view of text responses: id -> text, checking positions and totals."""
+    by_id: dict[str, dict[int, str]] = {}
+    totals: dict[str, int] = {}
+    for frame in frames:
+        assert totals.setdefault(frame["id"], frame["n"]) == frame["n"], "total changed"
+        by_id.setdefault(frame["id"], {})[frame["i"]] = frame["c"]
+    texts = {}
+    for rid, parts in by_id.items():
+        assert sorted(parts) == list(range(1, totals[rid] + 1)), f"missing frames of {rid}"
+        texts[rid] = "".join(parts[i] for i in sorted(parts))
+    return texts
+
+
+class FakeGame:
+    """One game client. Answers commands, runs capabilities, records what it was sent."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        player: str = "Steve",
+        max_in_flight: int = 100,
+        reply_delay: float = 0.0,
+        chunk_chars: int = 40,
+        order: str = "forward",
+        duplicate: bool = False,
+    ) -> None:
+        self.url = url
+        self.player = player
+        self.max_in_flight = max_in_flight
+        self.reply_delay = reply_delay
+        self.chunk_chars = chunk_chars
+        self.order = order
+        self.duplicate = duplicate
+        self.capabilities: dict[str, Handler] = {}
+        self.silent: set[str] = set()  # capabilities the "addon" never answers
+        self.subscriptions: list[str] = []
+        self.commands: list[str] = []
+        self.executed: Counter[str] = Counter()
+        self.text_frames: list[dict[str, Any]] = []
+        self.in_flight = 0
+        self.max_seen_in_flight = 0
+        self.rejected = 0
+        self.ws: ClientConnection | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._reader: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> FakeGame:
+        self.ws = await connect(self.url, compression=None, max_size=None)
+        self._reader = asyncio.create_task(self._read())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        for task in [*self._tasks, *([self._reader] if self._reader else [])]:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # --- what the game sends ---------------------------------------------------------------
+
+    async def send_raw(self, frame: str | bytes) -> None:
+        assert self.ws is not None
+        await self.ws.send(frame)
+
+    async def chat(self, sender: str, message: str, kind: str = "chat") -> None:
+        header = {"eventName": "PlayerMessage", "messagePurpose": "event"}
+        header["version"] = EVENT_VERSION  # type: ignore[assignment]
+        body = {"message": message, "receiver": "", "sender": sender, "type": kind}
+        await self.send_raw(json.dumps({"header": header, "body": body}))
+
+    async def bridge_chunks(self, channel: str, message_id: str, payload: str) -> None:
+        lines = chunk_lines(channel, message_id, payload, self.chunk_chars)
+        if self.order == "reverse":
+            lines.reverse()
+        elif self.order == "shuffle":
+            random.Random(7).shuffle(lines)
+        if self.duplicate:
+            lines = [line for line in lines for _ in (0, 1)]
+        for line in lines:
+            await self.chat(BRIDGE_PLAYER, line, "tell")
+
+    async def ui_chat(self, player: str, message: str, message_id: str = "ui1") -> None:
+        payload = _escape(json.dumps({"player": player, "message": message}, ensure_ascii=False))
+        await self.bridge_chunks("UI_CHAT", message_id, payload)
+
+    async def _respond(self, purpose: str, request_id: str, body: dict[str, Any]) -> None:
+        header = {"messagePurpose": purpose, "requestId": request_id, "version": 1}
+        await self.send_raw(json.dumps({"header": header, "body": body}, ensure_ascii=False))
+
+    # --- what the game receives --------------------------------------------------------------
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        async for message in self.ws:
+            frame = json.loads(message)
+            header, body = frame["header"], frame["body"]
+            if header["messagePurpose"] == "subscribe":
+                self.subscriptions.append(body["eventName"])
+            elif header["messagePurpose"] == "commandRequest":
+                await self._on_command(header["requestId"], body["commandLine"])
+
+    async def _on_command(self, request_id: str, line: str) -> None:
+        self.commands.append(line)
+        if self.in_flight >= self.max_in_flight:
+            self.rejected += 1
+            message = "Too many commands have been requested, wait for one to be done"
+            await self._respond("error", request_id, {"statusCode": TOO_MANY, "statusMessage": message})
+            return
+        if line.startswith("hang"):
+            self.in_flight += 1  # never answered, like a command stuck in the game
+            return
+        self.in_flight += 1
+        self.max_seen_in_flight = max(self.max_seen_in_flight, self.in_flight)
+        task = asyncio.create_task(self._run(request_id, line))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, request_id: str, line: str) -> None:
+        if self.reply_delay:
+            await asyncio.sleep(self.reply_delay)
+        self.in_flight -= 1
+        if line.startswith("fail"):
+            body = {"statusCode": SYNTAX_ERROR, "statusMessage": f'Syntax error: "{line}"'}
+            await self._respond("commandResponse", request_id, body)
+            return
+        self.executed[line] += 1
+        body: dict[str, Any] = {"statusCode": 0, "statusMessage": f"ran {line}"}
+        if line == "getlocalplayername":
+            body["localplayername"] = self.player
+        if line.startswith(TEXT_RESP):
+            self.text_frames.append(json.loads(line[len(TEXT_RESP) :]))
+        await self._respond("commandResponse", request_id, body)
+        if line.startswith(BRIDGE_REQ):
+            await self._run_capability(json.loads(line[len(BRIDGE_REQ) :]))
+
+    async def _run_capability(self, request: dict[str, Any]) -> None:
+        name, rid = request["capability"], request["request_id"]
+        if name in self.silent:
+            return
+        handler = self.capabilities.get(name)
+        if handler is None:
+            error = {"code": "UNSUPPORTED_CAPABILITY", "message": f"no capability {name}"}
+            answer: dict[str, Any] = {"ok": False, "error": error}
+        else:
+            answer = handler(request["payload"])
+        payload = _escape(json.dumps(answer, ensure_ascii=False, separators=(",", ":")))
+        await self.bridge_chunks("BRIDGE", rid, payload)

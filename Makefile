@@ -24,7 +24,10 @@ lint: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest
 
-test: lint pytest
+test: lint pytest addon-test
+
+addon-test:
+	cd addon && npm ci --no-audit --no-fund && npm test
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sansio.py

@@ -85,7 +85,7 @@ export const DEFAULT_LIMITS: ReassemblyLimits = {
   maxTotalBytes: MAX_TOTAL_BYTES,
 };
 
-interface Buffer {
+interface MessageBuffer {
   first: TextFrame;
   createdAt: number;
   sizeBytes: number;
@@ -98,7 +98,7 @@ function sameMeta(a: TextFrame, b: TextFrame): boolean {
 
 /** Bounded reassembly of text frames; the caller passes the tick in. */
 export class TextReassembler {
-  private buffers = new Map<string, Buffer>();
+  private buffers = new Map<string, MessageBuffer>();
   private recent = new Map<string, number>();
   private totalBytes = 0;
 
@@ -149,7 +149,7 @@ export class TextReassembler {
     return { kind: "completed", response: responseOf(frame, frame.content) };
   }
 
-  private check(buf: Buffer, frame: TextFrame, size: number): [string, string] | null {
+  private check(buf: MessageBuffer, frame: TextFrame, size: number): [string, string] | null {
     if (frame.total !== buf.first.total) return ["total_changed", `total ${frame.total} after ${buf.first.total}`];
     if (!sameMeta(frame, buf.first)) return ["meta_changed", "p, r, cid or t differs from the first frame"];
     const seen = buf.parts.get(frame.index);

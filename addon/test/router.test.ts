@@ -1,0 +1,103 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { createRegistry, type Capability } from "../src/capability.js";
+import { parseRequest } from "../src/request.js";
+import { answerWith, routeRequest } from "../src/router.js";
+import { ERROR_CODES } from "../src/wire.js";
+import { makeContext } from "./context.js";
+import { joinChunks, vectors } from "./helpers.js";
+import { mc } from "./mocks/server.js";
+
+function answerOf(message: string, ctx = makeContext()): { id: string; body: Record<string, unknown> } {
+  const out = routeRequest(message, ctx);
+  if (out.kind !== "answer") throw new Error(`dropped: ${out.reason}`);
+  return { id: out.requestId, body: JSON.parse(joinChunks(out.lines)) as Record<string, unknown> };
+}
+
+const req = (capability: string, payload: object = {}, id = "r1"): string => JSON.stringify({ v: 2, request_id: id, capability, payload });
+
+beforeEach(() => mc.reset());
+
+describe("request parsing (shared vectors)", () => {
+  it.each(vectors.addon_requests)("$name", (v) => {
+    const parsed = parseRequest(v.message);
+    if (v.ok) {
+      expect(parsed).toEqual({ ok: true, request: { requestId: v.request_id, capability: v.capability, payload: v.payload } });
+    } else {
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) {
+        expect(parsed.code).toBe(v.code);
+        expect(parsed.requestId).toBe(v.request_id);
+      }
+    }
+  });
+
+  it("parses every bridge request line Python sends", () => {
+    for (const v of vectors.bridge_requests) {
+      const message = v.line.slice("scriptevent mcbews:bridge_req ".length);
+      expect(parseRequest(message)).toEqual({ ok: true, request: { requestId: v.request_id, capability: v.capability, payload: v.payload } });
+    }
+  });
+
+  it("never throws on hostile input", () => {
+    for (const message of ["", "null", "1e999", '{"v":2,"request_id":{}}', "[".repeat(10000), '{"__proto__":1}']) {
+      expect(() => parseRequest(message)).not.toThrow();
+    }
+  });
+});
+
+describe("router answers", () => {
+  it("answers every error code with the request id when readable", () => {
+    const seen = new Set<string>();
+    const failing: Capability = { name: "boom", description: "throws", params: {}, run: () => { throw new Error("kaput"); } };
+    const ctx = { ...makeContext(), registry: createRegistry([failing]) };
+    const cases: [string, string][] = [
+      ['{"v":2,"request_id":"r1","capability":"x"', "MALFORMED_JSON"],
+      ['{"v":2,"request_id":"r1","payload":{}}', "INVALID_REQUEST"],
+      ['{"v":3,"request_id":"r1","capability":"x","payload":{}}', "UNSUPPORTED_VERSION"],
+      [req("fly"), "UNSUPPORTED_CAPABILITY"],
+      [req("boom"), "CAPABILITY_FAILED"],
+    ];
+    for (const [message, code] of cases) {
+      const out = routeRequest(message, ctx);
+      if (code === "MALFORMED_JSON") {
+        // Unparseable JSON has no readable id: nowhere to route it.
+        expect(out).toMatchObject({ kind: "drop" });
+        expect(out.kind === "drop" && out.reason.startsWith("MALFORMED_JSON")).toBe(true);
+        seen.add(code);
+        continue;
+      }
+      const { id, body } = answerOf(message, ctx);
+      expect(id).toBe("r1");
+      expect(body).toMatchObject({ ok: false, error: { code } });
+      seen.add(code);
+    }
+    expect([...seen].sort()).toEqual([...ERROR_CODES].sort());
+  });
+
+  it("routes a MALFORMED_JSON answer when the id is readable by the caller", () => {
+    const out = answerWith("r5", { ok: false, error: { code: "MALFORMED_JSON", message: "bad" } });
+    expect(out.kind === "answer" && JSON.parse(joinChunks(out.lines))).toEqual({ ok: false, error: { code: "MALFORMED_JSON", message: "bad" } });
+  });
+
+  it("a capability's own failure is CAPABILITY_FAILED with its message", () => {
+    const { body } = answerOf(req("get_player_snapshot", { target: "Nobody" }));
+    expect(body).toEqual({ ok: false, error: { code: "CAPABILITY_FAILED", message: "no player named Nobody is online" } });
+  });
+
+  it("an answer too large for 128 chunks becomes CAPABILITY_FAILED", () => {
+    const huge: Capability = { name: "huge", description: "", params: {}, run: () => ({ ok: true, result: { x: "x".repeat(40000) } }) };
+    const { body } = answerOf(req("huge"), { ...makeContext(), registry: createRegistry([huge]) });
+    expect(body).toMatchObject({ ok: false, error: { code: "CAPABILITY_FAILED" } });
+  });
+
+  it("escapes @ and § in answers", () => {
+    mc.addPlayer({ name: "S§teve", tags: ["@a"] });
+    const out = routeRequest(req("get_player_snapshot"), makeContext());
+    expect(out.kind === "answer" && out.lines.join("")).not.toMatch(/[@§]/);
+  });
+
+  it("refuses to register a capability twice", () => {
+    const cap: Capability = { name: "x", description: "", params: {}, run: () => ({ ok: true, result: {} }) };
+    expect(() => createRegistry([cap, cap])).toThrow(/twice/);
+  });
+});

@@ -258,8 +258,8 @@ class GameConnection:
     # --- closing --------------------------------------------------------------------------
 
     def _closed_error(self, cause: BaseException | None) -> ConnectionClosed:
-        code = getattr(cause, "code", None)
-        why = f" (close code {code})" if code is not None else ""
+        frame = cause.rcvd if isinstance(cause, WebSocketClosed) else None
+        why = f" (close code {frame.code})" if frame is not None else ""
         error = ConnectionClosed(
             f"game connection #{self.id} from {self.peer} closed{why} before the answer came"
         )

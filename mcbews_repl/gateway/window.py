@@ -5,7 +5,8 @@ with TooManyPendingRequests without running it (PROTOCOL.md, limits). So every
 commandRequest this connection sends (plain commands, capability requests, text frames)
 takes a slot here first; a caller that finds the window full waits in a bounded FIFO queue,
 and a slot passes straight from a finishing request to the oldest waiter. If the game
-still refuses (its count and ours disagree), the request is sent again after a short pause:
+still refuses (its count and ours disagree: another client holds slots), the request is
+sent again once one of ours completes, or after a growing pause when we see no completion:
 the refusal proves it did not run, so the retry cannot run it twice.
 """
 
@@ -23,7 +24,8 @@ __all__ = ["TOO_MANY_PENDING_REQUESTS", "CommandWindow", "Reply"]
 
 # PROTOCOL.md status table: the game's "Too many commands have been requested" code.
 TOO_MANY_PENDING_REQUESTS = -2147418109
-# Our choice: first retry after 5 ms, doubling up to 200 ms; the caller's timeout bounds it.
+# Our choice: without a completion to wake it, a refused request retries after 5 ms,
+# doubling up to 200 ms; the caller's timeout bounds the whole wait.
 _RETRY_FIRST_SECONDS = 0.005
 _RETRY_MAX_SECONDS = 0.2
 
@@ -49,6 +51,7 @@ class CommandWindow:
         self.in_flight = 0
         self.retries = 0
         self._queue: deque[asyncio.Future[None]] = deque()
+        self._refused: deque[asyncio.Future[None]] = deque()  # retries awaiting a completion
         self._waiting: dict[str, asyncio.Future[Reply]] = {}
         self._closed: ErrorFactory | None = None
 
@@ -68,7 +71,7 @@ class CommandWindow:
                 ):
                     return reply
                 self.retries += 1
-                await asyncio.sleep(delay)
+                await self._after_a_completion(delay)
                 delay = min(delay * 2, _RETRY_MAX_SECONDS)
         finally:
             self._release()
@@ -79,6 +82,11 @@ class CommandWindow:
         if future is None or future.done():
             return False
         future.set_result(reply)
+        while self._refused:  # "wait for one to be done": one done frees one retry
+            waiter = self._refused.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                break
         return True
 
     def fail_all(self, make_error: ErrorFactory) -> int:
@@ -125,6 +133,15 @@ class CommandWindow:
                 ticket.set_result(None)
                 return
         self.in_flight -= 1
+
+    async def _after_a_completion(self, delay: float) -> None:
+        waiter = asyncio.get_running_loop().create_future()
+        self._refused.append(waiter)
+        try:
+            await asyncio.wait([waiter], timeout=delay)
+        finally:
+            if not waiter.done():
+                waiter.cancel()
 
     async def _send_once(self, line: str) -> Reply:
         request_id, frame = self._new_frame(line)

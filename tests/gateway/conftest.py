@@ -19,6 +19,13 @@ FAST = {"text_prelude": 0.0, "text_interval": 0.0, "expire_interval": 0.05}
 ConnectGame = Callable[..., Awaitable[FakeGame]]
 
 
+async def until(condition: Callable[[], object], timeout: float = 10) -> None:
+    """Wait for something another task will make true (a bound, not a timing claim)."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.002)
+
+
 @pytest.fixture
 async def mc() -> AsyncIterator[Bridge]:
     async with serve(port=0, **FAST) as bridge:
@@ -33,10 +40,9 @@ async def connect_game(mc: Bridge) -> AsyncIterator[ConnectGame]:
         async def connect(bridge: Bridge = mc, **options: Any) -> FakeGame:
             before = {c.id for c in bridge.connections}
             game = await stack.enter_async_context(FakeGame(bridge.url, **options))
-            async with asyncio.timeout(10):
-                while not {c.id for c in bridge.connections} - before:
-                    await asyncio.sleep(0.002)  # the server registers it a moment later
-                await bridge.wait_connected()
+            # The server registers the connection a moment after the client's handshake.
+            await until(lambda: {c.id for c in bridge.connections} - before)
+            await bridge.wait_connected(timeout=10)
             return game
 
         yield connect

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.protocol import State
 
 __all__ = ["FakeGame", "reassemble_text_frames"]
 
@@ -97,7 +98,7 @@ class FakeGame:
         await self.close()
 
     async def close(self) -> None:
-        if self.ws is not None:
+        if self.ws is not None and self.ws.state is not State.CLOSED:
             await self.ws.close()
         for task in [*self._tasks, *([self._reader] if self._reader else [])]:
             task.cancel()
@@ -151,7 +152,9 @@ class FakeGame:
         if self.in_flight >= self.max_in_flight:
             self.rejected += 1
             message = "Too many commands have been requested, wait for one to be done"
-            await self._respond("error", request_id, {"statusCode": TOO_MANY, "statusMessage": message})
+            await self._respond(
+                "error", request_id, {"statusCode": TOO_MANY, "statusMessage": message}
+            )
             return
         if line.startswith("hang"):
             self.in_flight += 1  # never answered, like a command stuck in the game

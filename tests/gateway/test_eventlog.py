@@ -1,0 +1,71 @@
+"""The event log: cursors, replay, the ring bound, listeners and live following."""
+
+from __future__ import annotations
+
+import asyncio
+
+from mcbews_repl import Bridge
+from mcbews_repl.gateway import EventLog, LogEntry
+
+from .conftest import ConnectGame
+
+
+def test_cursors_increase_and_replay_after_a_cursor() -> None:
+    log = EventLog(capacity=5, clock=lambda: 42.0)
+    for i in range(8):
+        log.append("chat", f"m{i}", 1, n=i)
+    assert log.last_cursor == 8 and len(log) == 5
+    assert [e.cursor for e in log.since(0)] == [4, 5, 6, 7, 8]  # the oldest fell off
+    assert [e.cursor for e in log.since(6)] == [7, 8]
+    assert log.since(8) == [] and log.since(100) == []
+    entry = log.since(7)[0]
+    assert (entry.kind, entry.summary, entry.data["n"], entry.at) == ("chat", "m7", 7, 42.0)
+
+
+def test_listeners_see_entries_and_a_broken_one_is_contained() -> None:
+    log = EventLog()
+    seen: list[int] = []
+
+    def broken(entry: LogEntry) -> None:
+        raise RuntimeError("listener bug")
+
+    log.add_listener(broken)
+    remove = log.add_listener(lambda e: seen.append(e.cursor))
+    log.append("chat", "a")
+    remove()
+    log.append("chat", "b")
+    assert seen == [1] and log.last_cursor == 2
+
+
+async def test_follow_replays_then_streams_live() -> None:
+    log = EventLog()
+    log.append("chat", "old")
+    got: list[str] = []
+
+    async def reader() -> None:
+        async for entry in log.follow(since=0):
+            got.append(entry.summary)
+            if len(got) == 3:
+                return
+
+    task = asyncio.ensure_future(reader())
+    await asyncio.sleep(0)  # the reader replays "old" and waits
+    log.append("chat", "new1")
+    log.append("chat", "new2")
+    await asyncio.wait_for(task, 10)
+    assert got == ["old", "new1", "new2"]
+
+
+async def test_bridge_records_commands_with_timings(mc: Bridge, connect_game: ConnectGame) -> None:
+    await connect_game()
+    cursor = mc.log.last_cursor
+    await mc.command("say logged")
+    (entry,) = mc.events(since=cursor)
+    assert entry.kind == "command" and entry.connection == mc.connections[0].id
+    assert entry.data["command"] == "say logged" and entry.data["elapsed"] >= 0
+    follower = mc.follow()
+    next_entry = asyncio.ensure_future(anext(follower))
+    await asyncio.sleep(0)
+    await mc.command("say followed")
+    assert (await asyncio.wait_for(next_entry, 10)).data["command"] == "say followed"
+    await follower.aclose()

@@ -1,0 +1,87 @@
+"""Hostile or broken peers: every bad input is dropped, counted and recorded; all else lives."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from mcbews_repl import Bridge
+from mcbews_repl.sansio.wire import BUFFER_TTL_SECONDS
+
+from .conftest import ConnectGame
+from .fakegame import BRIDGE_PLAYER
+
+
+async def test_junk_is_dropped_and_the_connection_keeps_serving(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    game = await connect_game()
+    bystander = await connect_game(player="Alex")
+    junk: list[str | bytes] = [
+        "not json at all",
+        "[1, 2, 3]",
+        b"\x00\x01binary",
+        json.dumps({"header": {"messagePurpose": "ws:encrypt"}, "body": {}}),
+        json.dumps(
+            {
+                "header": {"messagePurpose": "commandResponse", "requestId": "nope"},
+                "body": {"statusCode": 0},
+            }
+        ),
+        "{" * 100_000,  # deep nesting
+        json.dumps({"pad": "x" * (1024 * 1024 + 10)}),  # over the 1 MiB frame limit
+    ]
+    for frame in junk:
+        await game.send_raw(frame)
+    await game.chat(BRIDGE_PLAYER, "MCBEWS|BRIDGE|no-such-request|1/1|{}")
+    await game.chat(BRIDGE_PLAYER, "MCBEWS|BRIDGE|x|0/1|bad index")
+    await game.chat(BRIDGE_PLAYER, "MCBEWS|NOPE|x|1/1|unknown channel")
+    await game.chat("Griefer", "MCBEWS|UI_CHAT|u|1/1|{}")
+    assert (await mc.command("say alive", connection=mc.connections[0])).ok
+    reasons = {e.data["reason"] for e in mc.events() if e.kind == "rejected"}
+    assert {
+        "not_json",
+        "not_an_object",
+        "binary_frame",
+        "unknown_purpose",
+        "late_response",
+        "frame_too_large",
+        "unknown_request_id",
+        "bad_position",
+        "bridge_prefix_not_matched",
+    } <= reasons
+    counters = mc.connections[0].counters
+    assert counters["rejected:binary_frame"] == 1 and counters["bridge_prefix_not_matched"] == 2
+    assert (await mc.command("say fine", connection=mc.connections[1])).ok
+    assert bystander.executed["say fine"] == 1
+
+
+async def test_junk_chunk_flood_stays_within_the_caps(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    game = await connect_game()
+    for i in range(300):  # partial UI chat messages that never complete
+        await game.chat(BRIDGE_PLAYER, f"MCBEWS|UI_CHAT|flood{i}|1/128|" + "z" * 200)
+    assert (await mc.command("say alive")).ok
+    connection = mc.connections[0]
+    reassembler = connection.proto._reassembler
+    assert reassembler.buffer_count == 64  # the per-connection cap held
+    assert connection.counters["rejected:too_many_buffers"] == 300 - 64
+    # The junk buffers die at their TTL (explicit clock: no sleeping in tests).
+    connection.expire(time.monotonic() + BUFFER_TTL_SECONDS)
+    assert reassembler.buffer_count == 0
+    assert len([e for e in mc.events() if e.kind == "expired"]) == 64
+    await game.ui_chat("Steve", "real message after the flood", "ui-real")
+    await mc.command("say sync")
+    assert [e for e in mc.events() if e.kind == "ui_chat"][-1].data["player"] == "Steve"
+
+
+async def test_oversized_beyond_the_read_limit_closes_only_that_connection(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    game = await connect_game()
+    other = await connect_game(player="Alex")
+    await game.send_raw("x" * (4 * 1024 * 1024 + 1))  # past 4 x max_frame_bytes
+    await game.ws.wait_closed()  # type: ignore[union-attr]
+    assert game.ws.close_code == 1009  # type: ignore[union-attr]
+    assert (await mc.command("say ok")).ok and other.executed["say ok"] == 1

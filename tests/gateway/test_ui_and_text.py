@@ -1,0 +1,125 @@
+"""UI chat to callbacks; text responses that reassemble to exactly what was sent."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from mcbews_repl import Bridge, UiChat, serve
+
+from .conftest import FAST, ConnectGame, until
+from .fakegame import TEXT_RESP, reassemble_text_frames
+
+
+async def test_ui_chat_reaches_sync_and_async_callbacks(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    game = await connect_game(chunk_chars=5, order="reverse")
+    seen: list[tuple[str, UiChat]] = []
+
+    @mc.on_ui_chat
+    def sync_callback(msg: UiChat) -> None:
+        seen.append(("sync", msg))
+
+    @mc.on_ui_chat
+    async def async_callback(msg: UiChat) -> None:
+        await asyncio.sleep(0)
+        seen.append(("async", msg))
+
+    await game.ui_chat("Steve", "hello @a §l 你好")
+    await until(lambda: len(seen) == 2)
+    assert {kind for kind, _ in seen} == {"sync", "async"}
+    msg = seen[0][1]
+    assert (msg.player, msg.message) == ("Steve", "hello @a §l 你好")
+    assert msg.connection is mc.connections[0]
+    mc.off_ui_chat(sync_callback)
+    mc.off_ui_chat(async_callback)
+    await game.ui_chat("Steve", "nobody listens", "ui2")
+    await mc.command("say sync")
+    assert len(seen) == 2
+    assert [e.data["message"] for e in mc.events() if e.kind == "ui_chat"][-1] == "nobody listens"
+
+
+async def test_raising_callbacks_are_recorded_and_harmless(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    game = await connect_game()
+
+    @mc.on_ui_chat
+    def broken(msg: UiChat) -> None:
+        raise RuntimeError("sync bug")
+
+    @mc.on_ui_chat
+    async def broken_later(msg: UiChat) -> None:
+        raise KeyError("async bug")
+
+    await game.ui_chat("Steve", "hi")
+    await until(lambda: len([e for e in mc.events() if e.kind == "callback_error"]) == 2)
+    errors = {e.data["callback"]: e for e in mc.events() if e.kind == "callback_error"}
+    assert "sync bug" in errors[broken.__qualname__].summary
+    assert "KeyError" in errors[broken_later.__qualname__].data["traceback"]
+    assert (await mc.command("say still here")).ok
+
+
+async def test_ui_chat_reply_goes_back_to_the_player(mc: Bridge, connect_game: ConnectGame) -> None:
+    game = await connect_game()
+    replies: list[int] = []
+
+    @mc.on_ui_chat
+    async def answer(msg: UiChat) -> None:
+        replies.append(await msg.reply(f"you said {msg.message}"))
+
+    await game.ui_chat("Alex", "ping")
+    await until(lambda: replies)
+    assert game.text_frames[0]["p"] == "Alex"
+    assert list(reassemble_text_frames(game.text_frames).values()) == ["you said ping"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "short",
+        'line one\nline two "quoted" \\ @a §c 你好 🎉 \u0000',
+        "长" * 20_000 + "@" * 3_000,  # several hundred frames: split into several responses
+    ],
+)
+async def test_send_text_frames_reassemble_to_the_exact_text(
+    mc: Bridge, connect_game: ConnectGame, text: str
+) -> None:
+    game = await connect_game()
+    progress: list[tuple[int, int]] = []
+    sent = await mc.send_text("Steve", text, progress=lambda i, n: progress.append((i, n)))
+    assert sent == len(game.text_frames) == len(progress)
+    assert progress[-1] == (sent, sent)
+    frame_lines = [line for line in game.commands if line.startswith(TEXT_RESP)]
+    assert len(frame_lines) == sent
+    assert all(len(line.encode()) <= 461 for line in frame_lines)
+    texts = reassemble_text_frames(game.text_frames)
+    assert all(frames <= 128 for frames in _frames_per_id(game.text_frames).values())
+    assert all(len(part.encode()) <= 65536 for part in texts.values())
+    assert "".join(texts.values()) == text  # responses arrive in order (dicts keep it)
+    assert {f["r"] for f in game.text_frames} == {"assistant"}
+
+
+def _frames_per_id(frames: list[dict[str, object]]) -> dict[object, int]:
+    counts: dict[object, int] = {}
+    for frame in frames:
+        counts[frame["id"]] = counts.get(frame["id"], 0) + 1
+    return counts
+
+
+async def test_send_text_async_progress_and_role(connect_game: ConnectGame) -> None:
+    async with serve(port=0, **{**FAST, "text_interval": 0.001}) as mc:
+        game = await connect_game(mc)
+        calls: list[int] = []
+
+        async def progress(sent: int, total: int) -> None:
+            calls.append(sent)
+
+        sent = await mc.send_text("Steve", "x" * 1000, role="approval", progress=progress)
+        assert calls == list(range(1, sent + 1)) and sent > 1
+        assert {f["r"] for f in game.text_frames} == {"approval"}
+        with pytest.raises(ValueError, match="role"):
+            await mc.send_text("Steve", "x", role="system")

@@ -1,0 +1,36 @@
+"""A simulated Minecraft Bedrock world that runs the real addon and connects like the game.
+
+    async with SimWorld(fast=True) as sim:
+        await sim.connect(mc.url)       # what /connect <url> does in the game
+        sim.ui_chat("Steve", "hello")   # Steve types into the addon's chat panel
+        sim.inbox("Steve")              # everything Steve has been shown
+
+It plays the game and the addon: it never imports the bridge codec (``mcbews_repl.sansio``
+beyond its wire constants) or the gateway, so a misreading on one side cannot hide behind
+the same misreading on the other.
+"""
+
+from __future__ import annotations
+
+from .cli import cli_main
+from .commands import CommandResult, Interpreter
+from .defaults import default_world, make_player
+from .model import ChatLine, Enchantment, Entity, ItemStack, Objective, Player, Vec3, WorldState
+from .simworld import SimWorld
+
+__all__ = [
+    "ChatLine",
+    "CommandResult",
+    "Enchantment",
+    "Entity",
+    "Interpreter",
+    "ItemStack",
+    "Objective",
+    "Player",
+    "SimWorld",
+    "Vec3",
+    "WorldState",
+    "cli_main",
+    "default_world",
+    "make_player",
+]

@@ -1,0 +1,47 @@
+"""``mcbews-repl sim --url ws://...``: connect a simulated world to a running bridge."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from collections.abc import Sequence
+
+from .simworld import SimWorld
+
+__all__ = ["cli_main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcbews-repl sim",
+        description="Connect a simulated Bedrock world (running the real addon) to a bridge URL, "
+        "as the game's /connect would, and stay until the bridge closes the connection.",
+    )
+    parser.add_argument("--url", required=True, help="the bridge URL, path token included")
+    parser.add_argument("--fast", action="store_true", help="tick at once when work is due")
+    parser.add_argument(
+        "--legacy-events", action="store_true", help="send PlayerMessage in the legacy shape"
+    )
+    parser.add_argument("--no-addon", action="store_true", help="run without the addon")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log the simulator's work")
+    return parser
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    sim = SimWorld(fast=args.fast, legacy_events=args.legacy_events, addon=not args.no_addon)
+    await sim.run(args.url)
+
+
+def cli_main(argv: Sequence[str] | None = None) -> int:
+    """Entry point for the ``sim`` sub-command; returns the process exit code."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO)
+    try:
+        asyncio.run(_serve(args))
+    except KeyboardInterrupt:
+        return 130
+    except OSError as exc:
+        print(f"mcbews-repl sim: cannot connect to {args.url}: {exc}")
+        return 1
+    return 0

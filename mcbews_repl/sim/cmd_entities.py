@@ -1,0 +1,274 @@
+"""Commands on players and entities: give, clear, tp, gamemode, tag, testfor, querytarget,
+list, summon, kill.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from functools import partial
+
+from .commands import CommandError, CommandResult, Context, Handler
+from .model import EQUIPMENT_SLOTS, Entity, ItemStack, Player, Vec3, display_name
+from .parse import Reader
+from .selectors import players_only
+
+__all__ = ["HANDLERS", "give_item"]
+
+_GAME_MODES = {
+    "survival": "survival", "s": "survival", "0": "survival",
+    "creative": "creative", "c": "creative", "1": "creative",
+    "adventure": "adventure", "a": "adventure", "2": "adventure",
+    "spectator": "spectator", "6": "spectator",
+}  # fmt: skip
+_DIMENSION_NUMBERS = {"overworld": 0, "nether": 1, "the_end": 2}
+
+
+def _item_id(r: Reader) -> str:
+    token = r.word().lower()
+    if not token.replace(":", "").replace("_", "").isalnum():
+        raise r.fail(token)
+    return token if ":" in token else f"minecraft:{token}"
+
+
+def give_item(player: Player, item: ItemStack) -> int:
+    """Merge ``item`` into matching stacks, then empty slots; return how many fit."""
+    left = item.amount
+    for stack in player.inventory:
+        if left and stack and _stackable(stack, item):
+            moved = min(left, stack.max_amount - stack.amount)
+            stack.amount += moved
+            left -= moved
+    for slot, stack in enumerate(player.inventory):
+        if left and stack is None:
+            moved = min(left, item.max_amount)
+            player.inventory[slot] = ItemStack(item.type_id, moved, data=item.data,
+                                               max_amount=item.max_amount)  # fmt: skip
+            left -= moved
+    return item.amount - left
+
+
+def _stackable(stack: ItemStack, item: ItemStack) -> bool:
+    return (stack.type_id, stack.data, stack.name_tag, stack.enchantments) == (
+        item.type_id, item.data, None, []
+    ) and not stack.lore  # fmt: skip
+
+
+def give(ctx: Context, r: Reader) -> CommandResult:
+    players = players_only(ctx.targets(r.target(), players=True))
+    type_id = _item_id(r)
+    amount = r.integer(optional=True) or 1
+    data = r.integer(optional=True) or 0
+    if not 1 <= amount <= 32767:
+        raise CommandError(f"The number you have entered ({amount}) is too big, it must be "
+                           "at most 32767")  # fmt: skip
+    max_amount = 1 if any(w in type_id for w in ("sword", "pickaxe", "helmet", "bow")) else 64
+    for player in players:
+        give_item(player, ItemStack(type_id, amount, data=data, max_amount=max_amount))
+    names = ", ".join(p.name for p in players)
+    return CommandResult(status_message=f"Gave {display_name(type_id)} * {amount} to {names}")
+
+
+def _matching(
+    player: Player, type_id: str | None, data: int
+) -> Iterator[tuple[ItemStack, Callable[[], None]]]:
+    """Each matching stack with a function that empties its slot."""
+    for slot, stack in enumerate(player.inventory):
+        if stack and _item_matches(stack, type_id, data):
+            yield stack, partial(player.inventory.__setitem__, slot, None)
+    for name in EQUIPMENT_SLOTS:
+        stack = player.equipment[name]
+        if stack and _item_matches(stack, type_id, data):
+            yield stack, partial(player.equipment.__setitem__, name, None)
+
+
+def _item_matches(stack: ItemStack, type_id: str | None, data: int) -> bool:
+    return (type_id is None or stack.type_id == type_id) and data in (-1, stack.data)
+
+
+def _clear_one(player: Player, type_id: str | None, data: int, max_count: int) -> int:
+    """Remove up to ``max_count`` matching items (-1: all; 0: only count them)."""
+    total = 0
+    for stack, empty in list(_matching(player, type_id, data)):
+        if max_count == 0:
+            total += stack.amount
+            continue
+        take = stack.amount if max_count < 0 else min(stack.amount, max_count - total)
+        stack.amount -= take
+        total += take
+        if stack.amount == 0:
+            empty()
+    return total
+
+
+def clear(ctx: Context, r: Reader) -> CommandResult:
+    selector = r.target() if not r.at_end() else None
+    players = players_only(ctx.targets(selector, players=True)) if selector else []
+    if selector is None:
+        players = players_only([ctx.origin.entity] if ctx.origin.entity else [])
+    type_id = _item_id(r) if not r.at_end() else None
+    data = r.integer(optional=True)
+    max_count = r.integer(optional=True)
+    r.end()
+    data = -1 if data is None else data
+    max_count = -1 if max_count is None else max_count
+    counts = {p.name: _clear_one(p, type_id, data, max_count) for p in players}
+    names = ", ".join(counts)
+    total = sum(counts.values())
+    if total == 0:
+        raise CommandError(f"Could not clear the inventory of {names}, no items to remove")
+    if max_count == 0:
+        return CommandResult(status_message=f"{names} has {total} items that match the criteria")
+    return CommandResult(status_message=f"Cleared the inventory of {names}, removing {total} items")
+
+
+def _looks_like_coord(token: str | None) -> bool:
+    if not token:
+        return False
+    body = token.lstrip("~^")
+    return token[0] in "~^" or body.replace(".", "", 1).lstrip("-").isdigit()
+
+
+def tp(ctx: Context, r: Reader) -> CommandResult:
+    movers: list[Entity] = [ctx.origin.entity] if ctx.origin.entity else []
+    if not _looks_like_coord(r.peek()):
+        first = ctx.targets(r.target())
+        if r.at_end():  # tp <destination>
+            return _teleport_to_entity(movers, first[0])
+        movers = first
+        if not _looks_like_coord(r.peek()):
+            return _teleport_to_entity(movers, ctx.targets(r.target())[0])
+    x, y, z = r.position()
+    yaw = r.number() if not r.at_end() else None
+    r.end()
+    for mover in movers:
+        base = mover.location
+        mover.location = Vec3(x.resolve(base.x), y.resolve(base.y), z.resolve(base.z))
+        mover.yaw = mover.yaw if yaw is None else yaw
+    where = movers[0].location if movers else Vec3(0, 0, 0)
+    names = ", ".join(m.name for m in movers)
+    return CommandResult(
+        status_message=f"Teleported {names} to {where.x:.2f}, {where.y:.2f}, {where.z:.2f}"
+    )
+
+
+def _teleport_to_entity(movers: list[Entity], dest: Entity) -> CommandResult:
+    for mover in movers:
+        mover.location = Vec3(dest.location.x, dest.location.y, dest.location.z)
+        mover.dimension = dest.dimension
+    names = ", ".join(m.name for m in movers)
+    return CommandResult(status_message=f"Teleported {names} to {dest.name}")
+
+
+def gamemode(ctx: Context, r: Reader) -> CommandResult:
+    mode = _GAME_MODES[r.choice(*_GAME_MODES)]
+    players = players_only(ctx.targets(r.target(), players=True)) if not r.at_end() else []
+    if not players and isinstance(ctx.origin.entity, Player):
+        players = [ctx.origin.entity]
+    r.end()
+    for player in players:
+        player.game_mode = mode
+    if players == [ctx.origin.entity]:
+        return CommandResult(status_message=f"Set own game mode to {mode.title()}")
+    names = ", ".join(p.name for p in players)
+    return CommandResult(status_message=f"Set {names}'s game mode to {mode.title()}")
+
+
+def tag(ctx: Context, r: Reader) -> CommandResult:
+    targets = ctx.targets(r.target())
+    action = r.choice("add", "remove", "list")
+    if action == "list":
+        r.end()
+        lines = [
+            f"{e.name} has {len(e.tags)} tags: {', '.join(sorted(e.tags))}"
+            if e.tags else f"{e.name} has no tags" for e in targets
+        ]  # fmt: skip
+        return CommandResult(status_message="\n".join(lines))
+    name = r.word()
+    r.end()
+    changed = [e for e in targets if (name not in e.tags) == (action == "add")]
+    if not changed:
+        raise CommandError(f"Could not {action} tag '{name}'")
+    for entity in changed:
+        entity.tags.add(name) if action == "add" else entity.tags.discard(name)
+    who = changed[0].name if len(changed) == 1 else f"{len(changed)} entities"
+    verb, prep = ("Added", "to") if action == "add" else ("Removed", "from")
+    return CommandResult(status_message=f"{verb} tag '{name}' {prep} {who}")
+
+
+def testfor(ctx: Context, r: Reader) -> CommandResult:
+    found = ctx.targets(r.target())
+    r.end()
+    names = [e.name for e in found]
+    return CommandResult(status_message=f"Found {', '.join(names)}", fields={"victim": names})
+
+
+def querytarget(ctx: Context, r: Reader) -> CommandResult:
+    found = ctx.targets(r.target())
+    r.end()
+    details = [
+        {
+            "dimension": _DIMENSION_NUMBERS.get(e.dimension, 0),
+            "position": e.location.to_dict(),
+            "uniqueId": e.id,
+            "yRot": e.yaw,
+        }
+        for e in found
+    ]
+    # The game sends details as a JSON *string* inside the JSON body.
+    return CommandResult(status_message="Target data", fields={"details": json.dumps(details)})
+
+
+def list_players(ctx: Context, r: Reader) -> CommandResult:
+    r.end()
+    names = ", ".join(ctx.world.players)
+    count, cap = len(ctx.world.players), ctx.world.max_players
+    return CommandResult(
+        status_message=f"There are {count}/{cap} players online:\n{names}",
+        fields={"currentPlayerCount": count, "maxPlayerCount": cap, "players": names},
+    )
+
+
+def summon(ctx: Context, r: Reader) -> CommandResult:
+    type_id = _item_id(r)
+    if type_id == "minecraft:player":
+        raise CommandError("Failed to summon: player is not a summonable entity")
+    base = ctx.origin.location
+    where = Vec3(base.x, base.y, base.z)
+    if _looks_like_coord(r.peek()):
+        x, y, z = r.position()
+        where = Vec3(x.resolve(base.x), y.resolve(base.y), z.resolve(base.z))
+    name = r.rest().strip().strip('"')
+    ctx.world.entities.append(Entity(type_id, where, ctx.origin.dimension, name_tag=name))
+    return CommandResult(status_message="Object successfully summoned")
+
+
+def kill(ctx: Context, r: Reader) -> CommandResult:
+    if r.at_end():
+        victims = [ctx.origin.entity] if ctx.origin.entity else []
+    else:
+        victims = ctx.targets(r.target())
+    r.end()
+    if not victims:
+        raise CommandError("No targets matched selector")
+    for victim in victims:
+        if isinstance(victim, Player):  # players respawn at full health
+            victim.health = victim.max_health
+        else:
+            ctx.world.remove_entity(victim)
+    return CommandResult(status_message=f"Killed {', '.join(v.name for v in victims)}")
+
+
+HANDLERS: dict[str, Handler] = {
+    "give": give,
+    "clear": clear,
+    "tp": tp,
+    "teleport": tp,
+    "gamemode": gamemode,
+    "tag": tag,
+    "testfor": testfor,
+    "querytarget": querytarget,
+    "list": list_players,
+    "summon": summon,
+    "kill": kill,
+}

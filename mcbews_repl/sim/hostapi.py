@@ -1,0 +1,142 @@
+"""What the addon's scripts may ask of the simulated world: one small method per operation.
+
+``shim.js`` calls ``__sim_call(op, json)``; :meth:`HostApi.handle` dispatches to ``op_<op>``
+with the decoded arguments and returns a JSON-ready value. Raising is fine here: the host
+turns the exception into a JS ``Error`` thrown at the call site, as the game's API would.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .commands import COMMAND_NOT_FOUND, FAILED_TO_PARSE, CommandResult
+from .defaults import make_player
+from .model import ItemStack, Player, Vec3, WorldState
+from .selectors import CommandOrigin
+
+__all__ = ["SCRIPT_ENGINE_SENDER", "HostApi", "HostOptions"]
+
+log = logging.getLogger("mcbews_repl.sim")
+
+SCRIPT_ENGINE_SENDER = "Script Engine"  # the chat name of commands a dimension runs
+_GAME_MODES = {"Survival": "survival", "Creative": "creative", "Adventure": "adventure",
+               "Spectator": "spectator"}  # fmt: skip
+
+RunCommand = Callable[[str, CommandOrigin], CommandResult]
+
+
+@dataclass
+class HostOptions:
+    beta_apis: bool = True  # without Beta APIs spawnSimulatedPlayer is unavailable
+    spawn: Vec3 = field(default_factory=lambda: Vec3(0.0, 64.0, 0.0))
+
+
+class HostApi:
+    def __init__(self, world: WorldState, run_command: RunCommand, options: HostOptions) -> None:
+        self.world = world
+        self.run_command = run_command
+        self.options = options
+        self.dynamic_properties: dict[str, Any] = {}
+        self.custom_commands: set[str] = set()
+        self.form_answers: dict[str, deque[list[Any] | None]] = {}
+        self.forms_shown: list[dict[str, Any]] = []
+        self.warnings: list[str] = []
+
+    def handle(self, op: str, args: dict[str, Any]) -> Any:
+        method = getattr(self, f"op_{op}", None)
+        if method is None:
+            raise ValueError(f"the simulator does not implement {op!r}")
+        return method(args)
+
+    # --- reads ----------------------------------------------------------------------
+    def op_player(self, args: dict[str, Any]) -> dict[str, Any] | None:
+        player = self.world.players.get(str(args["name"]))
+        return None if player is None else _player_state(player)
+
+    def op_players(self, args: dict[str, Any]) -> list[str]:
+        wanted = args.get("name")
+        return [n for n in self.world.players if wanted is None or n == wanted]
+
+    def op_spawn(self, args: dict[str, Any]) -> dict[str, float]:
+        return self.options.spawn.to_dict()
+
+    def op_dyn_get(self, args: dict[str, Any]) -> dict[str, Any]:
+        return {"value": self.dynamic_properties.get(str(args["key"]))}
+
+    # --- writes ---------------------------------------------------------------------
+    def op_dyn_set(self, args: dict[str, Any]) -> None:
+        self.dynamic_properties[str(args["key"])] = args.get("value")
+
+    def op_run_command(self, args: dict[str, Any]) -> dict[str, int]:
+        origin_spec = args["origin"]
+        name = origin_spec.get("player")
+        entity = self.world.players.get(name) if name else None
+        origin = CommandOrigin(name or SCRIPT_ENGINE_SENDER, entity)
+        result = self.run_command(str(args["command"]), origin)
+        if result.status_code in (FAILED_TO_PARSE, COMMAND_NOT_FOUND):
+            raise RuntimeError(result.status_message)  # runCommand throws CommandError here
+        return {"successCount": result.success_count if result.status_code == 0 else 0}
+
+    def op_send_message(self, args: dict[str, Any]) -> None:
+        name = args.get("name")
+        receivers = self.world.players.values() if name is None else [self.world.players[name]]
+        for player in receivers:
+            player.inbox.append(str(args["message"]))
+
+    def op_spawn_simulated_player(self, args: dict[str, Any]) -> None:
+        if not self.options.beta_apis:
+            raise RuntimeError("spawnSimulatedPlayer needs the Beta APIs experiment")
+        name = str(args["name"])
+        location = Vec3(float(args["x"]), float(args["y"]), float(args["z"]))
+        mode = _GAME_MODES.get(str(args.get("gameMode")), "survival")
+        player = make_player(name, location, game_mode=mode, simulated=True)
+        player.dimension = str(args.get("dimension", "overworld"))
+        self.world.add_player(player)
+
+    def op_register_command(self, args: dict[str, Any]) -> None:
+        self.custom_commands.add(str(args["name"]))
+
+    def op_form(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Answer a form with the next queued answer for that player, else as closed."""
+        self.forms_shown.append(args)
+        queue = self.form_answers.get(str(args["player"]))
+        values = queue.popleft() if queue else None
+        if values is None:
+            return {"canceled": True, "cancelationReason": "UserClosed"}
+        return {"canceled": False, "formValues": values}
+
+    def op_log(self, args: dict[str, Any]) -> None:
+        level = {"warning": logging.WARNING, "error": logging.ERROR}.get(
+            args["level"], logging.INFO
+        )
+        message = str(args["message"])
+        if level >= logging.WARNING:
+            self.warnings.append(message)
+        log.log(level, "addon: %s", message)
+
+
+def _item(stack: ItemStack | None) -> dict[str, Any] | None:
+    return None if stack is None or stack.amount <= 0 else stack.to_js()
+
+
+def _player_state(p: Player) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "location": p.location.to_dict(),
+        "dimension": p.dimension,
+        "pitch": p.pitch,
+        "yaw": p.yaw,
+        "health": p.health,
+        "maxHealth": p.max_health,
+        "gameMode": p.game_mode.title(),
+        "tags": sorted(p.tags),
+        "level": p.xp_level,
+        "xpPoints": p.xp_points,
+        "selectedSlot": p.selected_slot,
+        "inventory": [_item(s) for s in p.inventory],
+        "equipment": {slot: _item(s) for slot, s in p.equipment.items()},
+    }

@@ -1,0 +1,233 @@
+"""Reading command lines the way Bedrock does: a cursor over the line, one argument at a time.
+
+Errors carry the game's message shape (``Syntax error: Unexpected "x": at "give @s >>x<<"``),
+so a client sees the same text it would from a real world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+__all__ = ["CommandSyntaxError", "Coord", "Reader", "Selector"]
+
+_T = TypeVar("_T")
+_CONTEXT_CHARS = 10  # the game quotes about this much of the line around the bad token
+
+
+class CommandSyntaxError(Exception):
+    """The line does not parse; ``str()`` is the game's statusMessage."""
+
+    def __init__(self, line: str, pos: int, token: str) -> None:
+        before = line[max(0, pos - _CONTEXT_CHARS) : pos]
+        if not token and before and not before.endswith(" "):
+            before += " "  # a missing argument is shown where it should have started
+        after = line[pos + len(token) : pos + len(token) + _CONTEXT_CHARS]
+        super().__init__(f'Syntax error: Unexpected "{token}": at "{before}>>{token}<<{after}"')
+
+
+@dataclass(frozen=True)
+class Coord:
+    """One coordinate: absolute, ``~`` relative to the origin, or ``^`` local."""
+
+    value: float
+    relative: bool = False
+
+    def resolve(self, base: float) -> float:
+        return base + self.value if self.relative else self.value
+
+
+@dataclass(frozen=True)
+class Selector:
+    """``@a[tag=x,c=1]`` (kind ``a``) or a plain player name (kind ``""``)."""
+
+    kind: str
+    name: str = ""
+    args: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+    def arg(self, key: str) -> list[str]:
+        return [v for k, v in self.args if k == key]
+
+
+_SELECTOR_KINDS = "aprse"
+
+
+class Reader:
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.pos = 0
+
+    # --- low level --------------------------------------------------------------------
+    def _skip_spaces(self) -> None:
+        while self.pos < len(self.line) and self.line[self.pos] == " ":
+            self.pos += 1
+
+    def at_end(self) -> bool:
+        self._skip_spaces()
+        return self.pos >= len(self.line)
+
+    def fail(self, token: str | None = None) -> CommandSyntaxError:
+        self._skip_spaces()
+        if token is None:
+            end = self.line.find(" ", self.pos)
+            token = self.line[self.pos : end if end >= 0 else len(self.line)]
+        return CommandSyntaxError(self.line, self.pos, token)
+
+    def _raw_token(self) -> str:
+        self._skip_spaces()
+        start = self.pos
+        if self.pos < len(self.line) and self.line[self.pos] == '"':
+            return self._quoted()
+        while self.pos < len(self.line) and self.line[self.pos] != " ":
+            self.pos += 1
+        return self.line[start : self.pos]
+
+    def _quoted(self) -> str:
+        start = self.pos
+        self.pos += 1
+        out: list[str] = []
+        while self.pos < len(self.line):
+            ch = self.line[self.pos]
+            self.pos += 1
+            if ch == "\\" and self.pos < len(self.line):
+                out.append(self.line[self.pos])
+                self.pos += 1
+            elif ch == '"':
+                return "".join(out)
+            else:
+                out.append(ch)
+        self.pos = start
+        raise self.fail()
+
+    # --- arguments --------------------------------------------------------------------
+    def word(self) -> str:
+        """A required argument; a missing one is the game's `Unexpected ""` error."""
+        if self.at_end():
+            raise self.fail("")
+        return self._raw_token()
+
+    def optional_word(self) -> str | None:
+        return None if self.at_end() else self._raw_token()
+
+    def peek(self) -> str | None:
+        saved = self.pos
+        token = self.optional_word()
+        self.pos = saved
+        return token
+
+    def choice(self, *options: str) -> str:
+        saved = self.pos
+        token = self.word()
+        if token.lower() not in options:
+            self.pos = saved
+            raise self.fail()
+        return token.lower()
+
+    def _convert(self, convert: Callable[[str], _T]) -> _T:
+        saved = self.pos
+        token = self.word()
+        try:
+            return convert(token)
+        except ValueError:
+            self.pos = saved  # the error quotes the bad token in place
+            raise self.fail() from None
+
+    def integer(self, optional: bool = False) -> int | None:
+        if optional and self.at_end():
+            return None
+        return self._convert(int)
+
+    def number(self) -> float:
+        return self._convert(float)
+
+    def coord(self) -> Coord:
+        return self._convert(_coord)
+
+    def position(self) -> tuple[Coord, Coord, Coord]:
+        return (self.coord(), self.coord(), self.coord())
+
+    def rest(self) -> str:
+        """The message argument: everything left, as typed (one separating space dropped)."""
+        if self.pos < len(self.line) and self.line[self.pos] == " ":
+            self.pos += 1
+        text = self.line[self.pos :]
+        self.pos = len(self.line)
+        return text
+
+    def end(self) -> None:
+        if not self.at_end():
+            raise self.fail()
+
+    def target(self) -> Selector:
+        if self.at_end():
+            raise self.fail("")
+        if self.line[self.pos] != "@":
+            return Selector("", name=self._raw_token())
+        start = self.pos
+        kind = self.line[self.pos + 1 : self.pos + 2]
+        if kind not in _SELECTOR_KINDS or not kind:
+            raise self.fail()
+        self.pos += 2
+        args: tuple[tuple[str, str], ...] = ()
+        if self.pos < len(self.line) and self.line[self.pos] == "[":
+            args = self._selector_args(start)
+        if self.pos < len(self.line) and self.line[self.pos] != " ":
+            self.pos = start
+            raise self.fail()
+        return Selector(kind, args=args)
+
+    def _selector_args(self, start: int) -> tuple[tuple[str, str], ...]:
+        close = self._matching_bracket(self.pos)
+        if close < 0:
+            self.pos = start
+            raise self.fail()
+        body = self.line[self.pos + 1 : close]
+        self.pos = close + 1
+        args: list[tuple[str, str]] = []
+        for part in _split_top_level(body):
+            key, sep, value = part.partition("=")
+            if not sep or not key.strip():
+                self.pos = start
+                raise self.fail()
+            args.append((key.strip(), value.strip().strip('"')))
+        return tuple(args)
+
+    def _matching_bracket(self, pos: int) -> int:
+        depth, quoted = 0, False
+        for i in range(pos, len(self.line)):
+            ch = self.line[i]
+            if ch == '"':
+                quoted = not quoted
+            elif not quoted and ch in "[{":
+                depth += 1
+            elif not quoted and ch in "]}":
+                depth -= 1
+                if depth == 0:
+                    return i
+        return -1
+
+
+def _coord(token: str) -> Coord:
+    relative = token[:1] in ("~", "^")
+    text = token[1:] if relative else token
+    return Coord(float(text) if text else 0.0, relative)
+
+
+def _split_top_level(body: str) -> list[str]:
+    parts, depth, quoted, current = [], 0, False, ""
+    for ch in body:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "[{":
+            depth += 1
+        elif not quoted and ch in "]}":
+            depth -= 1
+        if ch == "," and depth == 0 and not quoted:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        parts.append(current)
+    return parts

@@ -1,0 +1,240 @@
+// Simulator shims of @minecraft/server, -ui and -gametest, installed on globalThis before the
+// addon's sim_bundle.js runs. Game state lives in Python; every read and write goes through one
+// callable, __sim_call(op, json) -> json, so the traffic stays coarse and easy to log. Player
+// state is fetched once per host entry (or after a command) and cached, because a capability
+// reads a dozen properties of the same player in a row.
+"use strict";
+(() => {
+  const call = (op, args) => {
+    const out = JSON.parse(__sim_call(op, JSON.stringify(args ?? {})));
+    if (out !== null && typeof out === "object" && "__error" in out) throw new Error(out.__error);
+    return out;
+  };
+  let cache = new Map();
+  const invalidate = () => { cache = new Map(); };
+  const state = (name) => {
+    if (!cache.has(name)) cache.set(name, call("player", { name }));
+    const s = cache.get(name);
+    if (s === null) throw new Error(`player ${name} is no longer in the world`);
+    return s;
+  };
+
+  const enums = {
+    CommandPermissionLevel: { Any: 0, GameDirectors: 1, Admin: 2, Host: 3, Owner: 4 },
+    CustomCommandStatus: { Success: 0, Failure: 1 },
+    EquipmentSlot: { Chest: "Chest", Feet: "Feet", Head: "Head", Legs: "Legs", Mainhand: "Mainhand", Offhand: "Offhand" },
+    GameMode: { Adventure: "Adventure", Creative: "Creative", Spectator: "Spectator", Survival: "Survival" },
+    FormCancelationReason: { UserBusy: "UserBusy", UserClosed: "UserClosed" },
+  };
+
+  class ItemStack {
+    constructor(data) { this._d = data; }
+    get typeId() { return this._d.typeId; }
+    get amount() { return this._d.amount; }
+    get maxAmount() { return this._d.maxAmount; }
+    get nameTag() { return this._d.nameTag ?? undefined; }
+    getLore() { return [...this._d.lore]; }
+    getComponent(id) {
+      const d = this._d;
+      if (id === "minecraft:enchantable" || id === "enchantable") {
+        return { getEnchantments: () => d.enchantments.map((e) => ({ type: { id: e.type }, level: e.level })) };
+      }
+      if ((id === "minecraft:durability" || id === "durability") && d.maxDurability > 0) {
+        return { damage: d.damage, maxDurability: d.maxDurability };
+      }
+      return undefined;
+    }
+  }
+  const item = (data) => (data ? new ItemStack(data) : undefined);
+
+  const runCommand = (origin, command) => {
+    const out = call("run_command", { origin, command });
+    invalidate();
+    return { successCount: out.successCount };
+  };
+
+  class Dimension {
+    constructor(id) { this.id = `minecraft:${id}`; this._short = id; }
+    get heightRange() { return this._short === "overworld" ? { min: -64, max: 320 } : { min: 0, max: 128 }; }
+    runCommand(command) { return runCommand({ dimension: this._short }, command); }
+  }
+
+  class Player {
+    constructor(name) { this._name = name; }
+    get name() { return this._name; }
+    get typeId() { return "minecraft:player"; }
+    get id() { return state(this._name).id; }
+    get location() { return { ...state(this._name).location }; }
+    get dimension() { return new Dimension(state(this._name).dimension); }
+    get level() { return state(this._name).level; }
+    get xpEarnedAtCurrentLevel() { return state(this._name).xpPoints; }
+    get totalXpNeededForNextLevel() { return xpForLevel(state(this._name).level); }
+    get selectedSlotIndex() { return state(this._name).selectedSlot; }
+    get isSneaking() { return false; }
+    get isSleeping() { return false; }
+    isValid() { return call("player", { name: this._name }) !== null; }
+    getTotalXp() {
+      const s = state(this._name);
+      let total = s.xpPoints;
+      for (let l = 0; l < s.level; l++) total += xpForLevel(l);
+      return total;
+    }
+    getRotation() { const s = state(this._name); return { x: s.pitch, y: s.yaw }; }
+    getVelocity() { return { x: 0, y: 0, z: 0 }; }
+    getGameMode() { return state(this._name).gameMode; }
+    getTags() { return [...state(this._name).tags]; }
+    hasTag(tag) { return state(this._name).tags.includes(tag); }
+    sendMessage(message) { call("send_message", { name: this._name, message: rawText(message) }); }
+    runCommand(command) { return runCommand({ player: this._name }, command); }
+    getComponent(id) {
+      const name = this._name;
+      const s = state(name);
+      switch (id.replace(/^minecraft:/, "")) {
+        case "health":
+          return { currentValue: s.health, effectiveMax: s.maxHealth, defaultValue: s.maxHealth };
+        case "inventory":
+          return {
+            container: {
+              size: s.inventory.length,
+              getItem: (slot) => item(state(name).inventory[slot]),
+              get emptySlotsCount() { return state(name).inventory.filter((x) => x === null).length; },
+            },
+          };
+        case "equippable":
+          return {
+            getEquipment: (slot) => item(slot === "Mainhand" ? state(name).inventory[state(name).selectedSlot] : state(name).equipment[slot]),
+          };
+        default:
+          return undefined;
+      }
+    }
+  }
+
+  // XP needed to go from `level` to level+1 (the game's published formula).
+  const xpForLevel = (level) => (level < 16 ? 2 * level + 7 : level < 31 ? 5 * level - 38 : 9 * level - 158);
+  const rawText = (message) => {
+    if (typeof message === "string") return message;
+    if (Array.isArray(message)) return message.map(rawText).join("");
+    if (message && typeof message === "object") {
+      if (typeof message.text === "string") return message.text;
+      if (Array.isArray(message.rawtext)) return message.rawtext.map(rawText).join("");
+      if (typeof message.translate === "string") return message.translate;
+    }
+    return String(message);
+  };
+
+  // --- events and the tick scheduler --------------------------------------------------
+  const signal = () => {
+    const listeners = [];
+    return {
+      subscribe(fn) { listeners.push(fn); return fn; },
+      unsubscribe(fn) { const i = listeners.indexOf(fn); if (i >= 0) listeners.splice(i, 1); },
+      _fire(event) { for (const fn of [...listeners]) guard("event listener", () => fn(event)); },
+    };
+  };
+  const report = (where, err) => {
+    const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    const stack = err instanceof Error && err.stack ? err.stack : "";
+    try { __sim_call("script_error", JSON.stringify({ where, message, stack })); } catch (_) { /* host gone */ }
+  };
+  const guard = (where, fn) => { try { return fn(); } catch (err) { report(where, err); return undefined; } };
+
+  let currentTick = 0;
+  let nextRunId = 1;
+  const jobs = new Map(); // id -> { due, every, fn }
+  const schedule = (fn, delay, every) => {
+    const id = nextRunId++;
+    jobs.set(id, { due: currentTick + Math.max(1, Math.floor(delay)), every, fn });
+    return id;
+  };
+
+  const system = {
+    get currentTick() { return currentTick; },
+    run: (fn) => schedule(fn, 1, 0),
+    runTimeout: (fn, ticks = 1) => schedule(fn, ticks, 0),
+    runInterval: (fn, ticks = 1) => schedule(fn, ticks, Math.max(1, Math.floor(ticks))),
+    clearRun: (id) => { jobs.delete(id); },
+    afterEvents: { scriptEventReceive: signal() },
+    beforeEvents: { startup: signal() },
+  };
+
+  const world = {
+    afterEvents: { worldLoad: signal() },
+    getAllPlayers: () => call("players", {}).map((n) => new Player(n)),
+    getPlayers: (opts) => call("players", opts ?? {}).map((n) => new Player(n)),
+    getDimension: (id) => new Dimension(String(id).replace(/^minecraft:/, "")),
+    getDefaultSpawnLocation: () => call("spawn", {}),
+    getDynamicProperty: (key) => call("dyn_get", { key }).value ?? undefined,
+    setDynamicProperty: (key, value) => { call("dyn_set", { key, value: value ?? null }); },
+    sendMessage: (message) => { call("send_message", { name: null, message: rawText(message) }); },
+  };
+
+  const customCommands = new Map();
+  const registry = {
+    registerCommand(def, fn) { customCommands.set(def.name, fn); call("register_command", { name: def.name }); },
+    registerEnum() {},
+  };
+
+  class ModalFormData {
+    constructor() { this._title = ""; this._fields = []; }
+    title(t) { this._title = rawText(t); return this; }
+    textField(label, placeholder, opts) { this._fields.push({ kind: "text", label: rawText(label), default: opts?.defaultValue ?? "" }); return this; }
+    toggle(label, opts) { this._fields.push({ kind: "toggle", label: rawText(label), default: opts?.defaultValue ?? false }); return this; }
+    submitButton() { return this; }
+    show(player) {
+      const form = { player: player.name, title: this._title, fields: this._fields };
+      return new Promise((resolve) => resolve(call("form", form)));
+    }
+  }
+
+  globalThis.__mc_server = {
+    ...enums, Player, ItemStack, system, world,
+  };
+  globalThis.__mc_server_ui = { FormCancelationReason: enums.FormCancelationReason, ModalFormData };
+  globalThis.__mc_server_gametest = {
+    spawnSimulatedPlayer(location, name, gameMode) {
+      call("spawn_simulated_player", { name, gameMode: gameMode ?? "Survival", x: location.x, y: location.y, z: location.z, dimension: location.dimension?._short ?? "overworld" });
+      invalidate();
+      return new Player(name);
+    },
+  };
+  globalThis.console = {
+    log: (...a) => call("log", { level: "info", message: a.map(String).join(" ") }),
+    info: (...a) => call("log", { level: "info", message: a.map(String).join(" ") }),
+    warn: (...a) => call("log", { level: "warning", message: a.map(String).join(" ") }),
+    error: (...a) => call("log", { level: "error", message: a.map(String).join(" ") }),
+  };
+
+  // --- entries Python calls (one JSON string in, one out) -------------------------------
+  globalThis.__sim_host = {
+    startup: () => { invalidate(); system.beforeEvents.startup._fire({ customCommandRegistry: registry }); },
+    worldLoad: () => { invalidate(); world.afterEvents.worldLoad._fire({}); },
+    tick(tick) {
+      invalidate();
+      currentTick = tick;
+      for (const [id, job] of [...jobs]) {
+        if (job.due > tick || !jobs.has(id)) continue;
+        if (job.every > 0) job.due = tick + job.every; else jobs.delete(id);
+        guard("system.run callback", job.fn);
+      }
+      let next = -1; // the next one-shot job: fast mode runs its tick at once
+      for (const job of jobs.values()) if (job.every === 0 && (next < 0 || job.due < next)) next = job.due;
+      return next;
+    },
+    scriptEvent(json) {
+      invalidate();
+      const e = JSON.parse(json);
+      const sourceEntity = e.sourcePlayer === null ? undefined : new Player(e.sourcePlayer);
+      system.afterEvents.scriptEventReceive._fire({ id: e.id, message: e.message, sourceType: e.sourceType, sourceEntity });
+    },
+    customCommand(json) {
+      invalidate();
+      const c = JSON.parse(json);
+      const fn = customCommands.get(c.name);
+      if (fn === undefined) return JSON.stringify({ status: 1, message: `unknown custom command ${c.name}` });
+      const origin = { sourceEntity: c.player === null ? undefined : new Player(c.player), sourceType: c.player === null ? "Server" : "Entity" };
+      const out = guard(`custom command ${c.name}`, () => fn(origin, ...c.args)) ?? { status: 1, message: "the command handler failed" };
+      return JSON.stringify({ status: out.status ?? 0, message: out.message ?? "" });
+    },
+  };
+})();

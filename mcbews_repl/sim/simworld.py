@@ -1,0 +1,204 @@
+"""``SimWorld``: the simulated game in one object, the way a test or the REPL drives it.
+
+It wires the world state, the command interpreter, the tick clock, the addon's script host
+and the WebSocket game client together. Everything runs on the event loop that calls
+:meth:`SimWorld.start`, so it can live as a task on any running loop (the REPL's runtime
+thread included): ``asyncio.run_coroutine_threadsafe(sim.run(url), loop)``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from pathlib import Path
+from types import TracebackType
+from typing import Literal
+
+from .client import GameClient
+from .clock import ClockMode, TickClock
+from .cmd_chat import EXTERNAL_SENDER
+from .commands import CommandResult, Effects, Interpreter
+from .defaults import default_world
+from .host import ScriptHost, bundled_addon
+from .hostapi import HostApi, HostOptions
+from .model import ChatLine, WorldState
+from .selectors import CommandOrigin
+
+__all__ = ["ScriptEventSource", "SimWorld"]
+
+log = logging.getLogger("mcbews_repl.sim")
+
+# How a /scriptevent run over the WebSocket reaches scripts: PROTOCOL.md says it may arrive
+# with sourceType Entity (the connected player) rather than Server; both are selectable.
+ScriptEventSource = Literal["Entity", "Server"]
+
+
+class SimWorld:
+    """A simulated Bedrock world that hosts the real addon and connects like the game."""
+
+    def __init__(
+        self,
+        world: WorldState | None = None,
+        *,
+        fast: bool = False,
+        clock: ClockMode | None = None,
+        addon: str | Path | bool = True,
+        legacy_events: bool = False,
+        scriptevent_source: ScriptEventSource = "Entity",
+        beta_apis: bool = True,
+        seed: int = 0,
+    ) -> None:
+        self.world = world or default_world()
+        self.clock = TickClock(clock or ("fast" if fast else "realtime"))
+        self.legacy_events = legacy_events
+        self.scriptevent_source: ScriptEventSource = scriptevent_source
+        self.chat_log: list[ChatLine] = []
+        effects = Effects(
+            chat=self._on_chat,
+            script_event=self._on_script_event,
+            close_websocket=self._on_close_websocket,
+            custom_command=self._on_custom_command,
+        )
+        self.interpreter = Interpreter(self.world, effects, seed)
+        self.api = HostApi(self.world, self._run_as, HostOptions(beta_apis=beta_apis))
+        self.host: ScriptHost | None = None
+        self.client: GameClient | None = None
+        self._addon = addon
+        self._active = False  # something happened this tick: fast mode ticks again at once
+        self._started = False
+
+    # --- lifecycle ------------------------------------------------------------------
+    async def __aenter__(self) -> SimWorld:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        """Load the addon (startup, then worldLoad) and start the tick clock."""
+        if self._started:
+            return
+        self._started = True
+        if self._addon is not False:
+            path = bundled_addon() if self._addon is True else Path(str(self._addon))
+            self.host = ScriptHost(self.api, path.read_text(encoding="utf-8"))
+            self.host.startup()
+            self.host.world_load()
+        self.clock.add_listener(self._tick)
+        self.clock.start()
+
+    async def connect(self, url: str) -> None:
+        """``/connect <url>``: a new connection replaces the old one, as in the game."""
+        await self.start()
+        if self.client is not None:
+            await self.client.close()
+        self.client = GameClient(
+            self._run_ws_command, self.clock.request_tick, legacy_events=self.legacy_events
+        )
+        await self.client.connect(url)
+
+    async def disconnect(self) -> None:
+        if self.client is not None:
+            await self.client.close()
+
+    async def wait_disconnected(self) -> None:
+        if self.client is not None:
+            await self.client.closed.wait()
+
+    async def run(self, url: str) -> None:
+        """Connect and stay until the bridge (or ``closewebsocket``) closes the connection."""
+        await self.connect(url)
+        try:
+            await self.wait_disconnected()
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        await self.disconnect()
+        await self.clock.stop()
+
+    async def advance(self, ticks: int = 1) -> None:
+        """Fast-forward: run ``ticks`` ticks now (any clock mode)."""
+        await self.clock.advance(ticks)
+
+    # --- driving it from Python -----------------------------------------------------
+    def run_command(self, line: str, as_player: str | None = None) -> CommandResult:
+        """Run a command as a player (default: the local player), like typing it in chat."""
+        name = as_player or self.world.local_player
+        origin = CommandOrigin(name, self.world.players.get(name))
+        return self._run_as(line, origin)
+
+    def ui_chat(self, player: str, message: str) -> None:
+        """``player`` opens the addon's chat panel (``/mcbews:chat``) and submits ``message``."""
+        if self.host is None:
+            raise RuntimeError("ui_chat needs the addon: start SimWorld with addon=True")
+        self.api.form_answers.setdefault(player, deque()).append([message])
+        result = self.run_command("mcbews:chat", as_player=player)
+        if result.status_code != 0:
+            raise RuntimeError(f"/mcbews:chat failed for {player}: {result.status_message}")
+        self.clock.request_tick()
+
+    def inbox(self, player: str) -> list[str]:
+        """Everything ``player`` has been shown: text responses, tells, tellraw, say."""
+        return list(self.world.players[player].inbox)
+
+    @property
+    def script_errors(self) -> list[str]:
+        return [
+            f"{e.where}: {e.message}\n{e.stack}" for e in (self.host.errors if self.host else [])
+        ]
+
+    # --- internals ------------------------------------------------------------------
+    def _run_as(self, line: str, origin: CommandOrigin) -> CommandResult:
+        self._active = True
+        return self.interpreter.execute(line, origin)
+
+    def _run_ws_command(self, line: str) -> CommandResult:
+        local = self.world.players.get(self.world.local_player)
+        return self._run_as(line, CommandOrigin(EXTERNAL_SENDER, local))
+
+    def _tick(self, tick: int) -> int | None:
+        self._active = False
+        self.world.absolute_time += 1
+        self.world.time_of_day = (self.world.time_of_day + 1) % 24000
+        pending = self.client.on_tick(tick) if self.client else None
+        due = self.host.tick(tick) if self.host else None
+        if self._active:
+            return tick + 1
+        candidates = [t for t in (pending, due) if t is not None]
+        return min(candidates) if candidates else None
+
+    def _on_chat(self, line: ChatLine) -> None:
+        self._active = True
+        self.chat_log.append(line)
+        if self.client is not None:
+            self.client.report_chat(line)
+
+    def _on_script_event(self, event_id: str, message: str, origin: CommandOrigin) -> None:
+        if self.host is None:
+            return
+        if origin.name == EXTERNAL_SENDER:
+            source = self.scriptevent_source
+            player = origin.entity.name if source == "Entity" and origin.entity else None
+        else:
+            player = origin.entity.name if origin.entity and origin.entity.is_player else None
+            source = "Entity" if player else "Server"
+        self.host.script_event(event_id, message, source, player)
+
+    def _on_close_websocket(self) -> None:
+        if self.client is not None:
+            self.client.request_close()
+
+    def _on_custom_command(
+        self, name: str, origin: CommandOrigin, rest: str
+    ) -> CommandResult | None:
+        if self.host is None or name not in self.api.custom_commands:
+            return None
+        player = origin.entity.name if origin.entity and origin.entity.is_player else None
+        out = self.host.custom_command(name, player, rest.split() if rest.strip() else [])
+        if out.get("status", 1) == 0:
+            return CommandResult(status_message=str(out.get("message", "")))
+        return CommandResult(-2147352576, str(out.get("message", "")), success_count=0)

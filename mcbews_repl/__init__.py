@@ -32,3 +32,17 @@ __all__ = [
     "__version__",
     "serve",
 ]
+
+
+def load_ipython_extension(ipython: object) -> None:
+    """``%load_ext mcbews_repl``: start the bridge and add ``mc`` and ``%mc``."""
+    from .repl.extension import load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: object) -> None:
+    """``%unload_ext mcbews_repl``: stop the bridge and remove everything it added."""
+    from .repl.extension import unload
+
+    unload(ipython)

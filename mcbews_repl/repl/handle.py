@@ -1,0 +1,299 @@
+"""The ``mc`` object a notebook or IPython user holds.
+
+Every call is scheduled on the runtime's loop thread and returns a :class:`Pending`: ``await
+mc.player()`` in a cell, ``mc.player().result()`` in plain code, or just ``mc.player()`` at
+the end of a cell (the result is displayed once it arrives).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import traceback
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..gateway import Bridge, CommandResult, GameConnection, LogEntry, UiChat
+from .runtime import Pending, Runtime
+from .tables import (
+    PlayerSnapshot,
+    caps_frame,
+    events_frame,
+    inventory_frame,
+    player_rows,
+    players_frame,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["CallbackFailure", "Minecraft", "Status"]
+
+T = TypeVar("T")
+UiCallback = Callable[[UiChat], Any]
+# How many recent events the status panel shows.
+STATUS_RECENT_EVENTS = 5
+
+
+@dataclass(frozen=True)
+class Status:
+    """A snapshot of the bridge for the status panel."""
+
+    url: str
+    connect_command: str
+    connections: list[dict[str, Any]]
+    pending: int
+    recent: list[LogEntry] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class CallbackFailure:
+    callback: str
+    player: str
+    message: str
+    error: str
+    traceback: str = field(repr=False)
+
+
+class Minecraft:
+    """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ..."""
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        bridge: Bridge,
+        kernel_loop: asyncio.AbstractEventLoop | None = None,
+        call_timeout: float | None = None,
+    ) -> None:
+        self._runtime = runtime
+        self._bridge = bridge
+        self._kernel_loop = kernel_loop
+        self._call_timeout = call_timeout
+        self._wrappers: dict[UiCallback, Callable[[UiChat], None]] = {}
+        self.callback_failures: list[CallbackFailure] = []
+        self.sim: Any = None  # the simulated world, once `%mc sim` started one
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]:
+        return self._runtime.submit(coro, label)
+
+    def _done(self, value: T, label: str) -> Pending[T]:
+        async def now() -> T:
+            return value
+
+        return self._submit(now(), label)
+
+    @property
+    def bridge(self) -> Bridge:
+        """The gateway object underneath (an asyncio API living on the runtime thread)."""
+        return self._bridge
+
+    @property
+    def url(self) -> str:
+        return self._bridge.url
+
+    @property
+    def connect_command(self) -> str:
+        return self._bridge.connect_command
+
+    @property
+    def connections(self) -> list[GameConnection]:
+        return self._bridge.connections
+
+    # --- the calls --------------------------------------------------------------------------
+
+    def wait_connected(self, timeout: float | None = 60) -> Pending[GameConnection]:
+        return self._submit(self._bridge.wait_connected(timeout), "wait_connected")
+
+    def command(self, line: str, *, timeout: float | None = None) -> Pending[CommandResult]:
+        return self._submit(self._bridge.command(line, timeout=timeout), f"/{line[:40]}")
+
+    def call(
+        self,
+        capability: str,
+        payload: dict[str, Any] | None = None,
+        /,
+        *,
+        timeout: float | None = None,
+        **fields: Any,
+    ) -> Pending[dict[str, Any]]:
+        timeout = self._call_timeout if timeout is None else timeout
+        coro = self._bridge.call(capability, payload, timeout=timeout, **fields)
+        return self._submit(coro, capability)
+
+    def send_text(
+        self,
+        player: str,
+        text: str,
+        *,
+        role: str = "assistant",
+        progress: Callable[[int, int], None] | None = None,
+        title: str | None = None,
+    ) -> Pending[int]:
+        if progress is None:
+            progress = _progress_bar(len(text))
+        coro = self._bridge.send_text(player, text, role=role, progress=progress, title=title)
+        return self._submit(coro, f"send_text to {player}")
+
+    def player(self, name: str | None = None) -> Pending[PlayerSnapshot]:
+        """One player's snapshot (default: the player whose game is connected)."""
+        return self._submit(self._player(name), f"player {name or ''}".strip())
+
+    async def _player(self, name: str | None) -> PlayerSnapshot:
+        target = name or self._local_player() or "@a"
+        rows = player_rows(await self._call("get_player_snapshot", target=target))
+        if not rows:
+            raise LookupError(f"no player {target!r} in the world; try mc.players()")
+        return rows[0]
+
+    def players(self) -> Pending[pd.DataFrame]:
+        async def run() -> pd.DataFrame:
+            return players_frame(await self._call("get_player_snapshot", target="@a"))
+
+        return self._submit(run(), "players")
+
+    def inventory(self, name: str | None = None) -> Pending[pd.DataFrame]:
+        async def run() -> pd.DataFrame:
+            return inventory_frame(await self._call("get_inventory_snapshot", target=name or "@a"))
+
+        return self._submit(run(), "inventory")
+
+    def caps(self) -> Pending[pd.DataFrame]:
+        async def run() -> pd.DataFrame:
+            return caps_frame(await self._call("list_capabilities"))
+
+        return self._submit(run(), "caps")
+
+    def events(self, since: int | None = None, last: int | None = None) -> Pending[pd.DataFrame]:
+        """The event log as a DataFrame: entries after cursor ``since``, or the ``last`` N."""
+        entries = self._bridge.events(since or 0)
+        if last is not None:
+            entries = entries[-last:] if last > 0 else []
+        players = {c.id: c.local_player or "" for c in self.connections}
+        return self._done(events_frame(entries, players), "events")
+
+    async def _call(self, capability: str, **payload: Any) -> dict[str, Any]:
+        return await self._bridge.call(capability, payload, timeout=self._call_timeout)
+
+    def _local_player(self) -> str | None:
+        connections = self._bridge.connections
+        return connections[-1].local_player if connections else None
+
+    # --- UI chat ----------------------------------------------------------------------------
+
+    def on_ui_chat(self, callback: UiCallback) -> UiCallback:
+        """Call ``callback(msg)`` for every UI chat message (usable as a decorator).
+
+        In a notebook the callback runs on the kernel's own loop, between or during awaits of
+        your cells, never in parallel with them; its failures are printed and kept in
+        ``mc.callback_failures``.
+        """
+        wrapper = self._wrap(callback)
+        self._wrappers[callback] = wrapper
+        self._runtime.call_soon(lambda: self._bridge.on_ui_chat(wrapper))
+        return callback
+
+    def off_ui_chat(self, callback: UiCallback | None = None) -> None:
+        """Remove one callback, or all of them."""
+        chosen = list(self._wrappers) if callback is None else [callback]
+        for cb in chosen:
+            wrapper = self._wrappers.pop(cb, None)
+            if wrapper is not None:
+                self._runtime.call_soon(partial(self._bridge.off_ui_chat, wrapper))
+
+    def _wrap(self, callback: UiCallback) -> Callable[[UiChat], None]:
+        def deliver(message: UiChat) -> None:
+            loop = self._kernel_loop
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(self._invoke, callback, message, loop)
+            else:
+                self._invoke(callback, message, asyncio.get_running_loop())
+
+        return deliver
+
+    def _invoke(
+        self, callback: UiCallback, message: UiChat, loop: asyncio.AbstractEventLoop
+    ) -> None:
+        try:
+            outcome = callback(message)
+        except Exception as exc:
+            self._report(callback, message, exc)
+            return
+        if asyncio.iscoroutine(outcome):
+            task = loop.create_task(self._await_callback(callback, message, outcome))
+            task.add_done_callback(lambda _t: None)
+
+    async def _await_callback(
+        self, callback: UiCallback, message: UiChat, outcome: Coroutine[Any, Any, Any]
+    ) -> None:
+        try:
+            await outcome
+        except Exception as exc:
+            self._report(callback, message, exc)
+
+    def _report(self, callback: UiCallback, message: UiChat, exc: BaseException) -> None:
+        name = getattr(callback, "__qualname__", repr(callback))
+        text = "".join(traceback.format_exception(exc))
+        self.callback_failures.append(
+            CallbackFailure(name, message.player, message.message, repr(exc), text)
+        )
+        print(
+            f"UI chat callback {name} failed on {message.player}'s message "
+            f"{message.message!r}:\n{text}",
+            file=sys.stderr,
+        )
+
+    # --- status -----------------------------------------------------------------------------
+
+    def status(self) -> Status:
+        connections: list[dict[str, Any]] = [
+            {
+                "id": c.id,
+                "player": c.local_player,
+                "peer": c.peer,
+                "encrypted": c.encrypted,
+                "pending": c.pending,
+                "protocol": c.protocol_version,
+            }
+            for c in self.connections
+        ]
+        recent = self._bridge.events(0)[-STATUS_RECENT_EVENTS:]
+        return Status(
+            self.url,
+            self.connect_command,
+            connections,
+            sum(c.pending for c in self.connections),
+            recent,
+        )
+
+    def __repr__(self) -> str:
+        s = self.status()
+        return (
+            f"<mc {s.url}: {len(s.connections)} game(s) connected, {s.pending} pending; "
+            f"connect with {s.connect_command}>"
+        )
+
+
+def _progress_bar(text_length: int) -> Callable[[int, int], None] | None:
+    """A progress bar for long deliveries in a notebook (no bar for short texts)."""
+    # Below this many characters a delivery takes about a second: a bar would only flicker.
+    if text_length < 2000 or "ipykernel" not in sys.modules:
+        return None
+    from IPython.display import HTML, display
+
+    handle = display(HTML(""), display_id=True)  # type: ignore[no-untyped-call]
+
+    def update(sent: int, total: int) -> None:
+        if handle is not None:
+            pct = 100 * sent // max(total, 1)
+            handle.update(
+                HTML(  # type: ignore[no-untyped-call]
+                    f"<progress value='{sent}' max='{total}'></progress> "
+                    f"{sent}/{total} frames ({pct}%)"
+                )
+            )
+
+    return update

@@ -1,0 +1,95 @@
+"""How results look: HTML for Jupyter, rich-coloured text for the terminal.
+
+Nothing here is a method of the data classes: the extension registers these functions
+with IPython's display formatters when it loads and removes them when it unloads.
+rich is imported only when a terminal rendering is actually asked for.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = ["ansi", "card_html", "command_html", "command_text", "table_html"]
+
+_OK, _FAIL = "#1a7f37", "#cf222e"
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value))
+
+
+def ansi(markup: str, width: int = 100) -> str:
+    """Render rich console markup to a string with ANSI colours."""
+    from rich.console import Console
+
+    console = Console(width=width, force_terminal=True, color_system="standard", highlight=False)
+    with console.capture() as capture:
+        console.print(markup, end="")
+    return capture.get()
+
+
+def command_html(
+    command: str, ok: bool, status_code: int, message: str, extra: dict[str, Any]
+) -> str:
+    colour = _OK if ok else _FAIL
+    mark = "✔" if ok else "✘"
+    rows = "".join(
+        f"<tr><td style='padding:0 8px 0 0;color:#666'>{_e(k)}</td><td>{_e(v)}</td></tr>"
+        for k, v in extra.items()
+    )
+    return (
+        f"<div style='border-left:4px solid {colour};padding:4px 10px;font-family:monospace'>"
+        f"<b style='color:{colour}'>{mark} /{_e(command)}</b> "
+        f"<span style='color:#666'>status {status_code}</span><br>{_e(message)}"
+        + (f"<table style='margin-top:4px'>{rows}</table>" if rows else "")
+        + "</div>"
+    )
+
+
+def command_text(
+    command: str, ok: bool, status_code: int, message: str, extra: dict[str, Any]
+) -> str:
+    from rich.markup import escape
+
+    colour, mark = ("green", "✔") if ok else ("red", "✘")
+    lines = [
+        f"[bold {colour}]{mark} /{escape(command)}[/] [dim]status {status_code}[/]",
+        f"  {escape(message)}",
+    ]
+    lines += [f"  [dim]{escape(str(k))}:[/] {escape(str(v))}" for k, v in extra.items()]
+    return ansi("\n".join(lines))
+
+
+def card_html(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -> str:
+    """A small card: a title line and a two-column table of fields."""
+    rows = "".join(
+        f"<tr><th style='text-align:left;padding:1px 10px 1px 0;color:#555'>{_e(k)}</th>"
+        f"<td style='text-align:left'>{_e(v)}</td></tr>"
+        for k, v in fields
+    )
+    return (
+        "<div style='display:inline-block;border:1px solid #ccc;border-radius:6px;"
+        "padding:8px 12px;font-family:sans-serif'>"
+        f"<div style='font-size:1.2em;font-weight:bold'>{_e(title)}</div>"
+        f"<div style='color:#666;margin-bottom:4px'>{_e(subtitle)}</div>"
+        f"<table>{rows}</table></div>"
+    )
+
+
+def card_text(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -> str:
+    from rich.markup import escape
+
+    lines = [f"[bold cyan]{escape(title)}[/]  [dim]{escape(subtitle)}[/]"]
+    lines += [f"  [bold]{escape(k)}[/]: {escape(str(v))}" for k, v in fields]
+    return ansi("\n".join(lines))
+
+
+def table_html(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    head = "".join(f"<th style='text-align:left'>{_e(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f"<td style='text-align:left'>{_e(c)}</td>" for c in row) + "</tr>"
+        for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -1,0 +1,132 @@
+"""A dedicated event-loop thread that owns the bridge for an interactive session.
+
+Why a thread: a server on the kernel's own loop stops answering while a cell blocks
+(``time.sleep``), at the terminal IPython prompt (no loop runs there between inputs) and
+from JupyterLab subshells. nest-asyncio is not an option (archived, patches asyncio
+globally). So the bridge lives on its own loop here, and every call the user makes is
+scheduled onto it and handed back as a :class:`Pending` that works with ``await`` in a
+notebook cell, with ``await`` in an ``asyncio.run`` script, and with ``.result()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+from collections.abc import Awaitable, Callable, Coroutine, Generator
+from typing import Any, Generic, TypeVar
+
+__all__ = ["Pending", "Runtime"]
+
+log = logging.getLogger("mcbews_repl.repl")
+T = TypeVar("T")
+
+# How long stop() waits for the loop thread to finish its clean-up before giving up.
+STOP_JOIN_SECONDS = 10.0
+
+
+class Pending(Generic[T]):
+    """The result of a call made on the runtime thread: await it, or call ``.result()``."""
+
+    __slots__ = ("_future", "_label")
+
+    def __init__(self, future: concurrent.futures.Future[T], label: str = "") -> None:
+        self._future = future
+        self._label = label
+
+    def __await__(self) -> Generator[Any, None, T]:
+        return asyncio.wrap_future(self._future).__await__()
+
+    def result(self, timeout: float | None = None) -> T:
+        """Block until done (for synchronous code and magics)."""
+        try:
+            return self._future.result(timeout)
+        except concurrent.futures.TimeoutError as exc:
+            raise TimeoutError(
+                f"{self._label or 'the call'} did not finish in {timeout} s"
+            ) from exc
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def cancel(self) -> bool:
+        return self._future.cancel()
+
+    def __repr__(self) -> str:
+        state = "done" if self._future.done() else "pending"
+        hint = "" if self._future.done() else " (await it, or call .result())"
+        return f"<Pending {self._label or 'call'}: {state}{hint}>"
+
+
+class Runtime:
+    """Owns one event loop on a daemon thread; schedules coroutines onto it."""
+
+    def __init__(self, name: str = "mcbews-bridge") -> None:
+        self._name = name
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            raise RuntimeError("the runtime is not started")
+        return self._loop
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        if self.running:
+            return
+        self._ready.clear()
+        self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
+        self._thread.start()
+        self._ready.wait()
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        asyncio.set_event_loop(loop)
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+    def submit(self, coro: Coroutine[Any, Any, T], label: str = "") -> Pending[T]:
+        """Run ``coro`` on the runtime loop; returns at once."""
+        if not self.running:
+            coro.close()
+            raise RuntimeError("the bridge runtime is stopped; run %load_ext mcbews_repl again")
+        return Pending(asyncio.run_coroutine_threadsafe(coro, self.loop), label)
+
+    def call_soon(self, fn: Callable[[], object]) -> None:
+        self.loop.call_soon_threadsafe(fn)
+
+    def run(self, awaitable: Awaitable[T], timeout: float | None = None) -> T:
+        """Run to completion from another thread and return the result."""
+
+        async def wrap() -> T:
+            return await awaitable
+
+        return self.submit(wrap()).result(timeout)
+
+    def stop(self) -> None:
+        """Stop the loop (its tasks are cancelled and awaited) and join the thread."""
+        if not self.running or self._loop is None:
+            return
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        assert self._thread is not None
+        self._thread.join(STOP_JOIN_SECONDS)
+        if self._thread.is_alive():
+            log.warning("the bridge thread did not stop within %.0f s", STOP_JOIN_SECONDS)
+        self._thread = None
+        self._loop = None

@@ -1,0 +1,177 @@
+"""Capability answers and the event log as pandas DataFrames (pandas imported lazily)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..gateway import LogEntry
+
+__all__ = [
+    "EQUIPMENT_SLOTS",
+    "PlayerSnapshot",
+    "caps_frame",
+    "events_frame",
+    "inventory_frame",
+    "player_rows",
+    "players_frame",
+]
+
+EQUIPMENT_SLOTS = ("head", "chest", "legs", "feet", "offhand")
+INVENTORY_COLUMNS = [
+    "player",
+    "slot",
+    "typeId",
+    "amount",
+    "maxAmount",
+    "nameTag",
+    "lore",
+    "enchantments",
+    "damage",
+    "maxDurability",
+    "durability",
+]
+EVENT_COLUMNS = ["cursor", "time", "kind", "connection", "player", "summary"]
+
+
+def _players(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    players = result.get("players")
+    if isinstance(players, list):
+        return [p for p in players if isinstance(p, dict)]
+    return [dict(result)] if "name" in result else []
+
+
+@dataclass(frozen=True)
+class PlayerSnapshot:
+    """One player as the addon saw them; renders as a card, ``.to_series()`` for pandas."""
+
+    name: str
+    data: dict[str, Any] = field(repr=False)
+
+    def row(self) -> dict[str, Any]:
+        d = self.data
+        loc, rot = d.get("location") or {}, d.get("rotation") or {}
+        health, xp = d.get("health") or {}, d.get("xp") or {}
+        return {
+            "name": self.name,
+            "id": d.get("id"),
+            "dimension": d.get("dimension"),
+            "x": loc.get("x"),
+            "y": loc.get("y"),
+            "z": loc.get("z"),
+            "yaw": rot.get("yaw"),
+            "pitch": rot.get("pitch"),
+            "health": health.get("current"),
+            "maxHealth": health.get("max"),
+            "gameMode": d.get("gameMode"),
+            "level": d.get("level"),
+            "xp": xp.get("total"),
+            "selectedSlot": d.get("selectedSlot"),
+            "sneaking": d.get("sneaking"),
+            "sleeping": d.get("sleeping"),
+            "tags": ", ".join(d.get("tags") or []),
+        }
+
+    def card_fields(self) -> list[tuple[str, object]]:
+        r = self.row()
+        where = f"{r['x']:.1f}, {r['y']:.1f}, {r['z']:.1f}" if r["x"] is not None else "?"
+        return [
+            ("where", f"{where} in {r['dimension']}"),
+            ("facing", f"yaw {r['yaw']}, pitch {r['pitch']}"),
+            ("health", f"{r['health']} / {r['maxHealth']}"),
+            ("game mode", r["gameMode"]),
+            ("level", f"{r['level']} ({r['xp']} xp)"),
+            ("selected slot", r["selectedSlot"]),
+            ("tags", r["tags"] or "—"),
+        ]
+
+    def to_series(self) -> pd.Series[Any]:
+        import pandas as pd
+
+        return pd.Series(self.row(), name=self.name)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+
+def player_rows(result: Mapping[str, Any]) -> list[PlayerSnapshot]:
+    return [PlayerSnapshot(str(p.get("name", "?")), p) for p in _players(result)]
+
+
+def players_frame(result: Mapping[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
+    rows = [p.row() for p in player_rows(result)]
+    columns = list(PlayerSnapshot("", {}).row())
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _item_row(player: str, slot: object, item: Mapping[str, Any]) -> dict[str, Any]:
+    durability = item.get("durability") or {}
+    enchants = item.get("enchantments") or []
+    damage, most = durability.get("damage"), durability.get("max")
+    return {
+        "player": player,
+        "slot": slot,
+        "typeId": item.get("typeId"),
+        "amount": item.get("amount"),
+        "maxAmount": item.get("maxAmount"),
+        "nameTag": item.get("nameTag"),
+        "lore": " / ".join(item.get("lore") or []) or None,
+        "enchantments": ", ".join(f"{e.get('id')} {e.get('level')}" for e in enchants) or None,
+        "damage": damage,
+        "maxDurability": most,
+        "durability": (1 - damage / most) if damage is not None and most else None,
+    }
+
+
+def inventory_frame(result: Mapping[str, Any]) -> pd.DataFrame:
+    """One row per occupied slot; equipment rows use the slot names (head, chest ...)."""
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = []
+    for player in _players(result):
+        name = str(player.get("name", "?"))
+        rows += [_item_row(name, s.get("slot"), s) for s in player.get("slots") or []]
+        equipment = player.get("equipment") or {}
+        rows += [_item_row(name, k, equipment[k]) for k in EQUIPMENT_SLOTS if equipment.get(k)]
+    return pd.DataFrame(rows, columns=INVENTORY_COLUMNS)
+
+
+def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
+    rows = [
+        {
+            "name": c.get("name"),
+            "description": c.get("description"),
+            "params": ", ".join(f"{k}: {v}" for k, v in (c.get("params") or {}).items()) or "—",
+        }
+        for c in result.get("capabilities") or []
+        if isinstance(c, dict)
+    ]
+    return pd.DataFrame(rows, columns=["name", "description", "params"])
+
+
+def events_frame(entries: Iterable[LogEntry], players: Mapping[int, str]) -> pd.DataFrame:
+    import pandas as pd
+
+    rows = [
+        {
+            "cursor": e.cursor,
+            "time": dt.datetime.fromtimestamp(e.at),
+            "kind": e.kind,
+            "connection": e.connection,
+            "player": e.data.get("player")
+            or e.data.get("sender")
+            or (players.get(e.connection) if e.connection is not None else None),
+            "summary": e.summary,
+        }
+        for e in entries
+    ]
+    return pd.DataFrame(rows, columns=EVENT_COLUMNS)

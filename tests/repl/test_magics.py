@@ -1,0 +1,153 @@
+"""Every %mc sub-command and mc method against the simulated world, in a real shell."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pandas as pd
+import pytest
+from IPython.core.error import UsageError
+
+from mcbews_repl import CapabilityError, CommandResult
+from mcbews_repl.repl.handle import Minecraft, Status
+from mcbews_repl.repl.tables import PlayerSnapshot
+
+
+def mc_of(shell: Any) -> Minecraft:
+    mc = shell.user_ns["mc"]
+    assert isinstance(mc, Minecraft)
+    return mc
+
+
+def render(shell: Any, value: object) -> tuple[str, str]:
+    """What Jupyter (HTML) and the terminal (plain text) would show."""
+    formatters = shell.display_formatter.formatters
+    html = formatters["text/html"].lookup(value)(value)  # disabled in a terminal shell
+    return html, formatters["text/plain"](value)
+
+
+def test_status_and_connect_line(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    status = shell.run_line_magic("mc", "")
+    assert isinstance(status, Status)
+    assert [c["player"] for c in status.connections] == ["Steve"]
+    shell.run_line_magic("mc", "connect")
+    assert capsys.readouterr().out.startswith("/connect 127.0.0.1:")
+
+
+def test_commands_pass_minecraft_syntax_untouched(shell: Any) -> None:
+    shell.user_ns["x"] = "EXPANDED"
+    result = shell.run_line_magic("mc", '/tellraw @a {"rawtext":[{"text":"$x {x}"}]}')
+    assert isinstance(result, CommandResult) and result.ok
+    inbox = mc_of(shell).sim.inbox("Alex")
+    assert inbox[-1] == "$x {x}"
+    failed = shell.run_line_magic("mc", "cmd fly")
+    assert not failed.ok and failed.status_code == -2147483647
+
+
+def test_players_inventory_caps_are_dataframes(shell: Any) -> None:
+    players = shell.run_line_magic("mc", "players")
+    assert isinstance(players, pd.DataFrame)
+    assert set(players["name"]) == {"Steve", "Alex"}
+    inv = shell.run_line_magic("mc", "inv Steve")
+    assert set(inv["player"]) == {"Steve"}
+    sword = inv[inv["typeId"] == "minecraft:diamond_sword"].iloc[0]
+    assert sword["nameTag"] == "Excalibur" and "sharpness 5" in sword["enchantments"]
+    assert 0 < sword["durability"] < 1
+    caps = shell.run_line_magic("mc", "caps")
+    assert "get_inventory_snapshot" in set(caps["name"])
+
+
+def test_player_card_renders_in_both_worlds(shell: Any) -> None:
+    card = shell.run_line_magic("mc", "player Alex")
+    assert isinstance(card, PlayerSnapshot) and card.name == "Alex"
+    html, text = render(shell, card)
+    assert "Alex" in html and "health" in html
+    assert "Alex" in text
+    assert card.to_series()["name"] == "Alex"
+
+
+def test_failed_command_renders_red(shell: Any) -> None:
+    failed = shell.run_line_magic("mc", "/fly")
+    html, text = render(shell, failed)
+    assert "#cf222e" in html and "Unknown command" in html
+    assert "\x1b[" in text and "Unknown command" in text  # rich colours for the terminal
+
+
+def test_call_reads_json_values(shell: Any) -> None:
+    result = shell.run_line_magic("mc", "call get_player_snapshot target=Steve")
+    assert result["players"][0]["name"] == "Steve"
+    with pytest.raises(UsageError, match="key=value"):
+        shell.run_line_magic("mc", "call get_player_snapshot Steve")
+
+
+def test_tell_reaches_the_players_panel(shell: Any) -> None:
+    shell.run_line_magic("mc", "tell Steve hello {there} @a")
+    assert any("hello {there} @a" in line for line in mc_of(shell).sim.inbox("Steve"))
+
+
+def test_cell_magic_runs_one_command_per_line(shell: Any) -> None:
+    table = shell.run_cell_magic("mc", "", "say one\n# a comment\n/fly\ntime set day")
+    assert list(table["command"]) == ["say one", "fly", "time set day"]
+    assert list(table["ok"]) == [True, False, True]
+
+
+def test_events_table(shell: Any) -> None:
+    events = shell.run_line_magic("mc", "events --last 3")
+    assert list(events.columns) == ["cursor", "time", "kind", "connection", "player", "summary"]
+    assert len(events) == 3
+
+
+def test_mistakes_are_usage_errors(shell: Any) -> None:
+    with pytest.raises(UsageError, match="unknown %mc sub-command"):
+        shell.run_line_magic("mc", "fly away")
+    with pytest.raises(UsageError, match="invalid int"):
+        shell.run_line_magic("mc", "events --last many")
+    with pytest.raises(UsageError):
+        shell.run_line_magic("mc", "tell Steve")
+
+
+def test_api_is_awaitable_and_has_result(shell: Any) -> None:
+    mc = mc_of(shell)
+
+    async def use() -> str:
+        player = await mc.player("Steve")
+        return player.name
+
+    assert asyncio.run(use()) == "Steve"
+    assert mc.command("say sync").result(10).ok
+    with pytest.raises(CapabilityError) as info:
+        mc.call("no_such_capability").result(10)
+    assert info.value.code == "UNSUPPORTED_CAPABILITY"
+
+
+def test_our_errors_show_as_messages(shell: Any) -> None:
+    result = shell.run_cell("mc.call('no_such_capability').result(10)")
+    assert isinstance(result.error_in_exec, CapabilityError)
+
+
+def test_ui_chat_callbacks_get_messages(shell: Any) -> None:
+    mc = mc_of(shell)
+    seen: list[tuple[str, str]] = []
+    done = asyncio.Event()
+
+    def on_chat(msg: Any) -> None:
+        seen.append((msg.player, msg.message))
+
+    mc.on_ui_chat(on_chat)
+    try:
+        mc._runtime.run(_type_in_panel(mc, "Alex", "hi from the panel"), 20)
+    finally:
+        mc.off_ui_chat(on_chat)
+    assert ("Alex", "hi from the panel") in seen
+    del done
+
+
+async def _type_in_panel(mc: Minecraft, player: str, text: str) -> None:
+    mc.sim.ui_chat(player, text)
+    for _ in range(200):
+        await asyncio.sleep(0.05)
+        if any(e.kind == "ui_chat" for e in mc.bridge.events(0)[-5:]):
+            await asyncio.sleep(0.05)
+            return
+    raise AssertionError("the UI chat message never arrived")

@@ -98,7 +98,7 @@ class GameConnection:
         )
         self._subscriptions: set[str] = set()
         self._ready = asyncio.Event()
-        self._frame_bytes = 0
+        self._frame: str | bytes = ""  # the frame being handled, for sizes in logs
         self._event_version: int | None = None
 
     # --- state ----------------------------------------------------------------------------
@@ -159,15 +159,15 @@ class GameConnection:
 
     def _on_frame(self, message: str | bytes) -> None:
         self.frames_in += 1
-        self._frame_bytes = len(message)
+        self._frame = message
         try:
             for event in self.proto.receive_text(message, time.monotonic()):
                 self._dispatch(event)
         except Exception:  # our bug, not the peer's: keep the connection serving
             self.proto.counters["internal_error"] += 1
-            _log.exception(
-                "connection #%d: failed to handle a %d-byte frame", self.id, len(message)
-            )
+            _log.exception("connection #%d: failed to handle a frame", self.id)
+        finally:
+            self._frame = ""  # do not keep a large frame alive until the next one
 
     def _dispatch(self, event: BridgeEvent) -> None:
         match event:
@@ -229,22 +229,27 @@ class GameConnection:
         )
         self._on_ui_chat(message)
 
+    def _frame_bytes(self) -> int:
+        frame = self._frame
+        return len(frame) if isinstance(frame, bytes) else len(frame.encode("utf-8", "replace"))
+
     def _on_rejected(self, event: FrameRejected) -> None:
+        size = self._frame_bytes()
         _log.info(
             "connection #%d dropped input: %s (%d-byte frame, id %s)",
             self.id,
             event.reason,
-            self._frame_bytes,
+            size,
             event.message_id,
         )
         _log.debug("connection #%d: %s: %s", self.id, event.reason, event.detail)
         self._record(
             "rejected",
-            f"{event.reason} ({self._frame_bytes} bytes)",
+            f"{event.reason} ({size} bytes)",
             reason=event.reason,
             detail=event.detail,
             message_id=event.message_id,
-            frame_bytes=self._frame_bytes,
+            frame_bytes=size,
         )
 
     def _record(self, kind: str, summary: str, **data: Any) -> None:

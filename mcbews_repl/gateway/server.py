@@ -90,11 +90,13 @@ class Bridge:
         self._arrival = asyncio.Event()
         self._ui_callbacks: list[UiChatCallback] = []
         self._tasks: set[asyncio.Future[Any]] = set()
+        self._closed = False
 
     # --- lifecycle ------------------------------------------------------------------------
 
     async def start(self) -> Bridge:
         """Start listening; ``port=0`` picks a free port (``url`` tells which)."""
+        self._closed = False
         self._server = await websocket_serve(
             self._handle,
             self.host,
@@ -110,6 +112,8 @@ class Bridge:
 
     async def close(self) -> None:
         """Stop the server, close every game connection and cancel background tasks."""
+        self._closed = True
+        self._arrival.set()  # wake wait_connected() so it can say the bridge is closed
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
@@ -217,6 +221,8 @@ class Bridge:
                         if not connection.closed:
                             return connection
                         continue
+                    if self._closed:
+                        raise NotConnected("the bridge is closed; start a new one with serve()")
                     await self._arrival.wait()
         except TimeoutError as exc:
             raise RequestTimeout(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from mcbews_repl import Bridge, RequestTimeout, Settings, serve
+from mcbews_repl import Bridge, ConnectionClosed, NotConnected, RequestTimeout, Settings, serve
 
 from .conftest import FAST, ConnectGame, until
 from .fakegame import FakeGame
@@ -58,6 +60,23 @@ async def test_token_none_accepts_any_path() -> None:
 async def test_wait_connected_timeout_says_what_to_type(mc: Bridge) -> None:
     with pytest.raises(RequestTimeout, match=r"/connect 127\.0\.0\.1"):
         await mc.wait_connected(timeout=0.01)
+
+
+async def test_closing_the_bridge_wakes_waiters_and_fails_pending() -> None:
+    mc = await serve(port=0, **FAST).start()
+    waiter = asyncio.ensure_future(mc.wait_connected())
+    await asyncio.sleep(0)
+    await mc.close()
+    with pytest.raises(NotConnected, match="closed"):
+        await waiter
+    async with serve(port=0, **FAST) as mc, FakeGame(mc.url):
+        connection = await mc.wait_connected(timeout=10)
+        hanging = asyncio.ensure_future(mc.command("hang", timeout=60))
+        await until(lambda: connection.pending == 1)
+        await mc.close()
+        with pytest.raises(ConnectionClosed):
+            await hanging
+        assert mc.connections == [] and connection.closed
 
 
 async def test_two_games_at_once(mc: Bridge, connect_game: ConnectGame) -> None:

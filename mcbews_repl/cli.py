@@ -1,8 +1,9 @@
-"""The ``mcbews-repl`` command: ``demo`` and the sub-commands later layers add."""
+"""The ``mcbews-repl`` command: ``demo``, ``sim`` and ``addon export``."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 from collections.abc import Sequence
 
@@ -23,6 +24,37 @@ def _chat_frame(sender: str, message: str) -> str:
     body = {"message": message, "receiver": sender, "sender": sender, "type": "tell"}
     header = {"eventName": "PlayerMessage", "messagePurpose": "event", "version": 17039360}
     return json.dumps({"header": header, "body": body}, ensure_ascii=False)
+
+
+async def live_demo() -> int:
+    """A bridge and a simulated world running the real addon, talking over loopback."""
+    from . import serve
+    from .sim import SimWorld
+
+    async with serve(port=0) as mc, SimWorld(fast=True) as sim:
+        print(f"Bridge listening; a real player would type: {mc.connect_command}")
+        await sim.connect(mc.url)
+        game = await mc.wait_connected(timeout=30)
+        print(f"A simulated game connected as {game.local_player}.\n")
+        result = await mc.command("list")
+        print(f"/list -> {result.status_message}")
+        snap = await mc.call("get_player_snapshot", target="@a")
+        for p in snap["players"]:
+            loc = p["location"]
+            print(
+                f"  {p['name']:6} at {loc['x']:.1f} {loc['y']:.1f} {loc['z']:.1f} in "
+                f"{p['dimension']}, health {p['health']['current']}"
+            )
+        inv = await mc.call("get_inventory_snapshot", target="Steve")
+        items = inv["players"][0]["slots"]
+        print(
+            f"Steve carries {len(items)} stacks, e.g. "
+            + ", ".join(f"{i['amount']}x {i['typeId'].split(':')[1]}" for i in items[:4])
+        )
+        frames = await mc.send_text("Steve", "Hello Steve! 你好 @a §c", role="assistant")
+        print(f"Sent Steve a text response in {frames} frame(s); he sees: {sim.inbox('Steve')[-1]}")
+    print("\nNext: `make test`, or in IPython: %load_ext mcbews_repl then %mc sim")
+    return 0
 
 
 def demo() -> int:
@@ -51,9 +83,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mcbews-repl", description=__doc__)
     parser.add_argument("--version", action="version", version=f"mcbews-repl {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("demo", help="show one capability call through the protocol core")
-    args = parser.parse_args(argv)
+    demo_cmd = commands.add_parser("demo", help="a bridge and a simulated world, talking")
+    demo_cmd.add_argument(
+        "--protocol", action="store_true", help="instead, walk one call through the sans-I/O core"
+    )
+    commands.add_parser("sim", help="connect a simulated world to a bridge URL", add_help=False)
+    addon = commands.add_parser("addon", help="the companion behavior pack")
+    addon_cmds = addon.add_subparsers(dest="addon_command", required=True)
+    export = addon_cmds.add_parser("export", help="write the .mcaddon to import into Minecraft")
+    export.add_argument("path", nargs="?", help="file or folder (default: ./mcbews_bridge.mcaddon)")
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "sim":
+        from .sim import cli_main
+
+        return cli_main(rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "demo":
-        return demo()
+        return demo() if args.protocol else asyncio.run(live_demo())
+    if args.command == "addon":
+        from .addon import export_mcaddon
+
+        written = export_mcaddon(args.path)
+        print(
+            f"Wrote {written}. Open it to import the pack into Minecraft, then enable it "
+            "in a world with Beta APIs on (see addon/README.md)."
+        )
+        return 0
     parser.error(f"unknown command {args.command!r}")
     return 2  # pragma: no cover - parser.error exits

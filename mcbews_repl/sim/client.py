@@ -68,6 +68,8 @@ class GameClient:
         self._tasks: list[asyncio.Task[None]] = []
         self.closed = asyncio.Event()
         self.frames_received = 0
+        self.peak_in_flight = 0  # the most commands ever queued at once (tests check <= 100)
+        self.refused = 0  # requests answered with TooManyPendingRequests
 
     @property
     def in_flight(self) -> int:
@@ -101,8 +103,9 @@ class GameClient:
         self.closed.set()
 
     def request_close(self) -> None:
-        """From inside a tick (``closewebsocket``): close after queued frames are written."""
-        self._outbox.put_nowait(None)
+        """From inside a tick (``closewebsocket``): close once this tick's answers, the
+        command's own included, are queued; the writer closes after sending them."""
+        asyncio.get_running_loop().call_soon(self._outbox.put_nowait, None)
 
     def report_chat(self, line: ChatLine) -> None:
         if "PlayerMessage" in self.subscriptions and not self.closed.is_set():
@@ -158,6 +161,7 @@ class GameClient:
             self._send_error(request_id, MALFORMED_REQUEST, "commandLine is missing")
             return
         if len(self._queue) >= MAX_IN_FLIGHT_COMMANDS:
+            self.refused += 1
             self._send_error(request_id, TOO_MANY_PENDING, TOO_MANY_PENDING_MESSAGE)
             return
         size = len(line.encode("utf-8"))
@@ -170,6 +174,7 @@ class GameClient:
             )
             return
         self._queue.append(_Queued(request_id, line))
+        self.peak_in_flight = max(self.peak_in_flight, len(self._queue))
         self._request_tick()
 
     def _send_error(self, request_id: str, code: int, message: str) -> None:

@@ -1,0 +1,188 @@
+"""End to end: the gateway, the simulated game client and the real addon bundle in QuickJS.
+
+Every capability call here travels the real path: Python -> commandRequest frame ->
+/scriptevent -> the addon's router -> `tell @s` chunks by MCBEWS_BRIDGE -> PlayerMessage ->
+the gateway's reassembly -> Python.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+import mcbews_repl
+from mcbews_repl import CapabilityError, ConnectionClosed, UiChat
+from mcbews_repl.sim import SimWorld
+
+BRIDGE = "MCBEWS_BRIDGE"
+# Instant text pacing keeps the suite fast; the sim's in-flight window is still enforced.
+FAST_BRIDGE: dict[str, Any] = {"text_prelude": 0.0, "text_interval": 0.0}
+
+
+@pytest.fixture
+async def linked(addon_bundle: str) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
+    async with mcbews_repl.serve(host="127.0.0.1", port=0, **FAST_BRIDGE) as mc:
+        async with SimWorld(fast=True, addon=addon_bundle) as sim:
+            await sim.connect(mc.url)
+            await mc.wait_connected(timeout=5)
+            yield mc, sim
+            assert sim.script_errors == []
+
+
+async def test_player_snapshot(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:
+    mc, sim = linked
+    result = await mc.call("get_player_snapshot", target="Alex")
+    [alex] = result["players"]
+    assert alex["name"] == "Alex" and alex["id"] == sim.world.players["Alex"].id
+    assert alex["location"] == {"x": 12.5, "y": 70, "z": -8.5}
+    assert alex["health"] == {"current": 14, "max": 20}
+    assert alex["gameMode"] == "Creative" and alex["tags"] == ["explorer", "vip"]
+    everyone = await mc.call("get_player_snapshot")
+    assert [p["name"] for p in everyone["players"]] == ["Steve", "Alex"]  # never the bridge
+
+
+async def test_player_snapshot_sees_python_edits(
+    linked: tuple[mcbews_repl.Bridge, SimWorld],
+) -> None:
+    mc, sim = linked
+    sim.world.players["Steve"].tags.add("edited")
+    (await mc.command("tp Steve 3 70 4")).raise_for_status()
+    [steve] = (await mc.call("get_player_snapshot", target="@s"))["players"]
+    assert steve["location"] == {"x": 3, "y": 70, "z": 4} and "edited" in steve["tags"]
+
+
+async def test_inventory_snapshot(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:
+    mc, _ = linked
+    [steve] = (await mc.call("get_inventory_snapshot", target="Steve"))["players"]
+    sword = steve["slots"][0]
+    assert sword["nameTag"] == "Excalibur"
+    assert sword["lore"] == ["Pulled from a stone", "§6Legendary"]
+    assert sword["enchantments"] == [
+        {"id": "sharpness", "level": 5},
+        {"id": "unbreaking", "level": 3},
+    ]
+    assert sword["durability"] == {"damage": 120, "max": 1561}
+    assert [s["amount"] for s in steve["slots"] if s["typeId"] == "minecraft:cobblestone"] == [
+        64,
+        37,
+    ]
+    assert steve["equipment"]["head"]["typeId"] == "minecraft:iron_helmet"
+    assert steve["equipment"]["legs"] is None
+
+
+async def test_world_commands_allowed_and_denied(
+    linked: tuple[mcbews_repl.Bridge, SimWorld],
+) -> None:
+    mc, sim = linked
+    allowed = await mc.call("run_world_command", command="say from the notebook")
+    assert allowed == {"command": "say", "successCount": 1}
+    said = [line for line in sim.chat_log if line.type == "say"]
+    assert [(s.sender, s.message) for s in said] == [("Script Engine", "from the notebook")]
+    with pytest.raises(CapabilityError) as denied:
+        await mc.call("run_world_command", command="give @a diamond 64")
+    assert denied.value.code == "CAPABILITY_FAILED"
+    assert "not allowed" in str(denied.value)
+    alex = sim.world.players["Alex"]
+    assert not any(s and s.type_id == "minecraft:diamond" for s in alex.inventory)
+
+
+async def test_list_and_unknown_capabilities(
+    linked: tuple[mcbews_repl.Bridge, SimWorld],
+) -> None:
+    mc, _ = linked
+    listed = await mc.call("list_capabilities")
+    names = [c["name"] for c in listed["capabilities"]]
+    assert names == [
+        "get_player_snapshot",
+        "get_inventory_snapshot",
+        "run_world_command",
+        "list_capabilities",
+    ]
+    with pytest.raises(CapabilityError) as unknown:
+        await mc.call("summon_dragon")
+    assert unknown.value.code == "UNSUPPORTED_CAPABILITY"
+
+
+async def test_ui_chat_reaches_a_python_callback(
+    linked: tuple[mcbews_repl.Bridge, SimWorld],
+) -> None:
+    mc, sim = linked
+    got: asyncio.Queue[UiChat] = asyncio.Queue()
+    mc.on_ui_chat(got.put_nowait)
+    text = 'hello 世界 @a §c "quoted" ' + "long " * 120
+    sim.ui_chat("Steve", text)
+    message = await asyncio.wait_for(got.get(), 5)
+    assert (message.player, message.message) == ("Steve", text)
+    assert sim.api.forms_shown[-1]["player"] == "Steve"
+
+
+def mixed_text(size: int) -> str:
+    pieces = ["你好世界，", "🙂🚀 ", "@a @s ", "§c红§r ", "\"quotes\" 'single' ", "line\nbreak\n"]
+    out = ""
+    while len(out.encode()) < size:
+        out += pieces[len(out) % len(pieces)] + str(len(out))
+    return out
+
+
+async def test_send_text_arrives_exactly(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:
+    mc, sim = linked
+    text = mixed_text(20 * 1024)
+    frames = await mc.send_text("Steve", text)
+    assert frames > 40  # really chunked
+    for _ in range(200):
+        if sim.inbox("Steve"):
+            break
+        await asyncio.sleep(0.01)
+    assert sim.inbox("Steve") == ["§a[assistant]§r " + text]
+    assert sim.inbox("Alex") == []
+
+
+async def test_a_thousand_concurrent_commands(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:
+    mc, sim = linked
+    results = await asyncio.gather(
+        *(mc.command("scoreboard players add Steve coins 1") for _ in range(1000))
+    )
+    assert all(r.ok for r in results)
+    assert sim.world.objectives["coins"].scores["Steve"] == 1120
+    assert sim.client is not None
+    assert sim.client.refused == 0  # the gateway kept its window: nothing was refused
+    assert sim.client.peak_in_flight > 1  # ... and the commands really overlapped
+
+
+async def test_disconnect_during_a_call(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:
+    mc, sim = linked
+    sim.api.options.beta_apis = False
+    sim.world.players.pop(BRIDGE)  # the bridge player left: requests wait in the addon
+    call = asyncio.create_task(mc.call("get_player_snapshot", timeout=5))
+    await asyncio.sleep(0.05)
+    await sim.disconnect()
+    with pytest.raises(ConnectionClosed):
+        await asyncio.wait_for(call, 5)
+
+
+async def test_request_before_the_bridge_player_exists(addon_bundle: str) -> None:
+    async with mcbews_repl.serve(host="127.0.0.1", port=0, **FAST_BRIDGE) as mc:
+        async with SimWorld(fast=True, addon=addon_bundle, beta_apis=False) as sim:
+            await sim.connect(mc.url)
+            await mc.wait_connected(timeout=5)
+            call = asyncio.create_task(mc.call("get_player_snapshot", target="Steve", timeout=5))
+            await asyncio.sleep(0.05)
+            assert BRIDGE not in sim.world.players and not call.done()
+            assert any("cannot spawn MCBEWS_BRIDGE" in w for w in sim.api.warnings)
+            sim.api.options.beta_apis = True  # the operator turns Beta APIs on
+            await sim.advance(40)  # the addon retries the spawn every 40 ticks
+            result = await asyncio.wait_for(call, 5)
+            assert result["players"][0]["name"] == "Steve"
+            assert BRIDGE in sim.world.players
+
+
+async def test_server_sourced_scriptevent_has_no_player(addon_bundle: str) -> None:
+    async with mcbews_repl.serve(host="127.0.0.1", port=0, **FAST_BRIDGE) as mc:
+        async with SimWorld(fast=True, addon=addon_bundle, scriptevent_source="Server") as sim:
+            await sim.connect(mc.url)
+            await mc.wait_connected(timeout=5)
+            with pytest.raises(CapabilityError, match="@s needs a player source"):
+                await mc.call("get_player_snapshot", target="@s")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -22,14 +23,25 @@ BRIDGE = "MCBEWS_BRIDGE"
 FAST_BRIDGE: dict[str, Any] = {"text_prelude": 0.0, "text_interval": 0.0}
 
 
+@asynccontextmanager
+async def bridge_and_sim(
+    addon_bundle: str, **sim_options: Any
+) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
+    """A gateway on a free port with a simulated game (running the addon) connected to it."""
+    async with (
+        mcbews_repl.serve(host="127.0.0.1", port=0, **FAST_BRIDGE) as mc,
+        SimWorld(fast=True, addon=addon_bundle, **sim_options) as sim,
+    ):
+        await sim.connect(mc.url)
+        await mc.wait_connected(timeout=5)
+        yield mc, sim
+
+
 @pytest.fixture
 async def linked(addon_bundle: str) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
-    async with mcbews_repl.serve(host="127.0.0.1", port=0, **FAST_BRIDGE) as mc:
-        async with SimWorld(fast=True, addon=addon_bundle) as sim:
-            await sim.connect(mc.url)
-            await mc.wait_connected(timeout=5)
-            yield mc, sim
-            assert sim.script_errors == []
+    async with bridge_and_sim(addon_bundle) as (mc, sim):
+        yield mc, sim
+        assert sim.script_errors == []
 
 
 async def test_player_snapshot(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:
@@ -120,7 +132,7 @@ async def test_ui_chat_reaches_a_python_callback(
 
 
 def mixed_text(size: int) -> str:
-    pieces = ["你好世界，", "🙂🚀 ", "@a @s ", "§c红§r ", "\"quotes\" 'single' ", "line\nbreak\n"]
+    pieces = ["你好世界 ", "🙂🚀 ", "@a @s ", "§c红§r ", "\"quotes\" 'single' ", "line\nbreak\n"]
     out = ""
     while len(out.encode()) < size:
         out += pieces[len(out) % len(pieces)] + str(len(out))
@@ -164,25 +176,19 @@ async def test_disconnect_during_a_call(linked: tuple[mcbews_repl.Bridge, SimWor
 
 
 async def test_request_before_the_bridge_player_exists(addon_bundle: str) -> None:
-    async with mcbews_repl.serve(host="127.0.0.1", port=0, **FAST_BRIDGE) as mc:
-        async with SimWorld(fast=True, addon=addon_bundle, beta_apis=False) as sim:
-            await sim.connect(mc.url)
-            await mc.wait_connected(timeout=5)
-            call = asyncio.create_task(mc.call("get_player_snapshot", target="Steve", timeout=5))
-            await asyncio.sleep(0.05)
-            assert BRIDGE not in sim.world.players and not call.done()
-            assert any("cannot spawn MCBEWS_BRIDGE" in w for w in sim.api.warnings)
-            sim.api.options.beta_apis = True  # the operator turns Beta APIs on
-            await sim.advance(40)  # the addon retries the spawn every 40 ticks
-            result = await asyncio.wait_for(call, 5)
-            assert result["players"][0]["name"] == "Steve"
-            assert BRIDGE in sim.world.players
+    async with bridge_and_sim(addon_bundle, beta_apis=False) as (mc, sim):
+        call = asyncio.create_task(mc.call("get_player_snapshot", target="Steve", timeout=5))
+        await asyncio.sleep(0.05)
+        assert BRIDGE not in sim.world.players and not call.done()
+        assert any("cannot spawn MCBEWS_BRIDGE" in w for w in sim.api.warnings)
+        sim.api.options.beta_apis = True  # the operator turns Beta APIs on
+        await sim.advance(40)  # the addon retries the spawn every 40 ticks
+        result = await asyncio.wait_for(call, 5)
+        assert result["players"][0]["name"] == "Steve"
+        assert BRIDGE in sim.world.players
 
 
 async def test_server_sourced_scriptevent_has_no_player(addon_bundle: str) -> None:
-    async with mcbews_repl.serve(host="127.0.0.1", port=0, **FAST_BRIDGE) as mc:
-        async with SimWorld(fast=True, addon=addon_bundle, scriptevent_source="Server") as sim:
-            await sim.connect(mc.url)
-            await mc.wait_connected(timeout=5)
-            with pytest.raises(CapabilityError, match="@s needs a player source"):
-                await mc.call("get_player_snapshot", target="@s")
+    async with bridge_and_sim(addon_bundle, scriptevent_source="Server") as (mc, _):
+        with pytest.raises(CapabilityError, match="@s needs a player source"):
+            await mc.call("get_player_snapshot", target="@s")

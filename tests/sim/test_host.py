@@ -63,12 +63,12 @@ async def test_a_module_that_fails_to_load_raises(tmp_path: Path) -> None:
             pass
 
 
-async def test_an_api_the_sim_lacks_is_a_js_error(tmp_path: Path) -> None:
+async def test_run_command_of_an_unknown_command_throws_in_js(tmp_path: Path) -> None:
     bundle = write_bundle(
         tmp_path,
         f"const {{ world }} = {SERVER};\n"
-        "try { world.getPlayers({}).length; world.getDimension('overworld')"
-        ".runCommand('nonsense here'); } catch (e) { world.setDynamicProperty('err', String(e)); }\n",
+        "try { world.getDimension('overworld').runCommand('nonsense here'); }\n"
+        "catch (e) { world.setDynamicProperty('err', String(e)); }\n",
     )
     async with SimWorld(clock="manual", addon=bundle) as sim:
         assert "Unknown command: nonsense" in sim.api.dynamic_properties["err"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from .commands import CommandError, CommandResult, Context, Handler
@@ -97,6 +98,13 @@ def _pos(x: int, y: int, z: int) -> dict[str, int]:
     return {"x": x, "y": y, "z": z}
 
 
+def _fill_target(mode: str, block: str, shell: bool) -> str | None:
+    """What a /fill puts at one position: hollow clears the inside, outline leaves it."""
+    if shell or mode not in ("hollow", "outline"):
+        return block
+    return "minecraft:air" if mode == "hollow" else None
+
+
 def fill(ctx: Context, r: Reader) -> CommandResult:
     a = _block_pos(ctx, r.position())
     b = _block_pos(ctx, r.position())
@@ -110,22 +118,17 @@ def fill(ctx: Context, r: Reader) -> CommandResult:
         raise CommandError(f"Too many blocks in the specified area ({volume} > {FILL_MAX_BLOCKS})")
     if lo[1] < _WORLD_Y_MIN or hi[1] > _WORLD_Y_MAX:
         raise CommandError("Cannot place blocks outside of the world")
-    dim = ctx.origin.dimension
-    changed = 0
-    for x in range(lo[0], hi[0] + 1):
-        for y in range(lo[1], hi[1] + 1):
-            for z in range(lo[2], hi[2] + 1):
-                shell = x in (lo[0], hi[0]) or y in (lo[1], hi[1]) or z in (lo[2], hi[2])
-                target = block if shell or mode not in ("hollow", "outline") else None
-                if mode == "hollow" and not shell:
-                    target = "minecraft:air"
-                current = ctx.world.block(dim, x, y, z)
-                if target is None or current == target:
-                    continue
-                if mode == "keep" and current != "minecraft:air":
-                    continue
-                _put(ctx, (dim, x, y, z), target)
-                changed += 1
+    dim, changed = ctx.origin.dimension, 0
+    for x, y, z in itertools.product(*(range(low, h + 1) for low, h in zip(lo, hi, strict=True))):
+        shell = x in (lo[0], hi[0]) or y in (lo[1], hi[1]) or z in (lo[2], hi[2])
+        target = _fill_target(mode, block, shell)
+        current = ctx.world.block(dim, x, y, z)
+        if target is None or current == target:
+            continue
+        if mode == "keep" and current != "minecraft:air":
+            continue
+        _put(ctx, (dim, x, y, z), target)
+        changed += 1
     if changed == 0:
         raise CommandError("0 blocks filled")
     return CommandResult(status_message=f"{changed} blocks filled", fields={"fillCount": changed})

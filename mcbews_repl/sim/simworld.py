@@ -8,11 +8,14 @@ thread included): ``asyncio.run_coroutine_threadsafe(sim.run(url), loop)``.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from .client import GameClient
 from .clock import ClockMode, TickClock
@@ -27,6 +30,7 @@ from .selectors import CommandOrigin
 __all__ = ["ScriptEventSource", "SimWorld"]
 
 log = logging.getLogger("mcbews_repl.sim")
+_T = TypeVar("_T")
 
 # How a /scriptevent run over the WebSocket reaches scripts: PROTOCOL.md says it may arrive
 # with sourceType Entity (the connected player) rather than Server; both are selectable.
@@ -66,6 +70,7 @@ class SimWorld:
         self._addon = addon
         self._active = False  # something happened this tick: fast mode ticks again at once
         self._started = False
+        self.loop: asyncio.AbstractEventLoop | None = None  # set by start()
 
     # --- lifecycle ------------------------------------------------------------------
     async def __aenter__(self) -> SimWorld:
@@ -82,6 +87,7 @@ class SimWorld:
         if self._started:
             return
         self._started = True
+        self.loop = asyncio.get_running_loop()
         if self._addon is not False:
             path = bundled_addon() if self._addon is True else Path(str(self._addon))
             self.host = ScriptHost(self.api, path.read_text(encoding="utf-8"))
@@ -123,6 +129,18 @@ class SimWorld:
     async def advance(self, ticks: int = 1) -> None:
         """Fast-forward: run ``ticks`` ticks now (any clock mode)."""
         await self.clock.advance(ticks)
+
+    def call_threadsafe(self, fn: Callable[..., _T], *args: Any) -> concurrent.futures.Future[_T]:
+        """Run ``fn(*args)`` (``sim.ui_chat``, a world edit...) on the sim's loop from another
+        thread, e.g. a notebook kernel while the sim lives on the REPL's runtime thread. The
+        world and its QuickJS context are not thread-safe: touch them only on that loop."""
+        if self.loop is None:
+            raise RuntimeError("the SimWorld is not started")
+
+        async def call() -> _T:
+            return fn(*args)
+
+        return asyncio.run_coroutine_threadsafe(call(), self.loop)
 
     # --- driving it from Python -----------------------------------------------------
     def run_command(self, line: str, as_player: str | None = None) -> CommandResult:

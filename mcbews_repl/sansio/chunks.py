@@ -8,6 +8,7 @@ code-point boundaries; it may itself contain ``|`` and may end inside an escape 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -74,6 +75,14 @@ def _parse_number(text: str) -> int | None:
 
 def parse_chunk(text: str) -> Chunk:
     """Decode one chunk line; raise :class:`ChunkError` with a reason code if it is bad."""
+    # Fast path for well-formed chunks: one regex match instead of a string walk per
+    # field. Anything it does not accept takes the checks below, which say what is wrong.
+    match = _WELL_FORMED.match(text)
+    if match is not None:
+        prefix, name, first, second = match.groups()
+        at, of = int(first), int(second)
+        if name.strip() and 1 <= at <= of <= MAX_CHUNKS_PER_MESSAGE:
+            return Chunk(_CHANNELS[prefix], name, at, of, text[match.end() :])
     for channel in (Channel.BRIDGE, Channel.UI_CHAT):
         head = channel.value + "|"
         if text.startswith(head):
@@ -97,6 +106,15 @@ def parse_chunk(text: str) -> Chunk:
     if total > MAX_CHUNKS_PER_MESSAGE:
         raise ChunkError("too_many_chunks", f"total {total} > {MAX_CHUNKS_PER_MESSAGE}")
     return Chunk(channel, message_id, index, total, content)
+
+
+# The header exactly as the checks of parse_chunk accept it (ids without '|', indexes and
+# totals of 1 to _MAX_NUMBER_DIGITS ASCII digits); the content is the rest of the line.
+_WELL_FORMED = re.compile(
+    f"({re.escape(BRIDGE_PREFIX)}|{re.escape(UI_CHAT_PREFIX)})"
+    rf"\|([^|]*)\|([0-9]{{1,{_MAX_NUMBER_DIGITS}}})/([0-9]{{1,{_MAX_NUMBER_DIGITS}}})\|"
+)
+_CHANNELS = {Channel.BRIDGE.value: Channel.BRIDGE, Channel.UI_CHAT.value: Channel.UI_CHAT}
 
 
 def format_chunk(chunk: Chunk) -> str:

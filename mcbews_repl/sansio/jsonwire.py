@@ -40,6 +40,8 @@ def dumps_wire(value: Any) -> str:
 
 def utf8_len(text: str) -> int:
     """Length of ``text`` in UTF-8 bytes (lone surrogates count as their 6-byte escape)."""
+    if text.isascii():  # O(1) in CPython, and then one byte per code point
+        return len(text)
     try:
         return len(text.encode("utf-8"))
     except UnicodeEncodeError:

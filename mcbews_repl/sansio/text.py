@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import Any
 
 from ..exceptions import FrameTooLarge
 from .chunks import Channel, Chunk, ChunkError
-from .jsonwire import char_cost_bytes, dumps_wire, utf8_len
+from .jsonwire import char_cost_bytes, dumps_wire, escape_wire, utf8_len
 from .reassembly import Completed, Expired, Failed, Reassembler
 from .wire import (
     COMMAND_LINE_BUDGET_BYTES,
@@ -59,7 +60,9 @@ class _Template:
 
 
 def _escaped(text: str) -> str:
-    return dumps_wire(text)[1:-1]
+    # What dumps_wire(text)[1:-1] gives, without json.dumps building an encoder per call:
+    # for a str with ensure_ascii=False, json.dumps is exactly encode_basestring (C).
+    return escape_wire(encode_basestring(text))[1:-1]
 
 
 def _template(
@@ -120,12 +123,13 @@ def encode_text_response(
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     _validate(player, role, response_id, usage)
     template = _template(response_id, player, role, conversation_id, title, usage)
-    total_guess = 1
-    while True:
-        pieces = _pack(text, template, total_guess, budget_bytes)
-        if len(str(len(pieces))) <= len(str(total_guess)):
-            break
-        total_guess = len(pieces)
+    try:
+        pieces = _pack_converged(
+            text, template, _least_total(text, template, budget_bytes), budget_bytes
+        )
+    except FrameTooLarge:
+        # The shortcut skipped the narrower passes; redo them so the error is theirs.
+        pieces = _pack_converged(text, template, 1, budget_bytes)
     total = len(pieces)
     if max_frames is not None and total > max_frames:
         raise ValueError(
@@ -135,16 +139,56 @@ def encode_text_response(
     return [template.line(i, total, esc) for i, esc in enumerate(pieces, start=1)]
 
 
+def _pack_converged(
+    text: str, template: _Template, total_guess: int, budget_bytes: int
+) -> list[str]:
+    """Repack until the headers are sized with as many digits of ``n`` as the result has.
+
+    Only the digit count of ``total_guess`` matters to :func:`_pack`, and more header bytes
+    never give fewer frames, so starting from any guess with no more digits than the
+    answer (see :func:`_least_total`) ends on the same packing as starting from 1.
+    """
+    while True:
+        pieces = _pack(text, template, total_guess, budget_bytes)
+        if len(str(len(pieces))) <= len(str(total_guess)):
+            return pieces
+        total_guess = len(pieces)
+
+
+def _least_total(text: str, template: _Template, budget_bytes: int) -> int:
+    """A lower bound on the frame count, with the fewest digits the final ``n`` can have.
+
+    No frame carries more escaped text than the first one's room, and escaping never
+    makes a code point shorter than its UTF-8 form, so a text of ``size`` UTF-8 bytes needs
+    at least ``ceil(size / room)`` frames whatever the packing; when that bound has more
+    digits than ``n`` was sized with, that width cannot be the answer and its pass can be
+    skipped. Saves the throwaway pass with a one-digit ``n`` for texts over a few KiB.
+    """
+    size = utf8_len(text)
+    width, smallest = 1, 1  # the least total with ``width`` digits
+    while True:
+        room = budget_bytes - template.overhead_bytes(1, smallest, last=False)
+        if room < 6:
+            return 1
+        if len(str(-(-size // room))) <= width:
+            return smallest
+        width, smallest = width + 1, smallest * 10
+
+
 def _pack(text: str, template: _Template, total_guess: int, budget_bytes: int) -> list[str]:
     """Greedy packing with every header sized for ``total_guess``; returns escaped pieces."""
     pieces: list[str] = []
     pos, index = 0, 1
+    wider_at = 0  # headers only change size when the index gains a digit
+    room = room_last = 0
     while True:
-        room_last = budget_bytes - template.overhead_bytes(index, total_guess, last=True)
-        room = budget_bytes - template.overhead_bytes(index, total_guess, last=False)
-        if min(room, room_last) < 6:  # the widest escaped code point is \uXXXX
-            size = budget_bytes - min(room, room_last) + 6
-            raise FrameTooLarge("a text response frame's fixed fields", size, budget_bytes)
+        if index >= wider_at:
+            room_last = budget_bytes - template.overhead_bytes(index, total_guess, last=True)
+            room = budget_bytes - template.overhead_bytes(index, total_guess, last=False)
+            if min(room, room_last) < 6:  # the widest escaped code point is \uXXXX
+                size = budget_bytes - min(room, room_last) + 6
+                raise FrameTooLarge("a text response frame's fixed fields", size, budget_bytes)
+            wider_at = 10 ** len(str(index))
         rest = len(text) - pos
         if rest <= room_last:
             escaped = _escaped(text[pos:])

@@ -45,23 +45,30 @@ print(json.dumps({"s": time.perf_counter() - t, "pandas": False, "rich": False})
 def run(probe: str) -> list[dict[str, float]]:
     out = []
     for _ in range(RUNS):
-        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                              check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+        )
         out.append(json.loads(done.stdout.strip().splitlines()[-1]))
     return out
 
 
 def main() -> None:
-    rows = [("import mcbews_repl", run(IMPORT_PROBE)),
-            ("IPython shell start (baseline)", run(BASE_PROBE)),
-            ("%load_ext mcbews_repl", run(LOAD_PROBE))]
-    print(f"| measurement (median of {RUNS} fresh processes) | seconds | pandas imported "
-          "| rich imported |")
+    rows = [
+        ("import mcbews_repl", run(IMPORT_PROBE)),
+        ("IPython shell start (baseline)", run(BASE_PROBE)),
+        ("%load_ext mcbews_repl", run(LOAD_PROBE)),
+    ]
+    print(
+        f"| measurement (median of {RUNS} fresh processes) | seconds | pandas imported "
+        "| rich imported |"
+    )
     print("|---|---:|---|---|")
     for name, results in rows:
         median = statistics.median(r["s"] for r in results)
-        print(f"| {name} | {median:.3f} | {any(r['pandas'] for r in results)} "
-              f"| {any(r['rich'] for r in results)} |")
+        print(
+            f"| {name} | {median:.3f} | {any(r['pandas'] for r in results)} "
+            f"| {any(r['rich'] for r in results)} |"
+        )
     load = statistics.median(r["s"] for r in rows[2][1])
     verdict = "PASS" if load < 0.3 else "FAIL"
     print(f"\nTarget: %load_ext adds < 0.300 s to a warm IPython start: {load:.3f} s, {verdict}")

@@ -9,9 +9,10 @@ import threading
 from pathlib import Path
 
 import pexpect
-from IPython.testing.globalipapp import start_ipython
 
 from mcbews_repl.sim import SimWorld
+
+from .conftest import shell_instance
 
 
 def bridge_threads() -> list[str]:
@@ -24,7 +25,7 @@ def port_open(port: int) -> bool:
 
 
 def test_load_unload_reload_cycles_leave_no_threads_or_ports() -> None:
-    ip = start_ipython()
+    ip = shell_instance()
     ip.run_line_magic("config", "McbewsRepl.port = 0")
     ports = []
     for _ in range(3):
@@ -44,10 +45,17 @@ def test_load_unload_reload_cycles_leave_no_threads_or_ports() -> None:
 def test_terminal_ipython_answers_while_waiting_at_the_prompt(tmp_path: Path) -> None:
     ipython = str(Path(sys.executable).with_name("ipython"))
     child = pexpect.spawn(
-        ipython, ["--simple-prompt", "--no-banner", "--colors=NoColor",
-                  f"--ipython-dir={tmp_path}", "--HistoryManager.enabled=False"],
-        encoding="utf-8", timeout=60, env={"MCBEWS_PORT": "0", "TERM": "dumb",
-                                           "PATH": str(Path(sys.executable).parent)},
+        ipython,
+        [
+            "--simple-prompt",
+            "--no-banner",
+            "--colors=NoColor",
+            f"--ipython-dir={tmp_path}",
+            "--HistoryManager.enabled=False",
+        ],
+        encoding="utf-8",
+        timeout=60,
+        env={"MCBEWS_PORT": "0", "TERM": "dumb", "PATH": str(Path(sys.executable).parent)},
     )
     try:
         child.expect(r"In \[1\]: ")
@@ -58,7 +66,7 @@ def test_terminal_ipython_answers_while_waiting_at_the_prompt(tmp_path: Path) ->
         # IPython now sits at its prompt; a game connects and the handshake must complete.
         connected = asyncio.run(connect_and_wait(url))
         assert connected
-        child.sendline("print('chat:', [e.summary for e in mc.bridge.events() if e.kind == 'chat'])")
+        child.sendline("print('chat:', [e.summary for e in mc.bridge.events() if e.kind=='chat'])")
         child.expect(r"chat: (.*)\r?\n")
         assert "hello from the game" in child.match.group(1)
         child.sendline("exit")

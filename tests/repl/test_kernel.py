@@ -32,6 +32,8 @@ CELLS = [
     "print('callback', seen)",
     "%unload_ext mcbews_repl\nprint('mc' in dir())",
 ]
+# A long delivery (about 15 frames at 0.15 s) while the extension is loaded.
+CELLS.insert(5, "n = await mc.send_text('Steve', 'x' * 5000)\nprint('frames', n)")
 
 
 def outputs(cell: Any) -> str:
@@ -54,7 +56,11 @@ def test_extension_in_a_real_kernel() -> None:
     assert out[2].strip() == "True from a kernel"
     assert out[3].strip() == "Steve overworld" or out[3].startswith("Steve ")
     assert out[4].strip() == "DataFrame ['Alex', 'Steve']"
-    assert out[5].strip() == "during sleep [True] 1"
+    # A long delivery shows a progress bar that ends full.
+    assert out[5].strip().startswith("frames ")
+    bars = [o.get("data", {}).get("text/html", "") for o in nb.cells[5].outputs]
+    assert any("<progress" in b and "(100%)" in b for b in bars)
+    assert out[6].strip() == "during sleep [True] 1"
     # The callback ran on the kernel's own thread (the main one), not the bridge thread.
-    assert "('Alex', 'hello kernel', 'MainThread')" in out[7]
-    assert out[8].strip() == "False"
+    assert "('Alex', 'hello kernel', 'MainThread')" in out[8]
+    assert out[9].strip() == "False"

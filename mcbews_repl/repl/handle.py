@@ -29,10 +29,10 @@ from .tables import (
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CallbackFailure", "Minecraft", "Status"]
+__all__ = ["CallbackFailure", "Minecraft", "Status", "UiMessage"]
 
 T = TypeVar("T")
-UiCallback = Callable[[UiChat], Any]
+UiCallback = Callable[["UiMessage"], Any]
 # How many recent events the status panel shows.
 STATUS_RECENT_EVENTS = 5
 
@@ -46,6 +46,21 @@ class Status:
     connections: list[dict[str, Any]]
     pending: int
     recent: list[LogEntry] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class UiMessage:
+    """A UI chat message as a notebook callback sees it; ``reply`` is safe on any loop."""
+
+    player: str
+    message: str
+    conversation_id: str | None
+    message_id: str
+    _mc: Minecraft = field(repr=False, compare=False)
+
+    def reply(self, text: str, *, role: str = "assistant") -> Pending[int]:
+        """Answer in the player's panel: ``await msg.reply("...")`` or ``.result()``."""
+        return self._mc.send_text(self.player, text, role=role)
 
 
 @dataclass(frozen=True)
@@ -217,8 +232,13 @@ class Minecraft:
     def _invoke(
         self, callback: UiCallback, message: UiChat, loop: asyncio.AbstractEventLoop
     ) -> None:
+        # Hand the callback a message whose reply() goes through the runtime thread: the
+        # gateway's own UiChat.reply() must only run on the bridge's loop.
+        mine = UiMessage(
+            message.player, message.message, message.conversation_id, message.message_id, self
+        )
         try:
-            outcome = callback(message)
+            outcome = callback(mine)
         except Exception as exc:
             self._report(callback, message, exc)
             return

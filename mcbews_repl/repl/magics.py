@@ -11,6 +11,7 @@ import argparse
 import json
 import shlex
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
@@ -111,7 +112,7 @@ class McMagics(Magics):
         %mc serve [--host H] [--port P] [--token T | --no-token]   (re)start the bridge
         %mc stop                     stop the bridge
         %mc connect                  print the /connect line to type in Minecraft
-        %mc sim [--players Steve,Alex] [--legacy]   connect a simulated world
+        %mc sim [--players Steve,Alex] [--legacy] [--addon sim_bundle.js]   simulated world
         %mc /<command>               run one command (also: %mc cmd <command>)
         %mc player [name]            a player's card (default: the connected player)
         %mc players                  every player as a DataFrame
@@ -167,12 +168,17 @@ class McMagics(Magics):
 
     def _sub_sim(self, rest: str) -> Any:
         args = _parser(
-            "sim", (("--players",), {"default": None}), (("--legacy",), {"action": "store_true"})
+            "sim",
+            (("--players",), {"default": None}),
+            (("--legacy",), {"action": "store_true"}),
+            (("--addon",), {"default": None}),
         ).parse_args(shlex.split(rest))
         from .simulate import start_sim
 
         names = [n.strip() for n in args.players.split(",") if n.strip()] if args.players else None
-        start_sim(self.handle, names, legacy=args.legacy).result(60)
+        if args.addon is not None and not Path(args.addon).is_file():
+            raise UsageError(f"--addon {args.addon}: no such simulator bundle (sim_bundle.js)")
+        start_sim(self.handle, names, legacy=args.legacy, addon=args.addon).result(60)
         return self.handle.status()
 
     def _sub_cmd(self, rest: str) -> Any:

@@ -24,7 +24,7 @@ CELLS = [
     "@mc.on_ui_chat\n"
     "def cb(msg):\n"
     "    seen.append((msg.player, msg.message, threading.current_thread().name))\n"
-    "mc.sim.call_threadsafe(mc.sim.ui_chat, 'Alex', 'hello kernel').result(10)",
+    "mc.sim.ui_chat('Alex', 'hello kernel')",
     "import asyncio\n"
     "for _ in range(100):\n"
     "    if seen: break\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pandas as pd
@@ -126,28 +127,45 @@ def test_our_errors_show_as_messages(shell: Any) -> None:
     assert isinstance(result.error_in_exec, CapabilityError)
 
 
-def test_ui_chat_callbacks_get_messages(shell: Any) -> None:
+def test_ui_chat_callbacks_get_messages_and_can_reply(shell: Any) -> None:
     mc = mc_of(shell)
     seen: list[tuple[str, str]] = []
-    done = asyncio.Event()
 
     def on_chat(msg: Any) -> None:
         seen.append((msg.player, msg.message))
+        msg.reply(f"echo: {msg.message}")  # schedules the answer; safe from any thread
 
     mc.on_ui_chat(on_chat)
     try:
-        mc._runtime.run(_type_in_panel(mc, "Alex", "hi from the panel"), 20)
+        mc.sim.ui_chat("Alex", "hi from the panel")  # the sim handle is thread-safe
+        wait_until(lambda: any("echo: hi from the panel" in m for m in mc.sim.inbox("Alex")))
     finally:
         mc.off_ui_chat(on_chat)
-    assert ("Alex", "hi from the panel") in seen
-    del done
+    assert seen == [("Alex", "hi from the panel")]
 
 
-async def _type_in_panel(mc: Minecraft, player: str, text: str) -> None:
-    mc.sim.ui_chat(player, text)
-    for _ in range(200):
-        await asyncio.sleep(0.05)
-        if any(e.kind == "ui_chat" for e in mc.bridge.events(0)[-5:]):
-            await asyncio.sleep(0.05)
-            return
-    raise AssertionError("the UI chat message never arrived")
+def test_a_raising_callback_is_reported_not_lost(
+    shell: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mc = mc_of(shell)
+
+    def broken(msg: Any) -> None:
+        raise RuntimeError("boom")
+
+    mc.on_ui_chat(broken)
+    try:
+        mc.sim.ui_chat("Steve", "trigger")
+        wait_until(lambda: bool(mc.callback_failures))
+    finally:
+        mc.off_ui_chat(broken)
+    failure = mc.callback_failures[-1]
+    assert failure.player == "Steve" and "boom" in failure.error
+    assert "boom" in capsys.readouterr().err
+
+
+def wait_until(condition: Any, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition never became true")
+        time.sleep(0.05)

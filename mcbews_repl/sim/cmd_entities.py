@@ -179,11 +179,7 @@ def tag(ctx: Context, r: Reader) -> CommandResult:
     action = r.choice("add", "remove", "list")
     if action == "list":
         r.end()
-        lines = [
-            f"{e.name} has {len(e.tags)} tags: {', '.join(sorted(e.tags))}"
-            if e.tags else f"{e.name} has no tags" for e in targets
-        ]  # fmt: skip
-        return CommandResult(status_message="\n".join(lines))
+        return CommandResult(status_message=_tag_list(targets))
     name = r.word()
     r.end()
     changed = [e for e in targets if (name not in e.tags) == (action == "add")]
@@ -194,6 +190,21 @@ def tag(ctx: Context, r: Reader) -> CommandResult:
     who = changed[0].name if len(changed) == 1 else f"{len(changed)} entities"
     verb, prep = ("Added", "to") if action == "add" else ("Removed", "from")
     return CommandResult(status_message=f"{verb} tag '{name}' {prep} {who}")
+
+
+def _tag_list(targets: list[Entity]) -> str:
+    """The game's wording: one line for one entity, a combined line for several."""
+    if len(targets) == 1:
+        e = targets[0]
+        return (
+            f"{e.name} has {len(e.tags)} tags: {', '.join(sorted(e.tags))}"
+            if e.tags
+            else (f"{e.name} has no tags")
+        )
+    tags = sorted({t for e in targets for t in e.tags})
+    if not tags:
+        return f"There are no tags on the {len(targets)} entities"
+    return f"The {len(targets)} entities have {len(tags)} total tags: {', '.join(tags)}"
 
 
 def testfor(ctx: Context, r: Reader) -> CommandResult:

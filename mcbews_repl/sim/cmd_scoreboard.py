@@ -50,14 +50,15 @@ def objectives(ctx: Context, r: Reader) -> CommandResult:
     objs = ctx.world.objectives
     if action == "list":
         r.end()
-        lines = [f"Showing {len(objs)} objective(s):"] + [
+        if not objs:
+            return CommandResult(status_message="There are no objectives on the scoreboard")
+        lines = [f"Showing {len(objs)} objective(s) on scoreboard:"] + [
             f"- {o.name}: displays as '{o.display_name}' and is type '{o.criteria}'"
             for o in objs.values()
         ]
         return CommandResult(status_message="\n".join(lines))
     if action == "setdisplay":
-        r.rest()
-        return CommandResult(status_message="Set display slot")
+        return _setdisplay(ctx, r)
     name = r.word()
     if action == "remove":
         r.end()
@@ -66,7 +67,7 @@ def objectives(ctx: Context, r: Reader) -> CommandResult:
     r.choice("dummy")
     display = r.rest().strip().strip('"') or name
     if name in objs:
-        raise CommandError("An objective already exists by that name")
+        raise CommandError(f"An objective with the name '{name}' already exists")
     objs[name] = Objective(name, display)
     return CommandResult(status_message=f"Added new objective '{name}' successfully")
 
@@ -87,6 +88,21 @@ _OPERATIONS: dict[str, Callable[[int, int], int]] = {
     "<": min,
     ">": max,
 }
+
+
+_DISPLAY_SLOTS = ("list", "sidebar", "belowname")
+
+
+def _setdisplay(ctx: Context, r: Reader) -> CommandResult:
+    slot = r.choice(*_DISPLAY_SLOTS)
+    name = r.optional_word()
+    if name is None:
+        return CommandResult(status_message=f"Cleared objective display slot '{slot}'")
+    _objective(ctx, name)
+    if slot != "belowname" and not r.at_end():
+        r.choice("ascending", "descending")
+    r.end()
+    return CommandResult(status_message=f"Set the display objective in slot '{slot}' to '{name}'")
 
 
 def _change(ctx: Context, r: Reader, action: str) -> CommandResult:
@@ -116,14 +132,18 @@ def _reset(ctx: Context, r: Reader) -> CommandResult:
     for objective in targets:
         for name in names:
             objective.scores.pop(name, None)
-    return CommandResult(status_message=f"Reset scores of {', '.join(names)}")
+    if only:
+        return CommandResult(status_message=f"Reset score {only} of player {', '.join(names)}")
+    return CommandResult(status_message=f"Reset scores of player {', '.join(names)}")
 
 
 def _list(ctx: Context, r: Reader) -> CommandResult:
     if r.at_end():
         tracked = sorted(_tracked(ctx))
+        if not tracked:
+            return CommandResult(status_message="There are no tracked players on the scoreboard")
         return CommandResult(
-            status_message=f"There are {len(tracked)} tracked players on the scoreboard:\n"
+            status_message=f"Showing {len(tracked)} tracked players on the scoreboard:\n"
             + ", ".join(tracked)
         )
     names = _participants(ctx, r)
@@ -131,8 +151,11 @@ def _list(ctx: Context, r: Reader) -> CommandResult:
     lines: list[str] = []
     for name in names:
         held = [o for o in ctx.world.objectives.values() if name in o.scores]
+        if not held and len(names) == 1:
+            raise CommandError(f"Player {name} has no scores recorded")
         lines.append(f"Showing {len(held)} tracked objective(s) for {name}:")
-        lines += [f"- {o.name}: {o.scores[name]} ({o.display_name})" for o in held]
+        # The game's entry is "- <display name>: <score> (<objective name>)".
+        lines += [f"- {o.display_name}: {o.scores[name]} ({o.name})" for o in held]
     return CommandResult(status_message="\n".join(lines))
 
 
@@ -146,7 +169,7 @@ def _operation(ctx: Context, r: Reader) -> CommandResult:
     for name in names:
         for other in sources:
             if other not in source.scores:
-                raise CommandError(f"No score for {other} in objective {source.name}")
+                raise CommandError(f"No {source.name} score for {other} found")
             mine = target.scores.get(name, 0)
             if op == "><":
                 target.scores[name], source.scores[other] = source.scores[other], mine

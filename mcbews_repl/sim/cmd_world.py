@@ -1,4 +1,4 @@
-"""World commands: time, weather, setblock and fill on the sparse block map."""
+"""World commands: time, weather, setblock, testforblock and fill on the sparse block map."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import itertools
 import math
 
 from .commands import CommandError, CommandResult, Context, Handler
+from .model import display_name
 from .parse import Coord, Reader
 
 __all__ = ["FILL_MAX_BLOCKS", "HANDLERS", "TICKS_PER_DAY"]
@@ -87,6 +88,25 @@ def setblock(ctx: Context, r: Reader) -> CommandResult:
     return CommandResult(status_message="Block placed", fields={"position": _pos(x, y, z)})
 
 
+def testforblock(ctx: Context, r: Reader) -> CommandResult:
+    x, y, z = _block_pos(ctx, r.position())
+    wanted = _block_id(r)
+    r.rest()  # a data value or block states: accepted, not modelled
+    if not _WORLD_Y_MIN <= y <= _WORLD_Y_MAX:
+        raise CommandError("Cannot test for block outside of the world")
+    actual = ctx.world.block(ctx.origin.dimension, x, y, z)
+    where = {"position": _pos(x, y, z)}
+    if actual != wanted:
+        raise CommandError(
+            f"The block at {x},{y},{z} is {display_name(actual)} "
+            f"(expected: {display_name(wanted)})."
+        )
+    return CommandResult(
+        status_message=f"Successfully found the block at {x},{y},{z}.",
+        fields={"matches": True, **where},
+    )
+
+
 def _put(ctx: Context, key: tuple[str, int, int, int], block: str) -> None:
     if block == "minecraft:air":
         ctx.world.blocks.pop(key, None)
@@ -138,5 +158,6 @@ HANDLERS: dict[str, Handler] = {
     "time": time,
     "weather": weather,
     "setblock": setblock,
+    "testforblock": testforblock,
     "fill": fill,
 }

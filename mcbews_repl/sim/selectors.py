@@ -1,8 +1,8 @@
 """Resolving target selectors (@a @p @s @e @r and player names) against the world.
 
 Only the arguments scripts commonly use are modelled: name=, tag=, type= (each may be
-negated with ``!``), c=, r= and rm=. Anything else is accepted and ignored, which is kinder
-to a test than a false syntax error.
+negated with ``!``), c=, r= and rm= (measured from x=, y=, z= when given). Anything else is
+accepted and ignored, which is kinder to a test than a false syntax error.
 """
 
 from __future__ import annotations
@@ -73,8 +73,17 @@ def _namespaced(type_id: str) -> str:
     return type_id if ":" in type_id else f"minecraft:{type_id}"
 
 
+def _centre(selector: Selector, origin: CommandOrigin) -> Vec3:
+    """x=, y=, z= move the point r=, rm= and c= measure from (default: the origin)."""
+    base = origin.location
+    x, y, z = (selector.arg(axis) for axis in "xyz")
+    return Vec3(
+        float(x[0]) if x else base.x, float(y[0]) if y else base.y, float(z[0]) if z else base.z
+    )
+
+
 def _in_radius(entity: Entity, selector: Selector, origin: CommandOrigin) -> bool:
-    d2 = entity.location.distance2(origin.location)
+    d2 = entity.location.distance2(_centre(selector, origin))
     for r in selector.arg("r"):
         if d2 > float(r) ** 2 or entity.dimension != origin.dimension:
             return False
@@ -90,7 +99,8 @@ def _limit(
         rng.shuffle(found)
         return found[: abs(count) or 1]
     if selector.kind == "p" or counts:
-        found.sort(key=lambda e: e.location.distance2(origin.location), reverse=count < 0)
+        centre = _centre(selector, origin)
+        found.sort(key=lambda e: e.location.distance2(centre), reverse=count < 0)
         limit = abs(count) or 1
         return found[:limit]
     return found

@@ -189,3 +189,33 @@ def test_tags_summon_and_kill(game: Game) -> None:
     assert game.run("summon zombie 1 64 1 Zed").status_message == "Object successfully summoned"
     assert game.run("kill @e[type=zombie]").status_message == "Killed Zombie, Zed"
     assert not [e for e in game.world.entities if e.type_id == "minecraft:zombie"]
+
+
+def test_scoreboard_and_block_wording_follows_the_language_file(game: Game) -> None:
+    listed = game.run("scoreboard players list Steve").status_message
+    assert (
+        listed
+        == "Showing 2 tracked objective(s) for Steve:\n- Kills: 3 (kills)\n- §eCoins: 120 (coins)"
+    )
+    nobody = game.run("scoreboard players list Nobody")
+    assert (nobody.status_code, nobody.status_message) == (
+        EXECUTION_FAIL,
+        "Player Nobody has no scores recorded",
+    )
+    assert game.run("scoreboard objectives setdisplay sidebar kills").status_message == (
+        "Set the display objective in slot 'sidebar' to 'kills'"
+    )
+    assert game.run("scoreboard objectives setdisplay sidebar nothing").status_code < 0
+    assert (
+        game.run("tag @a list").status_message
+        == "The 2 entities have 3 total tags: builder, explorer, vip"
+    )
+    assert game.run("testforblock 0 63 0 stone").status_message == (
+        "Successfully found the block at 0,63,0."
+    )
+    air = game.run("testforblock 0 64 0 stone")
+    assert air.status_message == "The block at 0,64,0 is Air (expected: Stone)."
+    assert game.run("testforblock 0 999 0 stone").status_message == (
+        "Cannot test for block outside of the world"
+    )
+    assert game.run("testfor @e[x=5,y=64,z=5,r=1]").body()["victim"] == ["Cow"]

@@ -40,9 +40,12 @@ from ..sansio import (
     UnknownFrame,
     check_command_line,
 )
+from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .calls import CapabilityCalls
 from .delivery import Progress, deliver_text, encode_text_lines
+from .encryption import EncryptionError, SessionCipher
 from .eventlog import EventLog
+from .negotiate import Negotiated, negotiate
 from .results import CommandResult, UiChat
 from .settings import Settings
 from .window import CommandWindow, Reply
@@ -75,7 +78,8 @@ class GameConnection:
         self.path = websocket.request.path if websocket.request else ""
         self.connected_at = time.time()
         self.local_player: str | None = None
-        self.encrypted = False  # ws:encrypt is not negotiated yet: frames are plain text
+        self.encrypted = False  # True once ws:encrypt is agreed (frames are then binary)
+        self.encryption: Negotiated | None = None  # how: handshake form and cipher mode
         self.closed = False
         self.frames_in = 0
         self.frames_out = 0
@@ -100,6 +104,14 @@ class GameConnection:
         self._ready = asyncio.Event()
         self._frame: str | bytes = ""  # the frame being handled, for sizes in logs
         self._event_version: int | None = None
+        self._cipher: SessionCipher | None = None
+        # Outgoing frames wait while the encryption handshake runs (see negotiate.py).
+        self._settled = asyncio.Event()
+        self._wants_encryption = (
+            settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
+        )
+        if not self._wants_encryption:
+            self._settled.set()
 
     # --- state ----------------------------------------------------------------------------
 
@@ -137,15 +149,20 @@ class GameConnection:
     def __repr__(self) -> str:
         state = "closed" if self.closed else "open"
         who = self.local_player or "?"
-        return f"<GameConnection #{self.id} {self.peer} player={who} {state}>"
+        secure = " encrypted" if self.encrypted else ""
+        return f"<GameConnection #{self.id} {self.peer} player={who}{secure} {state}>"
 
     # --- the reader -----------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Read frames until the game goes away, then fail everything still pending."""
-        handshake = asyncio.create_task(self._handshake())
+        """Encrypt if agreed, read frames until the game goes away, then fail everything
+        still pending."""
+        handshake: asyncio.Task[None] | None = None
         cause: BaseException | None = None
         try:
+            if self._wants_encryption and (cause := await self._encrypt()) is not None:
+                return
+            handshake = asyncio.create_task(self._handshake())
             while True:
                 try:
                     message = await self._ws.recv()
@@ -154,11 +171,46 @@ class GameConnection:
                     break
                 self._on_frame(message)
         finally:
-            handshake.cancel()
+            if handshake is not None:
+                handshake.cancel()
             self._close_down(cause)
+
+    async def _encrypt(self) -> BaseException | None:
+        """Run the handshake; on failure close the socket and return why (None: encrypted)."""
+        try:
+            agreed = await negotiate(self._ws, self._settings, self._on_frame)
+        except WebSocketClosed as exc:
+            return exc
+        except EncryptionError as exc:
+            _log.warning("connection #%d: encryption failed: %s", self.id, exc)
+            self._record("encryption_failed", f"#{self.id} not encrypted: {exc}", error=str(exc))
+            await self._ws.close(1002, f"encryption handshake failed: {exc}"[:120])
+            return exc
+        finally:
+            self._settled.set()
+        self.encryption, self._cipher, self.encrypted = agreed, agreed.cipher, True
+        _log.info("connection #%d: encrypted (%s, %s)", self.id, agreed.form, agreed.mode)
+        self._record(
+            "encrypted",
+            f"#{self.id} encrypted ({agreed.form}, aes-256-{agreed.mode})",
+            form=agreed.form,
+            mode=agreed.mode,
+        )
+        return None
 
     def _on_frame(self, message: str | bytes) -> None:
         self.frames_in += 1
+        if self._cipher is not None:
+            opened = self._cipher.open(message)
+            if opened is None:
+                self.proto.counters["rejected:plaintext_after_encryption"] += 1
+                self._frame = message
+                self._on_rejected(FrameRejected("plaintext_after_encryption", "text frame"))
+                self._frame = ""
+                return
+            if isinstance(message, str):
+                self.proto.counters["plaintext_race"] += 1
+            message = opened
         self._frame = message
         try:
             for event in self.proto.receive_text(message, time.monotonic()):
@@ -297,8 +349,14 @@ class GameConnection:
             )
 
     async def _send(self, frame: str) -> None:
+        if not self._settled.is_set():
+            await self._settled.wait()
+        # Sealing and queueing the frame happen with no await between them (websockets
+        # writes an unfragmented message before its first await), so frames reach the
+        # wire in the order the cipher stream saw them.
+        data = frame if self._cipher is None else self._cipher.seal(frame)
         try:
-            await self._ws.send(frame)
+            await self._ws.send(data)
         except WebSocketClosed as exc:
             raise self._closed_error(exc) from exc
         self.frames_out += 1

@@ -16,7 +16,7 @@ import secrets
 import socket
 import time
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from http import HTTPStatus
@@ -26,8 +26,10 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection
 from websockets.asyncio.server import serve as websocket_serve
 from websockets.http11 import Request, Response
+from websockets.typing import Subprotocol
 
 from ..exceptions import NotConnected, RequestTimeout
+from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .connection import GameConnection
 from .delivery import Progress
 from .eventlog import EventLog, LogEntry
@@ -101,7 +103,8 @@ class Bridge:
             self._handle,
             self.host,
             self._port,
-            process_request=self._check_path,
+            process_request=self._check_request,
+            select_subprotocol=self._select_subprotocol,
             max_size=self.settings.max_frame_bytes * _READ_LIMIT_FACTOR,
             compression=None,  # frames are small; deflate would cost more than it saves
         )
@@ -169,6 +172,36 @@ class Bridge:
 
     # --- connections ----------------------------------------------------------------------
 
+    def _check_request(self, websocket: ServerConnection, request: Request) -> Response | None:
+        return self._check_path(websocket, request) or self._check_encryption(websocket, request)
+
+    @staticmethod
+    def _offers_encryption(request: Request) -> bool:
+        offered = ",".join(request.headers.get_all("Sec-WebSocket-Protocol"))
+        return ENCRYPT_SUBPROTOCOL in (name.strip() for name in offered.split(","))
+
+    def _check_encryption(self, websocket: ServerConnection, request: Request) -> Response | None:
+        """``encrypt=True``: refuse a client that does not offer the wsencrypt subprotocol."""
+        if self.settings.encrypt is not True or self._offers_encryption(request):
+            return None
+        peer = websocket.remote_address
+        _log.info("refused a connection from %s: it cannot encrypt", peer)
+        summary = f"unencrypted client {peer} (encrypt=True)"
+        self.log.append("refused", summary, None, peer=str(peer))
+        return websocket.respond(
+            HTTPStatus.FORBIDDEN,
+            f"this bridge requires encryption; the client did not offer {ENCRYPT_SUBPROTOCOL}\n",
+        )
+
+    def _select_subprotocol(
+        self, websocket: ServerConnection, offered: Sequence[Subprotocol]
+    ) -> Subprotocol | None:
+        # Accepting the subprotocol is what tells the game we will run ws:encrypt; a client
+        # that offers nothing (or encrypt=False) simply goes on unencrypted.
+        if self.settings.encrypt is not False and ENCRYPT_SUBPROTOCOL in offered:
+            return Subprotocol(ENCRYPT_SUBPROTOCOL)
+        return None
+
     def _check_path(self, websocket: ServerConnection, request: Request) -> Response | None:
         if self.token is None:
             return None
@@ -188,7 +221,11 @@ class Bridge:
         self._connections.append(connection)
         _log.info("connection #%d from %s", connection.id, connection.peer)
         self.log.append(
-            "connected", f"#{connection.id} {connection.peer}", connection.id, peer=connection.peer
+            "connected",
+            f"#{connection.id} {connection.peer}",
+            connection.id,
+            peer=connection.peer,
+            subprotocol=websocket.subprotocol,
         )
         self._arrival.set()
         self._arrival = asyncio.Event()
@@ -339,6 +376,8 @@ def serve(
     """Make the bridge server; use ``async with serve(...) as mc:`` to run it.
 
     ``port=0`` picks a free port. ``token="auto"`` makes a random path token and refuses
-    other paths; ``token=None`` accepts any path. ``options`` are :class:`Settings` fields.
+    other paths; ``token=None`` accepts any path. ``options`` are :class:`Settings` fields,
+    among them ``encrypt``: ``"auto"`` (default) encrypts whenever the game offers to,
+    ``True`` refuses games that cannot, ``False`` never encrypts (docs/encryption.md).
     """
     return Bridge(host, port, token, **options)

@@ -7,6 +7,7 @@ number, and are our own choices (said so beside them) everywhere else.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from ..sansio.wire import (
     DEFAULT_TIMEOUT_SECONDS,
@@ -16,7 +17,13 @@ from ..sansio.wire import (
     TEXT_PRELUDE_SECONDS,
 )
 
-__all__ = ["Settings"]
+__all__ = ["EncryptPolicy", "Settings"]
+
+# serve(encrypt=...): "auto" encrypts whenever the game offers the wsencrypt subprotocol,
+# True refuses games that cannot, False never encrypts (docs/encryption.md).
+EncryptPolicy = bool | Literal["auto"]
+_ENCRYPTION_MODES = ("cfb8", "cfb")  # mcpews 4.0.1's modes; "cfb8" is what the game asks for
+_HANDSHAKE_FORMS = ("auto", "ws:encrypt", "command")
 
 # Our choice: a command the game has not answered in 10 s is lost (real answers take ms).
 _COMMAND_TIMEOUT_SECONDS = 10.0
@@ -44,6 +51,9 @@ class Settings:
     log_capacity: int = _LOG_CAPACITY
     expire_interval: float = _EXPIRE_INTERVAL_SECONDS
     max_frame_bytes: int = MAX_FRAME_BYTES
+    encrypt: EncryptPolicy = "auto"
+    encryption_mode: Literal["cfb8", "cfb"] = "cfb8"
+    encryption_handshake: Literal["auto", "ws:encrypt", "command"] = "auto"
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_in_flight <= MAX_IN_FLIGHT_COMMANDS:
@@ -60,3 +70,12 @@ class Settings:
             raise ValueError("text_prelude and text_interval must be >= 0 seconds")
         if self.max_frame_bytes < 1024:
             raise ValueError("max_frame_bytes below 1 KiB would drop ordinary game frames")
+        self._check_encryption()
+
+    def _check_encryption(self) -> None:
+        if self.encrypt not in (True, False, "auto"):
+            raise ValueError(f"encrypt must be True, False or 'auto', not {self.encrypt!r}")
+        if self.encryption_mode not in _ENCRYPTION_MODES:
+            raise ValueError(f"encryption_mode must be one of {_ENCRYPTION_MODES}")
+        if self.encryption_handshake not in _HANDSHAKE_FORMS:
+            raise ValueError(f"encryption_handshake must be one of {_HANDSHAKE_FORMS}")

@@ -4,6 +4,10 @@ It answers ``subscribe``, queues ``commandRequest`` frames and runs them on the 
 (so the 100-in-flight window is real), refuses the 101st with TooManyPendingRequests
 without running it, refuses lines over the byte budget, and reports chat as PlayerMessage
 events once subscribed. One writer task serialises every outgoing frame.
+
+It also plays the game's side of ``ws:encrypt`` (both forms, see ``wsencrypt``): after
+answering, every frame it sends is encrypted and binary, and it can refuse unencrypted
+requests like a world with "Require Encrypted Websockets" on.
 """
 
 from __future__ import annotations
@@ -29,9 +33,18 @@ from .frames import (
     TOO_MANY_PENDING_MESSAGE,
     chat_event,
     command_response,
+    encrypt_response,
     error_frame,
 )
 from .model import ChatLine
+from .wsencrypt import (
+    ENCRYPTION_REQUIRED,
+    ENCRYPTION_REQUIRED_MESSAGE,
+    GameCipher,
+    HandshakeRefused,
+    accept_key_exchange,
+    parse_enable_encryption,
+)
 
 __all__ = ["ENCRYPT_SUBPROTOCOL", "GameClient"]
 
@@ -57,13 +70,22 @@ class GameClient:
         request_tick: Callable[[], None],
         *,
         legacy_events: bool = False,
+        require_encryption: bool = False,
+        legacy_encryption: bool = False,
+        offer_encryption: bool = True,
     ) -> None:
         self._run_command = run_command
         self._request_tick = request_tick
         self.legacy_events = legacy_events
+        self.require_encryption = require_encryption
+        self.legacy_encryption = legacy_encryption  # an old client: no ws:encrypt purpose
+        self.offer_encryption = offer_encryption
         self.subscriptions: set[str] = set()
         self._queue: deque[_Queued] = deque()
-        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        # A GameCipher in the outbox switches the writer to encrypting from that frame on.
+        self._outbox: asyncio.Queue[str | GameCipher | None] = asyncio.Queue()
+        self._cipher: GameCipher | None = None
+        self._decrypted_any = False  # plaintext from the server no longer races the switch
         self._ws: ClientConnection | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.closed = asyncio.Event()
@@ -75,10 +97,14 @@ class GameClient:
     def in_flight(self) -> int:
         return len(self._queue)
 
+    @property
+    def encrypted(self) -> bool:
+        return self._cipher is not None
+
     async def connect(self, url: str, *, open_timeout: float = 10.0) -> None:
         self._ws = await connect(
             url,
-            subprotocols=[ENCRYPT_SUBPROTOCOL],  # type: ignore[list-item]
+            subprotocols=[ENCRYPT_SUBPROTOCOL] if self.offer_encryption else None,  # type: ignore[list-item]
             open_timeout=open_timeout,
             max_size=None,
         )
@@ -125,13 +151,28 @@ class GameClient:
         try:
             async for raw in self._ws:
                 self.frames_received += 1
-                self._receive(raw if isinstance(raw, str) else raw.decode("utf-8", "replace"))
+                text = self._open(raw)
+                if text is not None:
+                    self._receive(text)
         except ConnectionClosed:
             pass
         finally:
             self._queue.clear()
             self.closed.set()
             self._outbox.put_nowait(None)
+
+    def _open(self, raw: str | bytes) -> str | None:
+        """Decrypt binary frames once encrypted. A text frame before the first encrypted
+        one is plaintext the server sent before it switched: it passes; after, dropped."""
+        if isinstance(raw, str):
+            if self._decrypted_any:
+                log.warning("sim: dropping a plaintext frame on an encrypted connection")
+                return None
+            return raw
+        if self._cipher is None:
+            return raw.decode("utf-8", "replace")
+        self._decrypted_any = True
+        return self._cipher.decrypt(raw)
 
     def _receive(self, raw: str) -> None:
         try:
@@ -143,6 +184,8 @@ class GameClient:
         except (ValueError, KeyError, TypeError):
             log.warning("sim: ignoring a frame that is not a game request (%d chars)", len(raw))
             return
+        if self._refuse_unencrypted(purpose, request_id, body):
+            return
         match purpose:
             case "subscribe":
                 self.subscriptions.add(str(body.get("eventName", "")))
@@ -152,13 +195,66 @@ class GameClient:
                 self._outbox.put_nowait(command_response(request_id, {"statusCode": 0}))
             case "commandRequest":
                 self._command_request(request_id, body)
+            case "ws:encrypt" if self.legacy_encryption:
+                # An old client does not know the purpose. How the real one answers is not
+                # recorded; an error frame is our reading ("protocol-level failures").
+                self._send_error(request_id, MALFORMED_REQUEST, "Unsupported messagePurpose")
+            case "ws:encrypt":
+                self._ws_encrypt(request_id, body)
             case _:
                 log.info("sim: unsupported messagePurpose %r", purpose)
 
+    # --- encryption -------------------------------------------------------------------
+    def _refuse_unencrypted(self, purpose: str, request_id: str, body: dict[str, Any]) -> bool:
+        """Require Encrypted Websockets: only the handshake itself may come in plaintext."""
+        if not self.require_encryption or self._cipher is not None or purpose == "ws:encrypt":
+            return False
+        line = body.get("commandLine")
+        if isinstance(line, str) and parse_enable_encryption(line) is not None:
+            return False
+        self._send_error(request_id, ENCRYPTION_REQUIRED, ENCRYPTION_REQUIRED_MESSAGE)
+        return True
+
+    def _key_exchange(
+        self, request_id: str, key: object, salt: object, mode: object
+    ) -> tuple[str, GameCipher] | None:
+        """Our public key and the session's cipher, or None after answering with an error."""
+        if self._cipher is not None:
+            self._send_error(request_id, MALFORMED_REQUEST, "The connection is already encrypted")
+            return None
+        try:
+            return accept_key_exchange(key, salt, mode)
+        except HandshakeRefused as exc:
+            log.warning("sim: refusing the encryption handshake: %s", exc)
+            self._send_error(request_id, MALFORMED_REQUEST, f"Encryption handshake failed: {exc}")
+            return None
+
+    def _switch(self, answer: str, cipher: GameCipher) -> None:
+        """Queue the answer in plaintext; every frame after it is encrypted, both ways."""
+        self._outbox.put_nowait(answer)
+        self._outbox.put_nowait(cipher)
+        self._cipher = cipher
+
+    def _ws_encrypt(self, request_id: str, body: dict[str, Any]) -> None:
+        mode = body.get("mode", "cfb8")
+        agreed = self._key_exchange(request_id, body.get("publicKey"), body.get("salt"), mode)
+        if agreed is not None:
+            self._switch(encrypt_response(request_id, agreed[0]), agreed[1])
+
+    def _enable_encryption(self, request_id: str, parsed: tuple[str, str, str]) -> None:
+        agreed = self._key_exchange(request_id, *parsed)
+        if agreed is not None:
+            body = {"publicKey": agreed[0], "statusCode": 0, "statusMessage": ""}
+            self._switch(command_response(request_id, body), agreed[1])
+
+    # --- commands -----------------------------------------------------------------------
     def _command_request(self, request_id: str, body: dict[str, Any]) -> None:
         line = body.get("commandLine")
         if not isinstance(line, str):
             self._send_error(request_id, MALFORMED_REQUEST, "commandLine is missing")
+            return
+        if (parsed := parse_enable_encryption(line)) is not None:
+            self._enable_encryption(request_id, parsed)
             return
         if len(self._queue) >= MAX_IN_FLIGHT_COMMANDS:
             self.refused += 1
@@ -183,9 +279,13 @@ class GameClient:
     # --- frames out ---------------------------------------------------------------------
     async def _write(self) -> None:
         assert self._ws is not None
+        cipher: GameCipher | None = None
         try:
-            while (text := await self._outbox.get()) is not None:
-                await self._ws.send(text)
+            while (item := await self._outbox.get()) is not None:
+                if isinstance(item, GameCipher):
+                    cipher = item
+                    continue
+                await self._ws.send(item if cipher is None else cipher.encrypt(item))
         except ConnectionClosed:
             pass
         finally:

@@ -22,6 +22,7 @@ __all__ = [
     "TOO_MANY_PENDING_MESSAGE",
     "chat_event",
     "command_response",
+    "encrypt_response",
     "error_frame",
 ]
 
@@ -40,6 +41,12 @@ def _dump(frame: dict[str, Any]) -> str:
 def command_response(request_id: str, body: dict[str, Any]) -> str:
     header = {"messagePurpose": "commandResponse", "requestId": request_id, "version": 1}
     return _dump({"body": body, "header": header})
+
+
+def encrypt_response(request_id: str, public_key: str) -> str:
+    """The game's answer to ``ws:encrypt``: its own public key (sent before it switches)."""
+    header = {"messagePurpose": "ws:encrypt", "requestId": request_id, "version": 1}
+    return _dump({"body": {"publicKey": public_key}, "header": header})
 
 
 def error_frame(request_id: str, status_code: int, message: str) -> str:

@@ -51,10 +51,20 @@ class SimWorld:
         scriptevent_source: ScriptEventSource = "Entity",
         beta_apis: bool = True,
         seed: int = 0,
+        require_encryption: bool = False,
+        legacy_encryption: bool = False,
+        offer_encryption: bool = True,
     ) -> None:
         self.world = world or default_world()
         self.clock = TickClock(clock or ("fast" if fast else "realtime"))
         self.legacy_events = legacy_events
+        # The game's "Require Encrypted Websockets" setting; an old client that only knows
+        # the enableencryption command; a client that does not offer the subprotocol.
+        self.encryption_options = {
+            "require_encryption": require_encryption,
+            "legacy_encryption": legacy_encryption,
+            "offer_encryption": offer_encryption,
+        }
         self.scriptevent_source: ScriptEventSource = scriptevent_source
         self.chat_log: list[ChatLine] = []
         effects = Effects(
@@ -102,7 +112,10 @@ class SimWorld:
         if self.client is not None:
             await self.client.close()
         self.client = GameClient(
-            self._run_ws_command, self.clock.request_tick, legacy_events=self.legacy_events
+            self._run_ws_command,
+            self.clock.request_tick,
+            legacy_events=self.legacy_events,
+            **self.encryption_options,
         )
         await self.client.connect(url)
 

@@ -23,23 +23,34 @@ BRIDGE = "MCBEWS_BRIDGE"
 FAST_BRIDGE: dict[str, Any] = {"text_prelude": 0.0, "text_interval": 0.0}
 
 
+@pytest.fixture(params=["plain", "encrypted"])
+def encrypted(request: pytest.FixtureRequest) -> bool:
+    """Every end-to-end test runs twice: unencrypted, and with the world requiring
+    encryption ("Require Encrypted Websockets") and the bridge refusing anything less."""
+    return bool(request.param == "encrypted")
+
+
 @asynccontextmanager
 async def bridge_and_sim(
-    addon_bundle: str, **sim_options: Any
+    addon_bundle: str, encrypted: bool, **sim_options: Any
 ) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
     """A gateway on a free port with a simulated game (running the addon) connected to it."""
     async with (
-        mcbews_repl.serve(host="127.0.0.1", port=0, **FAST_BRIDGE) as mc,
-        SimWorld(fast=True, addon=addon_bundle, **sim_options) as sim,
+        mcbews_repl.serve(host="127.0.0.1", port=0, encrypt=encrypted, **FAST_BRIDGE) as mc,
+        SimWorld(fast=True, addon=addon_bundle, require_encryption=encrypted, **sim_options) as sim,
     ):
         await sim.connect(mc.url)
-        await mc.wait_connected(timeout=5)
+        connection = await mc.wait_connected(timeout=5)
+        assert connection.encrypted is encrypted
+        assert connection.local_player == "Steve"  # the handshake's command got through
         yield mc, sim
 
 
 @pytest.fixture
-async def linked(addon_bundle: str) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
-    async with bridge_and_sim(addon_bundle) as (mc, sim):
+async def linked(
+    addon_bundle: str, encrypted: bool
+) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
+    async with bridge_and_sim(addon_bundle, encrypted) as (mc, sim):
         yield mc, sim
         assert sim.script_errors == []
 
@@ -175,8 +186,8 @@ async def test_disconnect_during_a_call(linked: tuple[mcbews_repl.Bridge, SimWor
         await asyncio.wait_for(call, 5)
 
 
-async def test_request_before_the_bridge_player_exists(addon_bundle: str) -> None:
-    async with bridge_and_sim(addon_bundle, beta_apis=False) as (mc, sim):
+async def test_request_before_the_bridge_player_exists(addon_bundle: str, encrypted: bool) -> None:
+    async with bridge_and_sim(addon_bundle, encrypted, beta_apis=False) as (mc, sim):
         call = asyncio.create_task(mc.call("get_player_snapshot", target="Steve", timeout=5))
         await asyncio.sleep(0.05)
         assert BRIDGE not in sim.world.players and not call.done()
@@ -188,7 +199,7 @@ async def test_request_before_the_bridge_player_exists(addon_bundle: str) -> Non
         assert BRIDGE in sim.world.players
 
 
-async def test_server_sourced_scriptevent_has_no_player(addon_bundle: str) -> None:
-    async with bridge_and_sim(addon_bundle, scriptevent_source="Server") as (mc, _):
+async def test_server_sourced_scriptevent_has_no_player(addon_bundle: str, encrypted: bool) -> None:
+    async with bridge_and_sim(addon_bundle, encrypted, scriptevent_source="Server") as (mc, _):
         with pytest.raises(CapabilityError, match="@s needs a player source"):
             await mc.call("get_player_snapshot", target="@s")

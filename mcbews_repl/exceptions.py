@@ -4,6 +4,7 @@
 
     McbewsError
     ├── FrameTooLarge          (also ValueError) a line or request cannot fit the command budget
+    ├── InvalidArgument        (also ValueError) a toolkit argument broke a rule; nothing was sent
     ├── NotConnected           no game client is connected (or the chosen one is gone)
     ├── ConnectionClosed       the game connection closed while a request was pending
     ├── RequestTimeout         (also TimeoutError) no answer within the timeout
@@ -22,6 +23,7 @@ __all__ = [
     "CommandFailed",
     "ConnectionClosed",
     "FrameTooLarge",
+    "InvalidArgument",
     "McbewsError",
     "NotConnected",
     "RequestTimeout",
@@ -44,6 +46,23 @@ class FrameTooLarge(McbewsError, ValueError):
             f"{what} is {size_bytes} UTF-8 bytes, {self.over_by_bytes} over the "
             f"{budget_bytes}-byte command budget; shorten it or move data into a capability"
         )
+
+
+class InvalidArgument(McbewsError, ValueError):
+    """A toolkit argument failed its local check, so no command was sent.
+
+    ``argument`` names the parameter, ``problem`` says which rule it broke and ``how_to``
+    what a valid value looks like (agent tools pass both on as ``why`` and ``how_to``).
+    """
+
+    def __init__(self, argument: str, value: object, problem: str, how_to: str) -> None:
+        self.argument = argument
+        self.value = value
+        self.problem = problem
+        self.how_to = how_to
+        shown = repr(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        super().__init__(f"{argument}={shown}: {problem}; {how_to}")
 
 
 class NotConnected(McbewsError):

@@ -1,4 +1,5 @@
-"""The world-exploration toolkit: typed queries and scoreboards over the bridge's commands.
+"""The world-exploration toolkit: typed queries, scoreboards, chat-moment contexts and signed
+event forwarding, over the bridge's commands and the addon's capabilities.
 
 ```python
 from mcbews_repl.toolkit import Scoreboard, WorldQueries
@@ -27,12 +28,17 @@ from .answers import (
     TagList,
     TestFor,
 )
+from .context import ChatContexts, ContextBundle
+from .webhook import EventForwarder, sign, verify_signature
 from .world import Scoreboard, WorldQueries
 
 __all__ = [
     "Ack",
     "BlockCheck",
+    "ChatContexts",
+    "ContextBundle",
     "EntityList",
+    "EventForwarder",
     "ItemCount",
     "ObjectiveList",
     "ObjectiveScores",
@@ -44,4 +50,6 @@ __all__ = [
     "TagList",
     "TestFor",
     "WorldQueries",
+    "sign",
+    "verify_signature",
 ]

@@ -118,6 +118,14 @@ class Minecraft:
     def connections(self) -> list[GameConnection]:
         return self._bridge.connections
 
+    def simulate(
+        self, players: list[str] | None = None, *, legacy: bool = False, addon: str | None = None
+    ) -> Pending[Any]:
+        """Connect a simulated world (what ``%mc sim`` does); ``addon``: a sim_bundle.js."""
+        from .simulate import start_sim
+
+        return start_sim(self, players, legacy=legacy, addon=addon)
+
     # --- the calls --------------------------------------------------------------------------
 
     def wait_connected(self, timeout: float | None = 60) -> Pending[GameConnection]:

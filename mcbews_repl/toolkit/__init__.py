@@ -1,12 +1,15 @@
-"""The world-exploration toolkit: typed queries, scoreboards, chat-moment contexts and signed
-event forwarding, over the bridge's commands and the addon's capabilities.
+"""The world-exploration toolkit: typed queries, scoreboards, chat-moment contexts, signed
+event forwarding and an agent-facing tool surface, all over the bridge's commands and the
+addon's capabilities.
 
 ```python
-from mcbews_repl.toolkit import Scoreboard, WorldQueries
+from mcbews_repl.toolkit import Scoreboard, Tools, WorldQueries
 
 q = WorldQueries(mc)                      # mc: the Bridge from serve()
 n = await q.item_count("Steve", "minecraft:diamond")
 n.known, n.value, n.reason                # a count, or None and why; never a guessed 0
+tools = Tools(mc)
+await tools.call("entities", entity_type="minecraft:cow", limit=5)   # never raises
 ```
 
 Nothing here imports IPython or pandas at module level; ``to_dataframe()`` imports pandas.
@@ -29,6 +32,7 @@ from .answers import (
     TestFor,
 )
 from .context import ChatContexts, ContextBundle
+from .tools import Tools
 from .webhook import EventForwarder, sign, verify_signature
 from .world import Scoreboard, WorldQueries
 
@@ -49,6 +53,7 @@ __all__ = [
     "Scoreboard",
     "TagList",
     "TestFor",
+    "Tools",
     "WorldQueries",
     "sign",
     "verify_signature",

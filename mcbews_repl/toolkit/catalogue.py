@@ -1,0 +1,269 @@
+"""The agent tool catalogue: every tool's keyword-only parameters, defaults and ranges.
+
+One table serves three readers: :meth:`Tools.describe` (what an agent reads first), the JSON
+Schema function definitions an LLM harness registers, and the argument check that runs
+before any tool body, so the schema and the behaviour cannot disagree. After seed 004: the
+catalogue is a contract, so renaming a field is a breaking change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .schema import REQUIRED, Param, ToolSpec
+from .validate import (
+    COORDINATE_LIMIT,
+    DISPLAY_SLOTS,
+    ENTITY_LIMIT_MAX,
+    INT32_MAX,
+    INT32_MIN,
+    OPERATORS,
+    RADIUS_MAX,
+    SORT_ORDERS,
+)
+
+__all__ = ["CATALOGUE", "LIST_LIMIT_MAX"]
+
+_OBJECTIVE_PATTERN = r"^[A-Za-z0-9_.\-]{1,16}$"
+LIST_LIMIT_MAX = 200  # the most rows any tool returns at once; more means narrow the question
+
+
+def _s(name: str, description: str, default: Any = REQUIRED, **more: Any) -> Param:
+    return Param(
+        name, "string", description, default, max_length=more.pop("max_length", 128), **more
+    )
+
+
+def _i(
+    name: str,
+    description: str,
+    default: Any = REQUIRED,
+    low: int = INT32_MIN,
+    high: int = INT32_MAX,
+) -> Param:
+    return Param(name, "integer", description, default, minimum=low, maximum=high)
+
+
+def _xyz(what: str, default: Any = REQUIRED) -> tuple[Param, ...]:
+    return tuple(
+        Param(
+            a,
+            "integer" if default is REQUIRED else "number",
+            f"{what} {a}",
+            default,
+            minimum=-COORDINATE_LIMIT,
+            maximum=COORDINATE_LIMIT,
+        )
+        for a in "xyz"
+    )
+
+
+_PLAYER = _s("player", "exact player name (see the players tool)")
+_HOLDER = _s("holder", "a player name or fake player such as #global; no selectors")
+_OBJ = _s("objective", "objective name", pattern=_OBJECTIVE_PATTERN, max_length=16)
+_LIMIT = _i("limit", "the most rows to return", 20, 1, LIST_LIMIT_MAX)
+
+CATALOGUE: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "status",
+        "Bridge health: connected games, pending requests, counters.",
+        "observe",
+        returns="connections, pending, contexts, forwarder",
+    ),
+    ToolSpec(
+        "capabilities",
+        "What the world's addon offers (name, description, params).",
+        "observe",
+        (_LIMIT,),
+        "capabilities, total, truncated",
+    ),
+    ToolSpec(
+        "players",
+        "Every online player: position, dimension, rotation, health, mode.",
+        "observe",
+        (_LIMIT,),
+        "players, total, truncated",
+    ),
+    ToolSpec(
+        "inventory",
+        "One player's occupied slots and equipment.",
+        "observe",
+        (_PLAYER, _i("limit", "the most slots to return", 36, 1, LIST_LIMIT_MAX)),
+        "slots, equipment, total, truncated",
+    ),
+    ToolSpec(
+        "item_count",
+        "How many of an item a player holds (removes nothing).",
+        "observe",
+        (
+            _PLAYER,
+            _s("item", "item id, e.g. minecraft:diamond"),
+            _i("data", "legacy data value; -1 matches any", -1, -1, 32767),
+        ),
+        "value (never guessed: known=false when unreadable)",
+    ),
+    ToolSpec(
+        "tags",
+        "A player's tags as the game counts and shows them.",
+        "observe",
+        (_PLAYER,),
+        "count, text, tags (exact list or null)",
+    ),
+    ToolSpec(
+        "scores",
+        "Every score of one holder.",
+        "observe",
+        (_HOLDER,),
+        "scores [{objective, display_name, value}]",
+    ),
+    ToolSpec(
+        "score", "One holder's score in one objective.", "observe", (_HOLDER, _OBJ), "found, value"
+    ),
+    ToolSpec(
+        "objectives",
+        "Every scoreboard objective.",
+        "observe",
+        (_LIMIT,),
+        "objectives [{name, display_name, criteria}], total, truncated",
+    ),
+    ToolSpec(
+        "objective_scores",
+        "Every tracked holder's score in one objective.",
+        "observe",
+        (_OBJ, _i("limit", "the most holders to read", 64, 1, 256)),
+        "scores [{holder, value}], total, truncated, unknown",
+    ),
+    ToolSpec(
+        "testfor",
+        "Whether a selector or name matches anything.",
+        "observe",
+        (_s("selector", "e.g. @e[type=cow,r=10] or a player name", max_length=256),),
+        "matched, names (display text, not identities)",
+    ),
+    ToolSpec(
+        "entities",
+        "Entities near a point or by name/type/tag, nearest first.",
+        "observe",
+        (
+            _s("target", "players or entities", "entities", enum=("players", "entities")),
+            _s("name", "exact name filter", None),
+            _s("entity_type", "e.g. minecraft:zombie", None),
+            _s("tag", "tag filter", None),
+            *_xyz("search centre", None),
+            Param("radius", "number", "blocks around x, y, z", None, minimum=0, maximum=RADIUS_MAX),
+            _i("limit", "the most entities", 16, 1, ENTITY_LIMIT_MAX),
+        ),
+        "entities [{id, dimension, x, y, z, yaw}], total, truncated",
+    ),
+    ToolSpec(
+        "block",
+        "Whether a block is at a position (connected player's dimension).",
+        "observe",
+        (*_xyz("block"), _s("block", "block id, e.g. minecraft:stone")),
+        "matches, actual (the game's display name when different)",
+    ),
+    ToolSpec(
+        "region",
+        "Where a block is within a small box (testforblock per position).",
+        "observe",
+        (
+            *_xyz("lowest corner"),
+            _i("dx", "size along x", 1, 1, 16),
+            _i("dy", "size along y", 1, 1, 16),
+            _i("dz", "size along z", 1, 1, 16),
+            _s("block", "block id"),
+            _LIMIT,
+        ),
+        "matched, unknown, positions [...], total, truncated",
+    ),
+    ToolSpec(
+        "events",
+        "The bridge's event log after a cursor (chat, commands, ...).",
+        "observe",
+        (
+            _i("since", "cursor of the last entry already seen", 0, 0),
+            _LIMIT,
+            _s("kind", "only this kind, e.g. chat", None),
+        ),
+        "events, next_since, total, truncated",
+    ),
+    ToolSpec(
+        "chat_context",
+        "A player's captured state at the moment they chatted.",
+        "observe",
+        (
+            _s("context_id", "the id from a chat event"),
+            _s("player", "only answer if the context belongs to this player", None),
+        ),
+        "player, dimension, location, held ...",
+    ),
+    ToolSpec(
+        "command",
+        "Run one command as the connected player.",
+        "act",
+        (_s("command", "the command line, no leading slash needed", max_length=461),),
+        "status_code, message",
+    ),
+    ToolSpec(
+        "send_text",
+        "Show text in a player's addon chat panel.",
+        "act",
+        (_PLAYER, _s("text", "the text", max_length=20000)),
+        "frames",
+    ),
+    ToolSpec(
+        "score_set",
+        "Set a holder's score.",
+        "act",
+        (_HOLDER, _OBJ, _i("value", "the new score")),
+        "value",
+    ),
+    ToolSpec(
+        "score_add",
+        "Add to a holder's score (negative subtracts).",
+        "act",
+        (_HOLDER, _OBJ, _i("delta", "amount to add", low=-INT32_MAX)),
+        "value",
+    ),
+    ToolSpec(
+        "score_reset", "Remove a holder from one objective.", "act", (_HOLDER, _OBJ), "acknowledged"
+    ),
+    ToolSpec(
+        "score_operation",
+        "holder objective <operator> source_holder source_objective.",
+        "act",
+        (
+            _HOLDER,
+            _OBJ,
+            _s("operator", "the operation", enum=OPERATORS),
+            _s("source_holder", "source holder"),
+            _s("source_objective", "source objective", pattern=_OBJECTIVE_PATTERN, max_length=16),
+        ),
+        "value (null when the game does not report it)",
+    ),
+    ToolSpec(
+        "objective_add",
+        "Create a dummy objective.",
+        "act",
+        (_OBJ, _s("display_name", "shown name", None)),
+        "acknowledged",
+    ),
+    ToolSpec(
+        "objective_remove",
+        "Delete an objective and all its scores.",
+        "act",
+        (_OBJ,),
+        "acknowledged",
+    ),
+    ToolSpec(
+        "objective_setdisplay",
+        "Show an objective in a slot; no objective clears it.",
+        "act",
+        (
+            _s("slot", "display slot", enum=DISPLAY_SLOTS),
+            _s("objective", "objective name", None, pattern=_OBJECTIVE_PATTERN, max_length=16),
+            _s("sort_order", "list/sidebar only", None, enum=SORT_ORDERS),
+        ),
+        "acknowledged",
+    ),
+)

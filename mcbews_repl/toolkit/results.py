@@ -1,0 +1,89 @@
+"""What every tool returns: ``ok`` and a short ``describe``; failures add ``why``/``how_to``.
+
+Shared by the tool bodies (:mod:`.toolset`) and the dispatcher (:mod:`.tools`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..exceptions import (
+    CapabilityError,
+    CommandFailed,
+    ConnectionClosed,
+    InvalidArgument,
+    McbewsError,
+    NotConnected,
+    RequestTimeout,
+)
+from .answers import Answer
+
+__all__ = ["DESCRIBE_CHARS", "HOW_TO", "bounded", "exception_failure", "failure", "from_answer"]
+
+DESCRIBE_CHARS = 160  # a describe is one line an agent can afford to read for every call
+HOW_TO = {
+    "no_target": "check the exact name with the players tool (names are case-sensitive text)",
+    "syntax_error": "the game rejected the command line; check the arguments against describe()",
+    "not_permitted": "the connected player needs operator rights in a world with cheats on",
+    "command_failed": "read 'message': it is the game's own explanation",
+    "output_unrecognized": "the game answered in wording this toolkit does not know (another "
+    "language?); run the command tool and read the message yourself",
+    "no_output": "the game gave no message; try the command tool to see the raw answer",
+    "out_of_world": "the position is outside the world or in an unloaded chunk (not air); "
+    "query a position near a player",
+    "holder_mismatch": "the answer named someone else; ask again with the exact name",
+}
+
+
+def failure(why: str, how_to: str, **more: Any) -> dict[str, Any]:
+    return {
+        "ok": False,
+        "why": why,
+        "how_to": how_to,
+        "describe": f"failed: {why}"[:DESCRIBE_CHARS],
+        **more,
+    }
+
+
+def bounded(rows: list[Any], limit: int, key: str) -> dict[str, Any]:
+    return {key: rows[:limit], "total": len(rows), "truncated": len(rows) > limit, "limit": limit}
+
+
+def from_answer(answer: Answer, **more: Any) -> dict[str, Any]:
+    """A known answer as a result; an unknown one as a failure that keeps the evidence."""
+    fields = {**answer.to_dict(), **more}
+    if answer.known:
+        return {"ok": True, **fields, "describe": answer.describe()[:DESCRIBE_CHARS]}
+    reason = answer.reason or "output_unrecognized"
+    why = f"{reason}: {answer.message or 'no message'}"
+    return failure(why, HOW_TO.get(reason, HOW_TO["command_failed"]), **fields)
+
+
+def exception_failure(exc: Exception) -> dict[str, Any]:
+    match exc:
+        case InvalidArgument():
+            return failure(f"{exc.argument}: {exc.problem}", exc.how_to, argument=exc.argument)
+        case NotConnected():
+            return failure(
+                "no game is connected", "in Minecraft, type the /connect line status shows"
+            )
+        case RequestTimeout():
+            return failure(
+                f"no answer in time: {exc}", "check status; retry, or narrow the request"
+            )
+        case ConnectionClosed():
+            return failure("the game disconnected during the request", "reconnect, then retry")
+        case CapabilityError():
+            return failure(
+                f"the addon refused: {exc.message}",
+                "check the capabilities tool and the parameters",
+                code=exc.code,
+            )
+        case CommandFailed():
+            return failure(exc.message, HOW_TO["command_failed"], status_code=exc.status_code)
+        case McbewsError() | ValueError():
+            return failure(str(exc), "fix the argument named in 'why'")
+    return failure(
+        f"internal error {type(exc).__name__}: {exc}",
+        "this is a toolkit bug; check status and report it",
+    )

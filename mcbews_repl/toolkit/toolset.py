@@ -1,0 +1,278 @@
+"""The tool bodies, one small coroutine per catalogue entry (``tool_<name>``).
+
+Arguments arrive already checked against the catalogue; domain rules (holder syntax,
+objective names, region size) raise :class:`InvalidArgument` from the builders and become
+``why``/``how_to`` in :class:`Tools.call`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..gateway import Bridge
+from . import results as _t
+from .context import ChatContexts
+from .world import Scoreboard, WorldQueries
+
+__all__ = ["Toolset"]
+
+
+class Toolset:
+    def __init__(
+        self, bridge: Bridge, *, contexts: ChatContexts | None = None, timeout: float | None = None
+    ) -> None:
+        self._bridge = bridge
+        self._contexts = contexts
+        self._timeout = timeout
+        self._world = WorldQueries(bridge, timeout=timeout)
+        self._board = Scoreboard(bridge, timeout=timeout)
+
+    async def _capability(self, name: str, **payload: Any) -> dict[str, Any]:
+        return await self._bridge.call(name, payload, timeout=self._timeout)
+
+    # --- observe -----------------------------------------------------------------------
+
+    async def tool_status(self) -> dict[str, Any]:
+        games = [
+            {"id": c.id, "player": c.local_player, "peer": c.peer, "pending": c.pending}
+            for c in self._bridge.connections
+        ]
+        contexts = self._contexts.stats() if self._contexts and self._contexts.running else None
+        return {
+            "ok": True,
+            "connections": games,
+            "connect_command": self._bridge.connect_command,
+            "last_cursor": self._bridge.log.last_cursor,
+            "contexts": contexts,
+            "describe": f"{len(games)} game(s) connected",
+        }
+
+    async def tool_capabilities(self, *, limit: int) -> dict[str, Any]:
+        caps = (await self._capability("list_capabilities")).get("capabilities") or []
+        out = _t.bounded(list(caps), limit, "capabilities")
+        return {"ok": True, **out, "describe": f"{len(caps)} capabilities"}
+
+    async def tool_players(self, *, limit: int) -> dict[str, Any]:
+        players = (await self._capability("get_player_snapshot", target="@a")).get("players") or []
+        names = ", ".join(str(p.get("name")) for p in players[:limit])
+        return {
+            "ok": True,
+            **_t.bounded(list(players), limit, "players"),
+            "describe": f"{len(players)} online: {names}"[:160],
+        }
+
+    async def tool_inventory(self, *, player: str, limit: int) -> dict[str, Any]:
+        found = (await self._capability("get_inventory_snapshot", target=player)).get("players")
+        mine = next((p for p in found or [] if p.get("name") == player), None)
+        if mine is None:
+            return _t.failure(f"no inventory for {player}", _t.HOW_TO["no_target"])
+        slots = list(mine.get("slots") or [])
+        return {
+            "ok": True,
+            "player": player,
+            **_t.bounded(slots, limit, "slots"),
+            "equipment": mine.get("equipment"),
+            "describe": f"{player}: {len(slots)} occupied slot(s)",
+        }
+
+    async def tool_item_count(self, *, player: str, item: str, data: int) -> dict[str, Any]:
+        return _t.from_answer(await self._world.item_count(player, item, data=data))
+
+    async def tool_tags(self, *, player: str) -> dict[str, Any]:
+        return _t.from_answer(await self._world.tags(player))
+
+    async def tool_scores(self, *, holder: str) -> dict[str, Any]:
+        return _t.from_answer(await self._world.scores(holder))
+
+    async def tool_score(self, *, holder: str, objective: str) -> dict[str, Any]:
+        return _t.from_answer(await self._world.score(holder, objective))
+
+    async def tool_objectives(self, *, limit: int) -> dict[str, Any]:
+        answer = await self._board.objectives()
+        result = _t.from_answer(answer)
+        if result["ok"]:
+            result.update(_t.bounded(list(result["objectives"]), limit, "objectives"))
+        return result
+
+    async def tool_objective_scores(self, *, objective: str, limit: int) -> dict[str, Any]:
+        read = await self._board.objective_scores(objective, limit=limit)
+        if read.total is None:
+            return _t.failure(
+                f"{read.reason}: the tracked holders could not be listed",
+                _t.HOW_TO["output_unrecognized"],
+                reason=read.reason,
+            )
+        rows = [{"holder": h, "value": v} for h, v in read.scores]
+        return {
+            "ok": True,
+            "objective": objective,
+            "scores": rows,
+            "total": read.total,
+            "truncated": read.truncated,
+            "limit": limit,
+            "unknown": list(read.unknown),
+            "describe": read.describe(),
+        }
+
+    async def tool_testfor(self, *, selector: str) -> dict[str, Any]:
+        return _t.from_answer(await self._world.testfor(selector))
+
+    async def tool_entities(
+        self,
+        *,
+        target: str,
+        name: str | None,
+        entity_type: str | None,
+        tag: str | None,
+        x: float | None,
+        y: float | None,
+        z: float | None,
+        radius: float | None,
+        limit: int,
+    ) -> dict[str, Any]:
+        given = [v for v in (x, y, z) if v is not None]
+        if given and len(given) != 3:
+            return _t.failure("give all of x, y and z, or none", "x, y, z: the search centre")
+        origin = (x, y, z) if x is not None and y is not None and z is not None else None
+        answer = await self._world.entities(
+            target=target,
+            name=name,
+            entity_type=entity_type,
+            tag=tag,
+            origin=origin,
+            radius=radius,
+            limit=limit,
+        )
+        result = _t.from_answer(answer)
+        if result["ok"]:
+            rows = result.pop("entities")
+            result.update(
+                entities=rows,
+                total=None if not answer.complete else len(rows),
+                truncated=not answer.complete,
+            )
+        return result
+
+    async def tool_block(self, *, x: int, y: int, z: int, block: str) -> dict[str, Any]:
+        return _t.from_answer(await self._world.block(x, y, z, block))
+
+    async def tool_region(
+        self, *, x: int, y: int, z: int, dx: int, dy: int, dz: int, block: str, limit: int
+    ) -> dict[str, Any]:
+        scan = await self._world.region((x, y, z), (dx, dy, dz), block)
+        rows = scan.rows()
+        interesting = [r for r in rows if r["matches"] is not False]  # found or unknown
+        return {
+            "ok": True,
+            "block": scan.block,
+            "matched": scan.matched,
+            "unknown": scan.unknown,
+            "checked": len(rows),
+            **_t.bounded(interesting, limit, "positions"),
+            "describe": scan.describe(),
+        }
+
+    async def tool_events(self, *, since: int, limit: int, kind: str | None) -> dict[str, Any]:
+        entries = [e for e in self._bridge.events(since) if kind is None or e.kind == kind]
+        shown = entries[:limit]
+        rows = [
+            {
+                "cursor": e.cursor,
+                "at": e.at,
+                "kind": e.kind,
+                "summary": e.summary,
+                **self._context_of(e.cursor),
+            }
+            for e in shown
+        ]
+        next_since = shown[-1].cursor if shown else since
+        return {
+            "ok": True,
+            "events": rows,
+            "total": len(entries),
+            "truncated": len(entries) > limit,
+            "limit": limit,
+            "next_since": next_since,
+            "describe": f"{len(rows)} of {len(entries)} event(s) after cursor {since}",
+        }
+
+    def _context_of(self, cursor: int) -> dict[str, str]:
+        found = self._contexts.context_id_for(cursor) if self._contexts else None
+        return {"context_id": found} if found else {}
+
+    async def tool_chat_context(self, *, context_id: str, player: str | None) -> dict[str, Any]:
+        if self._contexts is None or not self._contexts.running:
+            return _t.failure(
+                "chat contexts are not being captured",
+                "start them with mc.contexts.start() (or ChatContexts.start())",
+            )
+        answer = await self._contexts.get(context_id, player=player)
+        if answer.get("found") and answer.get("ok"):
+            where = answer.get("location") or {}
+            answer["describe"] = (
+                f"{answer['player']} in {answer['dimension']} at "
+                f"{where.get('x')}, {where.get('y')}, {where.get('z')}"
+            )
+            return answer
+        if answer.get("found"):
+            return _t.failure(
+                f"capture failed: {answer.get('error')}",
+                "query the world now with players/inventory",
+                context_id=context_id,
+            )
+        answer["describe"] = f"failed: {answer['why']}"
+        return answer
+
+    # --- act -----------------------------------------------------------------------------
+
+    async def tool_command(self, *, command: str) -> dict[str, Any]:
+        r = await self._bridge.command(command, timeout=self._timeout)
+        fields = {
+            "command": r.command,
+            "status_code": r.status_code,
+            "message": r.status_message,
+            "body": {k: v for k, v in r.body.items() if k not in ("statusCode", "statusMessage")},
+        }
+        if r.ok:
+            return {"ok": True, **fields, "describe": f"ok: {r.status_message}"[:160]}
+        return _t.failure(r.status_message, _t.HOW_TO["command_failed"], **fields)
+
+    async def tool_send_text(self, *, player: str, text: str) -> dict[str, Any]:
+        frames = await self._bridge.send_text(player, text)
+        return {"ok": True, "frames": frames, "describe": f"shown to {player} in {frames} frame(s)"}
+
+    async def tool_score_set(self, *, holder: str, objective: str, value: int) -> dict[str, Any]:
+        return _t.from_answer(await self._board.set(holder, objective, value))
+
+    async def tool_score_add(self, *, holder: str, objective: str, delta: int) -> dict[str, Any]:
+        return _t.from_answer(await self._board.add(holder, objective, delta))
+
+    async def tool_score_reset(self, *, holder: str, objective: str) -> dict[str, Any]:
+        return _t.from_answer(await self._board.reset(holder, objective))
+
+    async def tool_score_operation(
+        self,
+        *,
+        holder: str,
+        objective: str,
+        operator: str,
+        source_holder: str,
+        source_objective: str,
+    ) -> dict[str, Any]:
+        answer = await self._board.operation(
+            holder, objective, operator, source_holder, source_objective
+        )
+        return _t.from_answer(answer)
+
+    async def tool_objective_add(
+        self, *, objective: str, display_name: str | None
+    ) -> dict[str, Any]:
+        return _t.from_answer(await self._board.add_objective(objective, display_name))
+
+    async def tool_objective_remove(self, *, objective: str) -> dict[str, Any]:
+        return _t.from_answer(await self._board.remove_objective(objective))
+
+    async def tool_objective_setdisplay(
+        self, *, slot: str, objective: str | None, sort_order: str | None
+    ) -> dict[str, Any]:
+        return _t.from_answer(await self._board.setdisplay(slot, objective, sort_order=sort_order))

@@ -1,20 +1,30 @@
 # The two commands of the README:  `make run`  and  `make test`.
+# `make run` opens JupyterLab on the getting-started notebook (the simulated world is its
+# default); headless machines get the URL printed.
 # Both create ./.venv on first use and reinstall when pyproject.toml changes.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint pytest addon-test bench clean
+.PHONY: run demo notebooks test lint pytest addon-test bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,repl]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,repl,lab]'
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/jupyter lab notebooks/01_getting_started.ipynb $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+# The same first look without a browser: a bridge and a simulated world in the terminal.
+demo: $(STAMP)
 	$(BIN)/python -m mcbews_repl demo
+
+# Re-run every notebook against the simulated world and save its outputs.
+notebooks: $(STAMP)
+	MCBEWS_PORT=19131 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
 
 lint: $(STAMP)
 	$(BIN)/ruff check mcbews_repl tests benchmarks

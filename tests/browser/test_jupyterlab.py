@@ -1,0 +1,141 @@
+"""A real browser runs the getting-started notebook in JupyterLab.
+
+JupyterLab starts on a free port (on a copy of notebooks/, so autosave cannot touch the
+committed files), Debian's Chromium opens the notebook through Playwright, runs every cell,
+and the rendered inventory table must appear. A screenshot lands in test-artifacts/.
+Without /usr/bin/chromium the test is skipped, unless MCBEWS_REQUIRE_BROWSER is set
+(.ci/run sets it after installing Chromium), in which case it fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import nbformat
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts"
+# Flags for a headless Chromium in a closed network, as root.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture()
+def lab(tmp_path: Path) -> Iterator[str]:
+    if not CHROMIUM.exists():
+        if os.environ.get("MCBEWS_REQUIRE_BROWSER"):
+            pytest.fail("MCBEWS_REQUIRE_BROWSER is set but /usr/bin/chromium is missing")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    shutil.copytree(REPO / "notebooks", tmp_path / "notebooks")
+    # Start from empty outputs, so whatever the page shows was produced by this run.
+    for path in (tmp_path / "notebooks").glob("*.ipynb"):
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = [], None
+        nbformat.write(nb, path)
+    port = free_port()
+    jupyter = Path(sys.executable).with_name("jupyter")
+    env = {
+        **os.environ,
+        "MCBEWS_PORT": "0",
+        "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg"),
+        "JUPYTER_DATA_DIR": str(tmp_path / "data"),
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt"),
+    }
+    server = subprocess.Popen(
+        [
+            str(jupyter),
+            "lab",
+            "--no-browser",
+            f"--port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            "--allow-root",
+            "--LabApp.expose_app_in_browser=True",
+            f"--ServerApp.root_dir={tmp_path / 'notebooks'}",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{url}/api/status", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            raise AssertionError("JupyterLab did not start")
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def test_getting_started_runs_in_a_browser(lab: str) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "jupyterlab-getting-started.png"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(f"{lab}/lab/tree/01_getting_started.ipynb")
+            page.wait_for_selector(".jp-Notebook", timeout=60_000)
+            assert page.locator(".jp-OutputArea table").count() == 0  # nothing ran yet
+            select = page.locator(".jp-Dialog button", has_text="Select")
+            with contextlib.suppress(PlaywrightTimeout):  # JupyterLab may ask for a kernel
+                select.click(timeout=10_000)
+            page.wait_for_function(
+                "() => window.jupyterapp && window.jupyterapp.commands"
+                ".isEnabled('notebook:run-all-cells')",
+                timeout=60_000,
+            )
+            # Start the run without waiting for its promise: it settles only when all cells ran.
+            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+            table = page.locator(".jp-OutputArea table", has_text="Excalibur").first
+            try:
+                table.wait_for(timeout=90_000)
+            except Exception:
+                page.screenshot(path=str(ARTIFACTS / "jupyterlab-failure.png"))
+                raise
+            table.scroll_into_view_if_needed()
+            page.screenshot(path=str(shot))
+            assert "minecraft:diamond_sword" in table.inner_text()
+            assert page.locator(".jp-OutputArea", has_text="Unknown command: fly").count() >= 1
+        finally:
+            browser.close()
+    assert shot.stat().st_size > 10_000

@@ -1,0 +1,143 @@
+"""Every notebook and every .ipy script runs top to bottom against the simulated world.
+
+Each runs in a real Jupyter kernel (nbclient); the checks look at key outputs, not only
+at the absence of errors. The committed notebooks must not carry error outputs either.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = REPO / "notebooks"
+SCRIPTS = REPO / "magics"
+
+
+def run_notebook(nb: Any, cwd: Path) -> Any:
+    env_port = os.environ.get("MCBEWS_PORT")
+    os.environ["MCBEWS_PORT"] = "0"  # the kernel inherits it: never clash on 19131
+    try:
+        NotebookClient(
+            nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}
+        ).execute()
+    finally:
+        if env_port is None:
+            os.environ.pop("MCBEWS_PORT", None)
+        else:
+            os.environ["MCBEWS_PORT"] = env_port
+    return nb
+
+
+def texts(cell: Any) -> str:
+    """Everything a cell showed: streams, plain text and HTML."""
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            parts.append(out.text)
+        for mime in ("text/plain", "text/html"):
+            parts.append(out.get("data", {}).get(mime, ""))
+    return "\n".join(parts)
+
+
+def images(nb: Any) -> int:
+    return sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
+
+
+def executed(name: str) -> tuple[Any, str]:
+    nb = run_notebook(nbformat.read(NOTEBOOKS / name, as_version=4), NOTEBOOKS)
+    return nb, "\n".join(texts(c) for c in nb.cells)
+
+
+def test_01_getting_started() -> None:
+    _, out = executed("01_getting_started.ipynb")
+    assert "/connect 127.0.0.1:" in out
+    assert "✔ /say Hello from Python!" in out  # the green result
+    assert "Unknown command: fly" in out and "#cf222e" in out  # the red one
+    assert "Excalibur" in out and "sharpness 5" in out  # the inventory table
+    assert "overworld" in out and "Survival" in out  # the player card
+
+
+def test_02_exploring_a_world() -> None:
+    nb, out = executed("02_exploring_a_world.ipynb")
+    assert "Found Cow" in out and "Found Bob" in out
+    assert "explorer_of_the_week" in out
+    assert "Showing 2 objective(s)" in out
+    assert images(nb) == 1
+
+
+def test_03_inventory_analysis() -> None:
+    nb, out = executed("03_inventory_analysis.ipynb")
+    assert "minecraft:cobblestone" in out and "101" in out  # 64 + 37 summed
+    assert "protection" in out and "infinity" in out
+    assert images(nb) == 1
+
+
+def test_04_ui_chat_bot() -> None:
+    _, out = executed("04_ui_chat_bot.ipynb")
+    assert "Alex sees:  §a[assistant]§r In-game time:" in out
+    assert "Steve sees: §a[assistant]§r You are at 0 64 0" in out
+    assert "461 bytes: scriptevent mcbews:text_resp" in out
+
+
+def test_05_prototyping_a_capability() -> None:
+    _, out = executed("05_prototyping_a_capability.ipynb")
+    assert "players_near" in out
+    assert "'name': 'Alex', 'distance': 2.2" in out  # after the tp, the new capability sees it
+
+
+def test_06_protocol_step_by_step() -> None:
+    _, out = executed("06_protocol_step_by_step.ipynb")
+    assert "scriptevent mcbews:bridge_req" in out and "\\u0040a" in out
+    assert "CapabilityResult(request_id='req-1'" in out
+    assert "'duplicate_chunks': 1" in out
+    assert "FrameRejected(reason='not_json'" in out
+
+
+@pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.name)
+def test_committed_notebooks_carry_no_errors(path: Path) -> None:
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            assert out.output_type != "error", f"{path.name} holds an error output"
+            assert "Traceback" not in out.get("text", ""), f"{path.name} holds a traceback"
+
+
+SCRIPT_CHECKS = {
+    "inventory_report.ipy": ["Enchanted items (3):", "Excalibur", "% left"],
+    "world_census.ipy": ["2 players online", "6 entities", "Showing 2 objective(s)"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPT_CHECKS))
+def test_ipy_scripts_in_a_kernel(name: str) -> None:
+    source = (SCRIPTS / name).read_text(encoding="utf-8")
+    nb = run_notebook(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]), REPO)
+    out = texts(nb.cells[0])
+    for expected in SCRIPT_CHECKS[name]:
+        assert expected in out
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPT_CHECKS))
+def test_ipy_scripts_with_the_ipython_command(name: str, tmp_path: Path) -> None:
+    ipython = Path(sys.executable).with_name("ipython")
+    env = {**os.environ, "MCBEWS_PORT": "0", "IPYTHONDIR": str(tmp_path)}
+    done = subprocess.run(
+        [str(ipython), "--no-banner", str(SCRIPTS / name)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    for expected in SCRIPT_CHECKS[name]:
+        assert expected in done.stdout
+    assert set(SCRIPTS.glob("*.ipy")) == {SCRIPTS / n for n in SCRIPT_CHECKS}

@@ -144,7 +144,12 @@ class Bridge:
             await asyncio.sleep(self.settings.expire_interval)
             now = time.monotonic()
             for connection in list(self._connections):
-                connection.expire(now)
+                # One connection's failure must not end the sweep for all of them: a dead
+                # sweep would let stale buffers and requests pile up silently.
+                try:
+                    connection.expire(now)
+                except Exception:
+                    _log.exception("expiring stale state of connection #%d failed", connection.id)
 
     # --- addresses ------------------------------------------------------------------------
 

@@ -116,7 +116,7 @@ def test_getting_started_runs_in_a_browser(lab: str) -> None:
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(f"{lab}/lab/tree/01_getting_started.ipynb")
-            page.wait_for_selector(".jp-Notebook", timeout=60_000)
+            page.wait_for_selector(".jp-Notebook", timeout=120_000)
             assert page.locator(".jp-OutputArea table").count() == 0  # nothing ran yet
             select = page.locator(".jp-Dialog button", has_text="Select")
             with contextlib.suppress(PlaywrightTimeout):  # JupyterLab may ask for a kernel
@@ -124,7 +124,7 @@ def test_getting_started_runs_in_a_browser(lab: str) -> None:
             page.wait_for_function(
                 "() => window.jupyterapp && window.jupyterapp.commands"
                 ".isEnabled('notebook:run-all-cells')",
-                timeout=60_000,
+                timeout=120_000,
             )
             # Start the run without waiting for its promise: it settles only when all cells ran.
             page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")

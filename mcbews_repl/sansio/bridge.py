@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from json.scanner import make_scanner
 from typing import Any
 
 from ..exceptions import FrameTooLarge
@@ -57,9 +58,23 @@ def encode_capability_request(
     return line
 
 
+# The C scanner behind json.loads, called directly: json.loads also matches whitespace
+# before and after the value with a regex, which costs a single-chunk answer half again
+# its parse. Where the value does not span exactly the whole text (whitespace around it,
+# extra data, or no value at all) json.loads itself decides, so the result is the same.
+# This is JSONDecoder.scan_once (typeshed types make_scanner's argument as a scanner).
+_scan_value = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+
 def _load_object(text: str) -> dict[str, Any] | str:
+    """The answer's JSON object, or why there is none; the same as ``json.loads``, faster."""
     try:
-        value = json.loads(text)
+        try:
+            value, end = _scan_value(text, 0)
+        except StopIteration:
+            end = -1
+        if end != len(text):
+            value = json.loads(text)
     except (ValueError, RecursionError) as exc:
         return f"not JSON: {exc}"
     if not isinstance(value, dict):

@@ -26,8 +26,10 @@ __all__ = [
     "Channel",
     "Chunk",
     "ChunkError",
+    "ChunkFields",
     "format_chunk",
     "parse_chunk",
+    "parse_chunk_fields",
     "reassemble_chunks",
     "split_payload",
 ]
@@ -67,22 +69,38 @@ class ChunkError(ValueError):
         super().__init__(f"{reason}: {detail}")
 
 
+# The fields of one decoded chunk line, without the dataclass: ``(channel, message_id,
+# index, total, content)``. The connection's hot path takes these straight to the
+# reassembler, since building a frozen ``Chunk`` costs as much as parsing the line.
+ChunkFields = tuple[Channel, str, int, int, str]
+
+
+def parse_chunk(text: str) -> Chunk:
+    """Decode one chunk line; raise :class:`ChunkError` with a reason code if it is bad."""
+    return Chunk(*parse_chunk_fields(text))
+
+
+def parse_chunk_fields(text: str) -> ChunkFields:
+    """:func:`parse_chunk` without building a :class:`Chunk`: the same rules, as a tuple."""
+    # Fast path for well-formed chunks: one regex match gives every field. Anything it does
+    # not accept takes the checks of _parse_checked, which say what is wrong.
+    match = _WELL_FORMED.match(text)
+    if match is not None:
+        prefix, name, first, second, content = match.groups()
+        at, of = _POSITIONS.get(first), _POSITIONS.get(second)
+        if at is not None and of is not None and at <= of and name.strip():
+            return _CHANNELS[prefix], name, at, of, content
+    return _parse_checked(text)
+
+
 def _parse_number(text: str) -> int | None:
     if not text or len(text) > _MAX_NUMBER_DIGITS or not (text.isascii() and text.isdigit()):
         return None
     return int(text)
 
 
-def parse_chunk(text: str) -> Chunk:
-    """Decode one chunk line; raise :class:`ChunkError` with a reason code if it is bad."""
-    # Fast path for well-formed chunks: one regex match instead of a string walk per
-    # field. Anything it does not accept takes the checks below, which say what is wrong.
-    match = _WELL_FORMED.match(text)
-    if match is not None:
-        prefix, name, first, second = match.groups()
-        at, of = int(first), int(second)
-        if name.strip() and 1 <= at <= of <= MAX_CHUNKS_PER_MESSAGE:
-            return Chunk(_CHANNELS[prefix], name, at, of, text[match.end() :])
+def _parse_checked(text: str) -> ChunkFields:
+    """The grammar field by field: the reference the regex fast path must agree with."""
     for channel in (Channel.BRIDGE, Channel.UI_CHAT):
         head = channel.value + "|"
         if text.startswith(head):
@@ -105,16 +123,20 @@ def parse_chunk(text: str) -> Chunk:
         raise ChunkError("bad_position", f"index {index} outside 1..{total}")
     if total > MAX_CHUNKS_PER_MESSAGE:
         raise ChunkError("too_many_chunks", f"total {total} > {MAX_CHUNKS_PER_MESSAGE}")
-    return Chunk(channel, message_id, index, total, content)
+    return channel, message_id, index, total, content
 
 
-# The header exactly as the checks of parse_chunk accept it (ids without '|', indexes and
-# totals of 1 to _MAX_NUMBER_DIGITS ASCII digits); the content is the rest of the line.
+# The whole line exactly as _parse_checked accepts it (ids without '|', indexes and totals
+# of 1 to _MAX_NUMBER_DIGITS ASCII digits, then any content, newlines included).
 _WELL_FORMED = re.compile(
     f"({re.escape(BRIDGE_PREFIX)}|{re.escape(UI_CHAT_PREFIX)})"
-    rf"\|([^|]*)\|([0-9]{{1,{_MAX_NUMBER_DIGITS}}})/([0-9]{{1,{_MAX_NUMBER_DIGITS}}})\|"
+    rf"\|([^|]*)\|([0-9]{{1,{_MAX_NUMBER_DIGITS}}})/([0-9]{{1,{_MAX_NUMBER_DIGITS}}})\|(.*)",
+    re.DOTALL,
 )
 _CHANNELS = {Channel.BRIDGE.value: Channel.BRIDGE, Channel.UI_CHAT.value: Channel.UI_CHAT}
+# Every valid index and total as the addon writes it, so the fast path needs no int(); other
+# spellings ("007", "0", "129") go to _parse_checked, which accepts or rejects them.
+_POSITIONS = {str(n): n for n in range(1, MAX_CHUNKS_PER_MESSAGE + 1)}
 
 
 def format_chunk(chunk: Chunk) -> str:

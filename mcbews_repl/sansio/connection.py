@@ -25,7 +25,7 @@ from .bridge import (
     interpret_bridge_answer,
     interpret_ui_chat,
 )
-from .chunks import Channel, ChunkError, parse_chunk
+from .chunks import Channel, ChunkError, parse_chunk_fields
 from .events import (
     BridgeEvent,
     BufferExpired,
@@ -35,7 +35,7 @@ from .events import (
     RequestExpired,
 )
 from .frames import decode_frame, encode_command, encode_subscribe
-from .reassembly import Completed, Duplicate, Failed, Pending, Reassembler
+from .reassembly import Duplicate, Failed, Reassembler
 from .wire import (
     BRIDGE_PLAYER,
     BRIDGE_PREFIX,
@@ -160,48 +160,50 @@ class BridgeProtocol:
             why = f"sender {chat.sender!r}" if bridged else "unknown channel"
             return [chat, FrameRejected("bridge_prefix_not_matched", f"{why}: {text[:60]!r}")]
         try:
-            chunk = parse_chunk(text)
+            channel, message_id, index, total, content = parse_chunk_fields(text)
         except ChunkError as exc:
             self.counters[f"rejected:{exc.reason}"] += 1
             return [FrameRejected(exc.reason, exc.detail)]
         pending = None
-        if chunk.channel is Channel.BRIDGE:
-            pending = self._pending.get(chunk.message_id)
+        if channel is Channel.BRIDGE:
+            pending = self._pending.get(message_id)
             if pending is None:
                 self.counters["unknown_request_id"] += 1
-                return [
-                    FrameRejected(
-                        "unknown_request_id", "a late or foreign answer chunk", chunk.message_id
-                    )
-                ]
+                why = "a late or foreign answer chunk"
+                return [FrameRejected("unknown_request_id", why, message_id)]
             pending.chunks += 1
-        return self._on_outcome(self._reassembler.feed(chunk, now), pending)
+        outcome = self._reassembler.feed_fields(channel, message_id, index, total, content, now)
+        if outcome is None:  # the common case: more chunks to come
+            return []
+        return self._on_outcome(channel, message_id, outcome, pending)
 
     def _on_outcome(
-        self, outcome: Completed | Failed | Duplicate | Pending, pending: _Pending | None
+        self,
+        channel: Channel,
+        message_id: str,
+        outcome: str | Failed | Duplicate,
+        pending: _Pending | None,
     ) -> list[BridgeEvent]:
-        match outcome:
-            case Pending():
-                return []
-            case Duplicate():
-                self.counters["duplicate_chunks"] += 1
-                return []
-            case Failed(channel=Channel.BRIDGE, message_id=rid, reason=reason, detail=detail):
-                self._pending.pop(rid, None)
-                capability = pending.capability if pending else ""
-                return [
-                    CapabilityFailed(rid, capability, MALFORMED_RESPONSE, f"{reason}: {detail}")
-                ]
-            case Failed(message_id=mid, reason=reason, detail=detail):
-                self.counters[f"rejected:{reason}"] += 1
-                return [FrameRejected(reason, detail, mid)]
-            case Completed(channel=Channel.BRIDGE, message_id=rid, text=text):
-                self._pending.pop(rid, None)
-                capability = pending.capability if pending else ""
-                return [interpret_bridge_answer(rid, capability, text)]
-            case Completed(message_id=mid, text=text):
-                return [interpret_ui_chat(mid, text)]
-        return []  # pragma: no cover - the match is exhaustive
+        if isinstance(outcome, str):
+            if pending is None:
+                return [interpret_ui_chat(message_id, outcome)]
+            del self._pending[message_id]
+            return [interpret_bridge_answer(message_id, pending.capability, outcome)]
+        if isinstance(outcome, Duplicate):
+            self.counters["duplicate_chunks"] += 1
+            return []
+        if pending is None:
+            self.counters[f"rejected:{outcome.reason}"] += 1
+            return [FrameRejected(outcome.reason, outcome.detail, message_id)]
+        del self._pending[message_id]
+        return [
+            CapabilityFailed(
+                message_id,
+                pending.capability,
+                MALFORMED_RESPONSE,
+                f"{outcome.reason}: {outcome.detail}",
+            )
+        ]
 
     # --- time ---------------------------------------------------------------------------
 

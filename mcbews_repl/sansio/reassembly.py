@@ -10,7 +10,6 @@ dropped whole and reported, so memory never grows past the caps whatever a peer 
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from .chunks import Channel, Chunk
@@ -75,10 +74,16 @@ class _Buffer:
     created_at: float
     size_bytes: int = 0
     parts: dict[int, str] = field(default_factory=dict)
+    in_order: bool = True  # every index so far arrived as 1, 2, 3 ...: join without sorting
 
 
 class Reassembler:
-    """Collects chunks per ``(channel, message_id)`` within fixed bounds."""
+    """Collects chunks per ``(channel, message_id)`` within fixed bounds.
+
+    :meth:`feed` takes a :class:`Chunk` and answers with an outcome object. :meth:`feed_fields`
+    is the same with the chunk's fields as arguments and a cheaper answer, for the hot path
+    of the connection: ``None`` while the message is pending, its text once complete.
+    """
 
     def __init__(
         self,
@@ -97,8 +102,8 @@ class Reassembler:
         self._buffers: dict[tuple[Channel, str], _Buffer] = {}
         self._total_bytes = 0
         # Recently completed messages, so a late duplicate is not delivered twice; bounded
-        # by count and by the TTL like the buffers themselves.
-        self._recent: OrderedDict[tuple[Channel, str], float] = OrderedDict()
+        # by count and by the TTL like the buffers themselves. Oldest first (dict order).
+        self._recent: dict[tuple[Channel, str], float] = {}
         self._recent_limit = 4 * max_buffers
 
     @property
@@ -111,61 +116,142 @@ class Reassembler:
 
     def feed(self, chunk: Chunk, now: float) -> Outcome:
         """Take one chunk; say whether its message completed, failed, or is still pending."""
-        key = (chunk.channel, chunk.message_id)
-        size = utf8_len(chunk.content)
-        if chunk.total > self.max_chunks or not 1 <= chunk.index <= chunk.total:
-            self.discard(chunk.channel, chunk.message_id)
-            return self._fail(chunk, "bad_position", f"{chunk.index}/{chunk.total}")
+        channel, message_id = chunk.channel, chunk.message_id
+        got = self.feed_fields(
+            channel, message_id, chunk.index, chunk.total, chunk.content, now, chunk.meta
+        )
+        if got is None:
+            buf = self._buffers[(channel, message_id)]
+            return Pending(channel, message_id, len(buf.parts), buf.total)
+        if isinstance(got, str):
+            return Completed(channel, message_id, got, chunk.meta)
+        return got
+
+    def feed_fields(
+        self,
+        channel: Channel,
+        message_id: str,
+        index: int,
+        total: int,
+        content: str,
+        now: float,
+        meta: tuple[str, ...] = (),
+    ) -> str | Failed | Duplicate | None:
+        """:meth:`feed` for a chunk given by its fields.
+
+        Returns ``None`` while the message is pending and the message's text once it is
+        complete (its metadata is ``meta``: every chunk of a message must carry the same).
+        """
+        # Fast paths for what the addon sends: a message in a single chunk, and the next
+        # chunk of a message arriving in order within every bound. They give the same
+        # answer as _feed_general, which takes everything else (a property test checks).
+        key = (channel, message_id)
+        size = len(content) if content.isascii() else utf8_len(content)
         buf = self._buffers.get(key)
         if buf is None:
+            if (
+                total == 1 == index
+                and size <= self.max_message_bytes
+                and self.max_chunks >= 1
+                and key not in (recent := self._recent)
+            ):
+                recent[key] = now  # _remember, inline: the key is new
+                if len(recent) > self._recent_limit:
+                    del recent[next(iter(recent))]
+                return content
+        elif (
+            buf.in_order
+            and index == len(buf.parts) + 1
+            and total == buf.total
+            and meta == buf.meta
+            and buf.size_bytes + size <= self.max_message_bytes
+            and self._total_bytes + size <= self.max_total_bytes
+        ):
+            buf.parts[index] = content
+            buf.size_bytes += size
+            self._total_bytes += size
+            return None if index < total else self._finish(key, buf, now)
+        return self._feed_general(key, buf, index, total, content, size, now, meta)
+
+    def _feed_general(
+        self,
+        key: tuple[Channel, str],
+        buf: _Buffer | None,
+        index: int,
+        total: int,
+        content: str,
+        size: int,
+        now: float,
+        meta: tuple[str, ...],
+    ) -> str | Failed | Duplicate | None:
+        """Every rule, for any chunk; ``buf`` is the message's buffer if it has one."""
+        channel, message_id = key
+        if total > self.max_chunks or not 1 <= index <= total:
+            self.discard(channel, message_id)
+            return Failed(channel, message_id, "bad_position", f"{index}/{total}")
+        if buf is None:
             if key in self._recent:
-                return Duplicate(chunk.channel, chunk.message_id, chunk.index)
-            if chunk.total == 1:
-                return self._single(chunk, size, now)
+                return Duplicate(channel, message_id, index)
+            if total == 1:  # a whole message in one chunk never needs a buffer
+                if size > self.max_message_bytes:
+                    return Failed(channel, message_id, "message_too_large", f"{size} bytes")
+                self._remember(key, now)
+                return content
             if len(self._buffers) >= self.max_buffers:
-                return self._fail(chunk, "too_many_buffers", f"{self.max_buffers} in use")
-            buf = self._buffers[key] = _Buffer(chunk.total, chunk.meta, now)
-        problem = self._check(buf, chunk, size)
+                return Failed(channel, message_id, "too_many_buffers", f"{self.max_buffers} in use")
+            buf = self._buffers[key] = _Buffer(total, meta, now)
+        problem = self._check(buf, index, total, content, size, meta)
         if problem is not None:
-            self.discard(chunk.channel, chunk.message_id)
-            return self._fail(chunk, *problem)
-        if chunk.index in buf.parts:
-            return Duplicate(chunk.channel, chunk.message_id, chunk.index)
-        buf.parts[chunk.index] = chunk.content
+            self.discard(channel, message_id)
+            return Failed(channel, message_id, *problem)
+        if index in buf.parts:
+            return Duplicate(channel, message_id, index)
+        if index != len(buf.parts) + 1:
+            buf.in_order = False
+        return self._store(key, buf, index, content, size, now)
+
+    def _store(
+        self,
+        key: tuple[Channel, str],
+        buf: _Buffer,
+        index: int,
+        content: str,
+        size: int,
+        now: float,
+    ) -> str | None:
+        """Keep a checked, new chunk; return the message's text if it is now complete."""
+        buf.parts[index] = content
         buf.size_bytes += size
         self._total_bytes += size
-        if len(buf.parts) < buf.total:
-            return Pending(chunk.channel, chunk.message_id, len(buf.parts), buf.total)
-        text = "".join(buf.parts[i] for i in range(1, buf.total + 1))
-        self.discard(chunk.channel, chunk.message_id)
+        return None if len(buf.parts) < buf.total else self._finish(key, buf, now)
+
+    def _finish(self, key: tuple[Channel, str], buf: _Buffer, now: float) -> str:
+        """Release a complete message's buffer and return its text."""
+        del self._buffers[key]
+        self._total_bytes -= buf.size_bytes
         self._remember(key, now)
-        return Completed(chunk.channel, chunk.message_id, text, buf.meta)
+        parts = buf.parts
+        if buf.in_order:  # keys went in as 1, 2, 3 ...: the dict's order is the text's
+            return "".join(parts.values())
+        return "".join([parts[i] for i in range(1, buf.total + 1)])
 
-    def _single(self, chunk: Chunk, size: int, now: float) -> Outcome:
-        if size > self.max_message_bytes:
-            return self._fail(chunk, "message_too_large", f"{size} bytes")
-        self._remember((chunk.channel, chunk.message_id), now)
-        return Completed(chunk.channel, chunk.message_id, chunk.content, chunk.meta)
-
-    def _check(self, buf: _Buffer, chunk: Chunk, size: int) -> tuple[str, str] | None:
-        if chunk.total != buf.total:
-            return "total_changed", f"total {chunk.total} after {buf.total}"
-        if chunk.meta != buf.meta:
+    def _check(
+        self, buf: _Buffer, index: int, total: int, content: str, size: int, meta: tuple[str, ...]
+    ) -> tuple[str, str] | None:
+        if total != buf.total:
+            return "total_changed", f"total {total} after {buf.total}"
+        if meta != buf.meta:
             return "meta_changed", "chunk metadata differs from the first chunk"
-        seen = buf.parts.get(chunk.index)
+        seen = buf.parts.get(index)
         if seen is not None:
-            if seen != chunk.content:
-                return "conflicting_duplicate", f"index {chunk.index} arrived with other content"
+            if seen != content:
+                return "conflicting_duplicate", f"index {index} arrived with other content"
             return None
         if buf.size_bytes + size > self.max_message_bytes:
             return "message_too_large", f"over {self.max_message_bytes} bytes"
         if self._total_bytes + size > self.max_total_bytes:
             return "buffer_space_exhausted", f"over {self.max_total_bytes} bytes buffered"
         return None
-
-    @staticmethod
-    def _fail(chunk: Chunk, reason: str, detail: str) -> Failed:
-        return Failed(chunk.channel, chunk.message_id, reason, detail)
 
     def discard(self, channel: Channel, message_id: str) -> bool:
         """Drop one message's buffer (a request timed out or was forgotten)."""
@@ -176,15 +262,17 @@ class Reassembler:
         return True
 
     def _remember(self, key: tuple[Channel, str], now: float) -> None:
-        self._recent[key] = now
-        self._recent.move_to_end(key)
-        while len(self._recent) > self._recent_limit:
-            self._recent.popitem(last=False)
+        recent = self._recent
+        recent.pop(key, None)  # re-inserted at the end: the newest
+        recent[key] = now
+        if len(recent) > self._recent_limit:
+            del recent[next(iter(recent))]
 
     def expire(self, now: float) -> list[Expired]:
         """Drop buffers older than the TTL and report them."""
-        while self._recent and now - next(iter(self._recent.values())) >= self.ttl_seconds:
-            self._recent.popitem(last=False)
+        recent = self._recent
+        while recent and now - recent[oldest := next(iter(recent))] >= self.ttl_seconds:
+            del recent[oldest]
         old = [k for k, b in self._buffers.items() if now - b.created_at >= self.ttl_seconds]
         out: list[Expired] = []
         for channel, message_id in old:

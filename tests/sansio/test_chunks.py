@@ -8,8 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcbews_repl.sansio import Channel, format_chunk, parse_chunk, reassemble_chunks
-from mcbews_repl.sansio.chunks import TELL_WRAPPER, split_payload
+from mcbews_repl.sansio import Channel, Chunk, format_chunk, parse_chunk, reassemble_chunks
+from mcbews_repl.sansio.chunks import (
+    TELL_WRAPPER,
+    ChunkError,
+    ChunkFields,
+    _parse_checked,
+    parse_chunk_fields,
+    split_payload,
+)
 
 ids = st.text(
     st.characters(blacklist_characters="|", blacklist_categories=("Cs",)), min_size=1, max_size=16
@@ -86,3 +93,44 @@ def test_multibyte_content_is_cut_on_code_points_by_bytes() -> None:
     assert all(len((TELL_WRAPPER + format_chunk(c)).encode()) <= 461 for c in chunks)
     assert all(len(c.content) < 256 for c in chunks)
     assert "".join(c.content for c in chunks) == payload
+
+
+# Lines near the grammar's edges, to hold the regex fast path of parse_chunk_fields to the
+# field-by-field checks of _parse_checked: they must accept the same lines with the same
+# fields and reject the rest with the same reason.
+_prefixes = st.sampled_from(["MCBEWS|BRIDGE|", "MCBEWS|UI_CHAT|", "MCBEWS|BRIDGE", "MCBEWS|X|", ""])
+_numbers = st.one_of(
+    st.integers(0, 200).map(str),
+    st.sampled_from(["", "007", "0128", "1234567", "+1", " 1", "\u0661", "1.0", "-1"]),
+)
+_names = st.one_of(
+    st.sampled_from(["0123456789ab", "", " ", "\u3000", "a b", "a|b", "\n"]),
+    st.text(max_size=6),
+)
+_contents = st.one_of(st.sampled_from(["", "|", '{"ok":true}', "a|b|c", "\n|\n"]), st.text())
+
+
+@given(
+    prefix=_prefixes,
+    name=_names,
+    index=_numbers,
+    total=_numbers,
+    slash=st.sampled_from(["/", "|", ""]),
+    content=_contents,
+)
+@settings(max_examples=1000)
+def test_fast_parse_agrees_with_the_checks(
+    prefix: str, name: str, index: str, total: str, slash: str, content: str
+) -> None:
+    line = f"{prefix}{name}|{index}{slash}{total}|{content}"
+    try:
+        checked: ChunkFields | str = _parse_checked(line)
+    except ChunkError as exc:
+        checked = exc.reason
+    try:
+        fast: ChunkFields | str = parse_chunk_fields(line)
+    except ChunkError as exc:
+        fast = exc.reason
+    assert fast == checked
+    if not isinstance(fast, str):
+        assert parse_chunk(line) == Chunk(*fast)

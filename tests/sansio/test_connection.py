@@ -113,6 +113,21 @@ def test_ui_chat_reassembles_and_validates() -> None:
     assert isinstance(bad, FrameRejected) and bad.reason == "ui_chat_malformed"
 
 
+def test_duplicates_are_counted_and_broken_ui_chat_is_rejected() -> None:
+    proto = BridgeProtocol()
+    rid = proto.capability_request("cap", {}, now=0).request_id
+    first = chat_frame(BRIDGE, f'MCBEWS|BRIDGE|{rid}|1/2|{{"ok":')
+    assert proto.receive_text(first, 0) == []
+    assert proto.receive_text(first, 0) == []  # the same chunk again is harmless
+    assert proto.counters["duplicate_chunks"] == 1
+    (done,) = proto.receive_text(chat_frame(BRIDGE, f"MCBEWS|BRIDGE|{rid}|2/2|true}}"), 0)
+    assert done == CapabilityResult(rid, "cap", {})
+    proto.receive_text(chat_frame(BRIDGE, "MCBEWS|UI_CHAT|u|1/2|{"), 0)
+    (bad,) = proto.receive_text(chat_frame(BRIDGE, "MCBEWS|UI_CHAT|u|1/3|{"), 0)
+    assert bad == FrameRejected("total_changed", "total 3 after 2", "u")
+    assert proto.counters["rejected:total_changed"] == 1
+
+
 def test_plain_chat_and_command_responses_pass_through() -> None:
     proto = BridgeProtocol()
     (chat,) = proto.receive_text(chat_frame("Steve", "hello", type_="chat"), 0)

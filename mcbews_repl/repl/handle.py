@@ -13,9 +13,10 @@ import traceback
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from ..gateway import Bridge, CommandResult, GameConnection, LogEntry, UiChat
+from .explore import Explore
 from .runtime import Pending, Runtime
 from .tables import (
     PlayerSnapshot,
@@ -28,6 +29,8 @@ from .tables import (
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ..toolkit.live import LiveEvents
 
 __all__ = ["CallbackFailure", "Minecraft", "Status", "UiMessage"]
 
@@ -72,8 +75,11 @@ class CallbackFailure:
     traceback: str = field(repr=False)
 
 
-class Minecraft:
-    """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ..."""
+class Minecraft(Explore):
+    """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ...
+
+    The toolkit's queries, scoreboard, contexts and agent tools come from :class:`Explore`.
+    """
 
     def __init__(
         self,
@@ -190,8 +196,24 @@ class Minecraft:
 
         return self._submit(run(), "caps")
 
-    def events(self, since: int | None = None, last: int | None = None) -> Pending[pd.DataFrame]:
-        """The event log as a DataFrame: entries after cursor ``since``, or the ``last`` N."""
+    @overload
+    def events(
+        self, since: int | None = None, last: int | None = None, *, follow: Literal[False] = ...
+    ) -> Pending[pd.DataFrame]: ...
+    @overload
+    def events(
+        self, since: int | None = None, last: int | None = None, *, follow: Literal[True]
+    ) -> LiveEvents: ...
+    def events(
+        self, since: int | None = None, last: int | None = None, *, follow: bool = False
+    ) -> Pending[pd.DataFrame] | LiveEvents:
+        """The event log as a DataFrame: entries after cursor ``since``, or the ``last`` N.
+
+        ``follow=True`` shows one table that refreshes as events arrive (in a notebook) and
+        returns its controller; ``.stop()`` ends the updates.
+        """
+        if follow:
+            return self._follow_events(since, 20 if last is None else last)
         entries = self._bridge.events(since or 0)
         if last is not None:
             entries = entries[-last:] if last > 0 else []

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
+from .explore_magics import ExploreMagics
 from .handle import Minecraft
 from .runtime import Pending
 
@@ -41,6 +42,10 @@ SUBCOMMANDS = [
     "call",
     "tell",
     "status",
+    "count",
+    "scores",
+    "entities",
+    "tools",
 ]
 COMMON_COMMANDS = [
     "say",
@@ -92,7 +97,7 @@ def parse_value(text: str) -> Any:
 
 
 @magics_class
-class McMagics(Magics):
+class McMagics(ExploreMagics, Magics):
     def __init__(self, shell: InteractiveShell, extension: Extension) -> None:
         super().__init__(shell)
         self.ext = extension
@@ -109,7 +114,7 @@ class McMagics(Magics):
         """Talk to the connected Minecraft world.
 
         %mc                          status: address, /connect line, games, recent events
-        %mc serve [--host H] [--port P] [--token T | --no-token]   (re)start the bridge
+        %mc serve [--host H] [--port P] [--token T | --no-token] [--encrypt auto|on|off]
         %mc stop                     stop the bridge
         %mc connect                  print the /connect line to type in Minecraft
         %mc sim [--players Steve,Alex] [--legacy] [--addon sim_bundle.js]   simulated world
@@ -121,6 +126,10 @@ class McMagics(Magics):
         %mc events [--last N]        the event log as a DataFrame
         %mc call <capability> key=value ...   call a capability (values read as JSON)
         %mc tell <player> <text>     show text in the player's addon panel
+        %mc count <player> <item> [--data N]   how many of an item (removes nothing)
+        %mc scores [holder] [-o objective]     scores of a holder, an objective, or objectives
+        %mc entities [--type T] [--name N] [--tag T] [--players] [--near X Y Z] [--radius R]
+        %mc tools [--schema | <tool> key=value ...]   the agent tools: list, schema, or call
 
         %%mc runs one command per line and shows a table of the results.
         """
@@ -152,8 +161,13 @@ class McMagics(Magics):
             (("--port",), {"type": int}),
             (("--token",), {}),
             (("--no-token",), {"action": "store_true"}),
+            (("--encrypt",), {"choices": ["auto", "on", "off"], "default": None}),
         ).parse_args(shlex.split(rest))
         token: str | bool | None = False if args.no_token else (args.token or True)
+        if args.encrypt is not None:
+            from .config import encrypt_policy
+
+            self.ext.encrypt = encrypt_policy(args.encrypt)
         self.ext.stop_bridge()
         mc = self.ext.start_bridge(args.host, args.port, token)
         print(f"Bridge listening. In Minecraft type: {mc.connect_command}")
@@ -265,8 +279,12 @@ def complete(shell: Any, event: Any) -> list[str]:
     sub = words[1]
     if sub == "cmd":
         return COMMON_COMMANDS
-    if sub in {"player", "inv", "tell"} and mc is not None:
+    if sub in {"player", "inv", "tell", "count", "scores"} and mc is not None:
         return _player_names(mc)
+    if sub == "tools":
+        from ..toolkit.catalogue import CATALOGUE
+
+        return [spec.name for spec in CATALOGUE]
     if sub == "call":
         return _capability_names(mc)
     return []

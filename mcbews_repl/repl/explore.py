@@ -1,0 +1,197 @@
+"""The toolkit on the ``mc`` handle: queries, scoreboards, contexts, tools, live events.
+
+Mixed into :class:`~mcbews_repl.repl.handle.Minecraft`. Every toolkit coroutine runs on the
+runtime's loop thread and comes back as a :class:`Pending`, like the handle's other calls;
+the catalogue of tools (``describe``, ``json_schemas``) is plain data and answers at once.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import inspect
+import sys
+from collections.abc import Callable, Coroutine
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from ..gateway import Bridge
+from ..toolkit import ChatContexts, EventForwarder, Scoreboard, Tools, WorldQueries
+from ..toolkit.answers import EntityList, ItemCount, ScoreList
+from ..toolkit.live import LiveEvents
+from .runtime import Pending, Runtime
+from .tables import events_frame
+
+if TYPE_CHECKING:
+    import asyncio
+
+    import pandas as pd
+
+__all__ = ["Explore", "OnLoop", "ToolsHandle"]
+
+T = TypeVar("T")
+
+
+class OnLoop(Generic[T]):
+    """Calls any method of a loop-bound toolkit object on the runtime thread: a Pending."""
+
+    def __init__(self, target: T, runtime: Runtime) -> None:
+        self._target = target
+        self._runtime = runtime
+
+    @property
+    def target(self) -> T:
+        """The object itself (use it only from the runtime's loop)."""
+        return self._target
+
+    def __getattr__(self, name: str) -> Callable[..., Pending[Any]]:
+        attr = getattr(self._target, name)
+        if not callable(attr):
+            raise AttributeError(f"{name} is not a method; use .target.{name} on the loop")
+
+        def call(*args: Any, **kwargs: Any) -> Pending[Any]:
+            async def run() -> Any:
+                out = attr(*args, **kwargs)
+                return await out if inspect.isawaitable(out) else out
+
+            return self._runtime.submit(run(), name)
+
+        return call
+
+    def __dir__(self) -> list[str]:
+        return [n for n in dir(self._target) if not n.startswith("_")]
+
+
+class ToolsHandle:
+    """``mc.tools``: ``describe()`` and the JSON Schemas at once, ``call(...)`` as a Pending."""
+
+    def __init__(self, tools: Tools, runtime: Runtime) -> None:
+        self.tools = tools
+        self._runtime = runtime
+
+    def describe(self) -> dict[str, Any]:
+        return self.tools.describe()
+
+    def json_schemas(self) -> list[dict[str, Any]]:
+        return self.tools.json_schemas()
+
+    def export_json(self) -> str:
+        return self.tools.export_json()
+
+    def call(self, name: str, /, **kwargs: Any) -> Pending[dict[str, Any]]:
+        """Run a tool on the runtime thread; the result never raises (failures are data)."""
+        return self._runtime.submit(self.tools.call(name, **kwargs), f"tool {name}")
+
+    def frame(self) -> pd.DataFrame:
+        import pandas as pd
+
+        rows = [
+            {"name": s.name, "kind": s.kind, "summary": s.summary,
+             "params": ", ".join(p.name + ("" if p.required else "?") for p in s.params)}
+            for s in self.tools.specs
+        ]  # fmt: skip
+        return pd.DataFrame(rows, columns=["name", "kind", "summary", "params"])
+
+
+class Explore:
+    """The toolkit methods of ``mc`` (expects the handle's ``_bridge`` and ``_runtime``)."""
+
+    _bridge: Bridge
+    _runtime: Runtime
+    _kernel_loop: asyncio.AbstractEventLoop | None
+    _call_timeout: float | None
+
+    def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]:
+        raise NotImplementedError
+
+    @cached_property
+    def query(self) -> OnLoop[WorldQueries]:
+        """``await mc.query.item_count("Steve", "diamond")``, ``mc.query.tags("Alex")`` ..."""
+        return OnLoop(WorldQueries(self._bridge), self._runtime)
+
+    @cached_property
+    def scoreboard(self) -> OnLoop[Scoreboard]:
+        """``await mc.scoreboard.set("Steve", "coins", 5)``, ``.objectives()`` ..."""
+        return OnLoop(Scoreboard(self._bridge), self._runtime)
+
+    @cached_property
+    def contexts(self) -> OnLoop[ChatContexts]:
+        """Chat-moment contexts: ``mc.contexts.start()``, then ``mc.contexts.get(id)``."""
+        return OnLoop(ChatContexts(self._bridge, timeout=self._call_timeout), self._runtime)
+
+    @cached_property
+    def tools(self) -> ToolsHandle:
+        """Agent tools: ``mc.tools.describe()``, ``await mc.tools.call("players")``."""
+        tools = Tools(self._bridge, contexts=self.contexts.target, timeout=self._call_timeout)
+        return ToolsHandle(tools, self._runtime)
+
+    def count(self, player: str, item: str, *, data: int = -1) -> Pending[ItemCount]:
+        """How many ``item`` a player holds (``.value`` None when unknown; see ``.reason``)."""
+        return self.query.item_count(player, item, data=data)
+
+    def scores(self, holder: str) -> Pending[ScoreList]:
+        """Every score of one holder; ``.to_dataframe()`` for a table."""
+        return self.query.scores(holder)
+
+    def objective(self, objective: str) -> Pending[pd.DataFrame]:
+        """A whole objective as a DataFrame (holder, value)."""
+
+        async def run() -> pd.DataFrame:
+            read = await self.scoreboard.target.objective_scores(objective)
+            return read.to_dataframe()
+
+        return self._submit(run(), f"objective {objective}")
+
+    def entities(self, **filters: Any) -> Pending[pd.DataFrame]:
+        """Entities as a DataFrame (id, dimension, x, y, z, yaw); filters as ``query.entities``."""
+
+        async def run() -> pd.DataFrame:
+            found: EntityList = await self.query.target.entities(**filters)
+            return found.to_dataframe()
+
+        return self._submit(run(), "entities")
+
+    def forward_events(
+        self, url: str, secret: str, *, kinds: tuple[str, ...] = ("chat", "ui_chat")
+    ) -> Pending[EventForwarder]:
+        """Post chosen events, HMAC-signed, to ``url`` (chat events carry ``context_id``)."""
+        contexts = self.contexts.target
+
+        def enrich(entry: Any) -> dict[str, str]:
+            found = contexts.context_id_for(entry.cursor)
+            return {"context_id": found} if found else {}
+
+        async def run() -> EventForwarder:
+            return EventForwarder(self._bridge.log, url, secret, kinds=kinds, enrich=enrich).start()
+
+        return self._submit(run(), "forward_events")
+
+    def _follow_events(self, since: int | None, last: int) -> LiveEvents:
+        from IPython.display import display
+
+        players = {c.id: c.local_player or "" for c in self._bridge.connections}
+        render = lambda entries: events_frame(entries, players)  # noqa: E731
+        now = self._bridge.events(since or 0)[-last:] if last > 0 else []
+        handle = display(render(now), display_id=True)  # type: ignore[no-untyped-call]
+        in_kernel = "ipykernel" in sys.modules and handle is not None
+        loop = self._kernel_loop
+
+        def deliver(fn: Callable[[], None]) -> None:
+            # An empty context: ipykernel then sends the update under the newest request's
+            # header instead of the one this thread inherited from the cell that started
+            # the bridge, which front ends have stopped listening to.
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(fn, context=contextvars.Context())
+            else:
+                contextvars.Context().run(fn)
+
+        update = handle.update if in_kernel and handle is not None else (lambda view: None)
+        live = LiveEvents(self._bridge.log, render, update, since=since or 0, last=last,
+                          deliver=deliver)  # fmt: skip
+        self._runtime.run(_start(live), timeout=10)
+        if not in_kernel:
+            print("(live updates need a notebook; the table above is a snapshot)")
+        return live
+
+
+async def _start(live: LiveEvents) -> LiveEvents:
+    return live.start()

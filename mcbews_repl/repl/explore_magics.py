@@ -1,0 +1,97 @@
+"""``%mc count``, ``%mc scores``, ``%mc entities`` and ``%mc tools``: the toolkit at the prompt.
+
+A mixin of :class:`~mcbews_repl.repl.magics.McMagics`; each sub-command parses its words,
+calls the ``mc`` handle and returns something that displays well. An argument the toolkit
+rejects before sending (``InvalidArgument``) becomes a ``UsageError``: a message, no traceback.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING, Any
+
+from IPython.core.error import UsageError
+
+from ..exceptions import InvalidArgument
+from .runtime import Pending
+
+if TYPE_CHECKING:
+    from .handle import Minecraft
+
+__all__ = ["ExploreMagics"]
+
+
+def _result(pending: Pending[Any]) -> Any:
+    try:
+        return pending.result()
+    except InvalidArgument as exc:
+        raise UsageError(str(exc)) from None
+
+
+class ExploreMagics:
+    @property
+    def handle(self) -> Minecraft:
+        raise NotImplementedError  # McMagics.handle: the extension's mc
+
+    def _sub_count(self, rest: str) -> Any:
+        from .magics import _parser
+
+        args = _parser(
+            "count", (("player",), {}), (("item",), {}), (("--data",), {"type": int, "default": -1})
+        ).parse_args(shlex.split(rest))
+        return _result(self.handle.count(args.player, args.item, data=args.data))
+
+    def _sub_scores(self, rest: str) -> Any:
+        from .magics import _parser
+
+        args = _parser(
+            "scores", (("holder",), {"nargs": "?"}), (("--objective", "-o"), {"default": None})
+        ).parse_args(shlex.split(rest))
+        if args.objective:
+            return _result(self.handle.objective(args.objective))
+        if args.holder is None:
+            listed = _result(self.handle.scoreboard.objectives())
+            if not listed.known:
+                return listed
+            import pandas as pd
+
+            rows = [vars(o) for o in listed.objectives]
+            return pd.DataFrame(rows, columns=["name", "display_name", "criteria"])
+        answer = _result(self.handle.scores(args.holder))
+        return answer.to_dataframe() if answer.known else answer
+
+    def _sub_entities(self, rest: str) -> Any:
+        from .magics import _parser
+
+        args = _parser(
+            "entities",
+            (("--type",), {"dest": "entity_type", "default": None}),
+            (("--name",), {"default": None}),
+            (("--tag",), {"default": None}),
+            (("--players",), {"action": "store_true"}),
+            (("--near",), {"nargs": 3, "type": float, "default": None}),
+            (("--radius",), {"type": float, "default": None}),
+            (("--limit",), {"type": int, "default": 64}),
+        ).parse_args(shlex.split(rest))
+        filters = vars(args)
+        filters["target"] = "players" if filters.pop("players") else "entities"
+        filters["origin"] = filters.pop("near")
+        return _result(self.handle.entities(**filters))
+
+    def _sub_tools(self, rest: str) -> Any:
+        from .magics import parse_value
+
+        words = shlex.split(rest)
+        tools = self.handle.tools
+        if not words:
+            return tools.frame()
+        if words == ["--schema"]:
+            print(tools.export_json())
+            return None
+        kwargs: dict[str, Any] = {}
+        for item in words[1:]:
+            key, eq, value = item.partition("=")
+            if not eq or not key:
+                raise UsageError(f"{item!r} is not key=value; e.g. %mc tools players limit=5")
+            kwargs[key] = parse_value(value)
+        return tools.call(words[0], **kwargs).result()

@@ -50,7 +50,7 @@ def receiver() -> Iterator[Receiver]:
     found = Receiver()
     server = ThreadingHTTPServer(("127.0.0.1", 0), found.handler())
     found.url = f"http://127.0.0.1:{server.server_address[1]}/hook"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield found
     server.shutdown()

@@ -509,7 +509,7 @@ NOTES = """### Notes
   fixed cost once per chunk), but the event object (0.3 us), the answer checks and the
   garbage collector of the kept results (0.2-0.3 us) leave under 0.5 us per chunk for
   decoding and reassembly if A is to reach 3x; ours takes about 0.9 us (row B) and every
-  bound check the reference's codec does not do. Measured over two runs: 2.2-2.5x for
+  bound check the reference's codec does not do. Measured over four runs: 2.2-2.5x for
   single chunks, 1.3-1.5x for 8 and 48 chunks.
 - Where our time goes, per chunk: `parse_chunk_fields` about 0.4 us (one precompiled regex
   gives every field; indexes are read from a table instead of `int()`), `feed_fields`

@@ -3,7 +3,7 @@
 Each setting can also come from an environment variable (read when the extension loads),
 which is handy for classrooms and CI: ``MCBEWS_HOST``, ``MCBEWS_PORT``, ``MCBEWS_TOKEN``
 (``none`` turns the path token off), ``MCBEWS_COMMAND_TIMEOUT``, ``MCBEWS_CALL_TIMEOUT``,
-``MCBEWS_TEXT_PRELUDE``, ``MCBEWS_TEXT_INTERVAL``.
+``MCBEWS_TEXT_PRELUDE``, ``MCBEWS_TEXT_INTERVAL``, ``MCBEWS_ENCRYPT`` (auto, on, off).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from traitlets.config import Configurable
 
 from ..sansio.wire import DEFAULT_TIMEOUT_SECONDS, TEXT_FRAME_INTERVAL_SECONDS, TEXT_PRELUDE_SECONDS
 
-__all__ = ["ENV_VARS", "McbewsRepl"]
+__all__ = ["ENV_VARS", "McbewsRepl", "encrypt_policy"]
 
 # The default port of the examples; if it is taken the extension falls back to a free one.
 DEFAULT_PORT = 19131
@@ -29,6 +29,7 @@ ENV_VARS: dict[str, str] = {
     "call_timeout": "MCBEWS_CALL_TIMEOUT",
     "text_prelude": "MCBEWS_TEXT_PRELUDE",
     "text_interval": "MCBEWS_TEXT_INTERVAL",
+    "encrypt": "MCBEWS_ENCRYPT",
 }
 
 
@@ -53,6 +54,10 @@ class McbewsRepl(Configurable):
         TEXT_FRAME_INTERVAL_SECONDS, help="Pause between text response frames."
     ).tag(config=True)
 
+    encrypt = Unicode(
+        "auto", help="Encrypt game sessions: 'auto' (when offered), 'on' (required) or 'off'."
+    ).tag(config=True)
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.apply_environment(os.environ)
@@ -71,6 +76,23 @@ class McbewsRepl(Configurable):
             setattr(self, name, value)
 
     @property
+    def encrypt_value(self) -> bool | str:
+        """The policy as ``serve`` takes it: ``"auto"``, ``True`` or ``False``."""
+        return encrypt_policy(self.encrypt)
+
+    @property
     def token_value(self) -> str | None:
         """The token as ``serve`` takes it: ``None`` turns the check off."""
         return None if self.token.lower() in {"none", "off", ""} else self.token
+
+
+def encrypt_policy(word: str) -> bool | str:
+    """``auto``/``on``/``off`` (also true/false, yes/no) as ``serve(encrypt=...)`` takes it."""
+    value = word.strip().lower()
+    if value == "auto":
+        return "auto"
+    if value in {"on", "true", "yes", "1", "required"}:
+        return True
+    if value in {"off", "false", "no", "0", "never"}:
+        return False
+    raise ValueError(f"encrypt must be auto, on or off, not {word!r}")

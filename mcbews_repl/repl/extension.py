@@ -35,6 +35,7 @@ class Extension:
         self.runtime = Runtime()
         self.mc: Minecraft | None = None
         self._formatted: list[tuple[str, type]] = []
+        self.encrypt: bool | str | None = None  # a %mc serve --encrypt choice, else config
 
     # --- the bridge -----------------------------------------------------------------------
 
@@ -68,6 +69,7 @@ class Extension:
             call_timeout=cfg.call_timeout,
             text_prelude=cfg.text_prelude,
             text_interval=cfg.text_interval,
+            encrypt=self.encrypt if self.encrypt is not None else cfg.encrypt_value,
         )
         return await bridge.start()
 

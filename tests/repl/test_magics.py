@@ -169,3 +169,28 @@ def wait_until(condition: Any, seconds: float = 20.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("the condition never became true")
         time.sleep(0.05)
+
+
+def test_serve_with_required_encryption(shell: Any) -> None:
+    # Runs last in this module: it restarts the bridge, then restores a plain one.
+    try:
+        shell.run_line_magic("mc", "serve --port 0 --encrypt on")
+        assert mc_of(shell).bridge.settings.encrypt is True
+        status = shell.run_line_magic("mc", "sim")
+        assert [c["encrypted"] for c in status.connections] == [True]
+        html, _ = render(shell, status)
+        assert "🔒" in html
+        assert shell.run_line_magic("mc", "/say secret").ok
+    finally:
+        shell.run_line_magic("mc", "serve --port 0 --encrypt auto")
+        shell.run_line_magic("mc", "sim")
+    with pytest.raises(UsageError, match="invalid choice"):
+        shell.run_line_magic("mc", "serve --encrypt maybe")
+
+
+def test_encrypt_setting_words() -> None:
+    from mcbews_repl.repl.config import encrypt_policy
+
+    assert [encrypt_policy(w) for w in ("auto", "on", "OFF", "yes")] == ["auto", True, False, True]
+    with pytest.raises(ValueError, match="auto, on or off"):
+        encrypt_policy("sometimes")

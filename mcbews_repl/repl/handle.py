@@ -36,6 +36,13 @@ __all__ = ["CallbackFailure", "Minecraft", "Status", "UiMessage"]
 
 T = TypeVar("T")
 UiCallback = Callable[["UiMessage"], Any]
+# The capabilities of the addon this package ships (addon/src/capabilities/index.ts).
+SHIPPED_CAPABILITIES = (
+    "get_player_snapshot",
+    "get_inventory_snapshot",
+    "run_world_command",
+    "list_capabilities",
+)
 # How many recent events the status panel shows.
 STATUS_RECENT_EVENTS = 5
 
@@ -95,6 +102,10 @@ class Minecraft(Explore):
         self._wrappers: dict[UiCallback, Callable[[UiChat], None]] = {}
         self.callback_failures: list[CallbackFailure] = []
         self.sim: Any = None  # the simulated world, once `%mc sim` started one
+        # What Tab completion offers: names seen in answers so far, and the capabilities the
+        # shipped addon has until mc.caps() tells what this world's addon really offers.
+        self.seen_players: set[str] = set()
+        self.capability_names: list[str] = list(SHIPPED_CAPABILITIES)
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -180,7 +191,9 @@ class Minecraft(Explore):
 
     def players(self) -> Pending[pd.DataFrame]:
         async def run() -> pd.DataFrame:
-            return players_frame(await self._call("get_player_snapshot", target="@a"))
+            frame = players_frame(await self._call("get_player_snapshot", target="@a"))
+            self.seen_players.update(str(name) for name in frame["name"])  # for Tab
+            return frame
 
         return self._submit(run(), "players")
 
@@ -192,7 +205,9 @@ class Minecraft(Explore):
 
     def caps(self) -> Pending[pd.DataFrame]:
         async def run() -> pd.DataFrame:
-            return caps_frame(await self._call("list_capabilities"))
+            frame = caps_frame(await self._call("list_capabilities"))
+            self.capability_names = [str(name) for name in frame["name"]]  # for Tab
+            return frame
 
         return self._submit(run(), "caps")
 

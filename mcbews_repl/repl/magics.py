@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
+from ..sansio.wire import BRIDGE_PLAYER
 from .explore_magics import ExploreMagics
-from .handle import Minecraft
+from .handle import SHIPPED_CAPABILITIES, Minecraft
 from .runtime import Pending
 
 if TYPE_CHECKING:
@@ -291,17 +292,12 @@ def complete(shell: Any, event: Any) -> list[str]:
 
 
 def _player_names(mc: Minecraft) -> list[str]:
-    names = [c.local_player for c in mc.connections if c.local_player]
+    names = {c.local_player for c in mc.connections if c.local_player} | mc.seen_players
     if mc.sim is not None:
-        names += list(mc.sim.world.players)
-    return sorted(set(names))
+        names |= set(mc.sim.world.players)
+    names.discard(BRIDGE_PLAYER)  # the addon's own simulated player is not a person
+    return sorted(names)
 
 
 def _capability_names(mc: Minecraft | None) -> list[str]:
-    known = [
-        "get_player_snapshot",
-        "get_inventory_snapshot",
-        "run_world_command",
-        "list_capabilities",
-    ]
-    return known
+    return list(mc.capability_names) if mc is not None else list(SHIPPED_CAPABILITIES)

@@ -171,6 +171,19 @@ def wait_until(condition: Any, seconds: float = 20.0) -> None:
         time.sleep(0.05)
 
 
+def completions(shell: Any, line: str) -> list[str]:
+    return list(shell.complete("", line, len(line))[1])
+
+
+def test_tab_completion(shell: Any) -> None:
+    assert {"player", "players"} <= set(completions(shell, "%mc pl"))
+    assert completions(shell, "%mc player ") == ["Alex", "Steve"]  # not the bridge player
+    assert completions(shell, "%mc inv A") == ["Alex"]
+    assert "/scoreboard" in completions(shell, "%mc /sc")
+    assert "querytarget" in completions(shell, "%mc cmd ")
+    assert "list_capabilities" in completions(shell, "%mc call ")
+
+
 def test_serve_with_required_encryption(shell: Any) -> None:
     # Runs last in this module: it restarts the bridge, then restores a plain one.
     try:

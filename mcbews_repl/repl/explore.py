@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextvars
 import inspect
-import sys
 from collections.abc import Callable, Coroutine
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -172,7 +171,7 @@ class Explore:
         render = lambda entries: events_frame(entries, players)  # noqa: E731
         now = self._bridge.events(since or 0)[-last:] if last > 0 else []
         handle = display(render(now), display_id=True)  # type: ignore[no-untyped-call]
-        in_kernel = "ipykernel" in sys.modules and handle is not None
+        in_kernel = _in_kernel() and handle is not None
         loop = self._kernel_loop
 
         def deliver(fn: Callable[[], None]) -> None:
@@ -191,6 +190,14 @@ class Explore:
         if not in_kernel:
             print("(live updates need a notebook; the table above is a snapshot)")
         return live
+
+
+def _in_kernel() -> bool:
+    """A Jupyter kernel's shell (updates reach a front end), not a terminal that imported
+    ipykernel along the way."""
+    from IPython import get_ipython
+
+    return getattr(get_ipython(), "kernel", None) is not None
 
 
 async def _start(live: LiveEvents) -> LiveEvents:

@@ -29,9 +29,12 @@ def _result(pending: Pending[Any]) -> Any:
 
 
 class ExploreMagics:
-    @property
-    def handle(self) -> Minecraft:
-        raise NotImplementedError  # McMagics.handle: the extension's mc
+    """The toolkit's sub-commands, mixed into ``McMagics`` (which provides ``handle``)."""
+
+    if TYPE_CHECKING:
+
+        @property
+        def handle(self) -> Minecraft: ...
 
     def _sub_count(self, rest: str) -> Any:
         from .magics import _parser

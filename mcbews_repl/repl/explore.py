@@ -99,8 +99,9 @@ class Explore:
     _kernel_loop: asyncio.AbstractEventLoop | None
     _call_timeout: float | None
 
-    def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by Minecraft, the class this one is mixed into
+
+        def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]: ...
 
     @cached_property
     def query(self) -> OnLoop[WorldQueries]:

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
+import quickjs  # type: ignore[import-untyped]  # a runtime dependency; the binding has no stubs
 
 from mcbews_repl.addon import sim_bundle_path
-
-quickjs = pytest.importorskip("quickjs")
 
 _HOST = r"""
 const listeners = { startup: [], script: [], load: [] };

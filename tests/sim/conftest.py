@@ -67,6 +67,6 @@ async def bare_server() -> AsyncIterator[BareServer]:
 @pytest.fixture(scope="session")
 def addon_bundle() -> str:
     path = bundled_addon()
-    if not path.exists():
-        pytest.skip("the addon's sim_bundle.js is not built (cd addon && npm run build)")
+    # The bundle ships in the package; its absence is a broken checkout, not a reason to skip.
+    assert path.exists(), "mcbews_repl/addon/sim_bundle.js is missing (cd addon && npm run build)"
     return str(path)

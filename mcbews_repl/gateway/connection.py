@@ -1,9 +1,10 @@
-"""One game connection: its reader task, request futures, and the calls made on it.
+"""One game connection: its life (encrypt, handshake, read, close), its sends and its calls.
 
 The sans-I/O :class:`BridgeProtocol` decodes frames and keeps the bridge state; this
-object moves the data and owns time. Every commandRequest passes through the connection's
-:class:`CommandWindow`. When the game goes away, everything still pending on it fails at
-once with :class:`ConnectionClosed`, the websockets error chained as its cause.
+object moves the data and owns time. What the game sends is handled by :class:`Inbound`
+(inbound.py); every commandRequest passes through the connection's :class:`CommandWindow`.
+When the game goes away, everything still pending on it fails at once with
+:class:`ConnectionClosed`, the websockets error chained as its cause.
 """
 
 from __future__ import annotations
@@ -24,31 +25,17 @@ from ..exceptions import (
     NotConnected,
     RequestTimeout,
 )
-from ..sansio import (
-    BridgeEvent,
-    BridgeProtocol,
-    BufferExpired,
-    CapabilityFailed,
-    CapabilityResult,
-    ChatMessage,
-    CommandResponse,
-    FrameRejected,
-    GameError,
-    OtherEvent,
-    RequestExpired,
-    UiChatMessage,
-    UnknownFrame,
-    check_command_line,
-)
+from ..sansio import BridgeProtocol, UiChatMessage, check_command_line
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .calls import CapabilityCalls
 from .delivery import Progress, deliver_text, encode_text_lines
 from .encryption import EncryptionError, SessionCipher
 from .eventlog import EventLog
+from .inbound import Inbound
 from .negotiate import Negotiated, negotiate
 from .results import CommandResult, UiChat
 from .settings import Settings
-from .window import CommandWindow, Reply
+from .window import CommandWindow
 
 __all__ = ["GameConnection"]
 
@@ -81,7 +68,6 @@ class GameConnection:
         self.encrypted = False  # True once ws:encrypt is agreed (frames are then binary)
         self.encryption: Negotiated | None = None  # how: handshake form and cipher mode
         self.closed = False
-        self.frames_in = 0
         self.frames_out = 0
         self.proto = BridgeProtocol(max_frame_bytes=settings.max_frame_bytes)
         self._ws = websocket
@@ -100,10 +86,15 @@ class GameConnection:
             self._record,
             where=f"connection #{connection_id}",
         )
-        self._subscriptions: set[str] = set()
+        self._inbound = Inbound(
+            self.proto,
+            self._window,
+            self._calls,
+            self._record,
+            self._deliver_ui_chat,
+            connection_id=connection_id,
+        )
         self._ready = asyncio.Event()
-        self._frame: str | bytes = ""  # the frame being handled, for sizes in logs
-        self._event_version: int | None = None
         self._cipher: SessionCipher | None = None
         # Outgoing frames wait while the encryption handshake runs (see negotiate.py).
         self._settled = asyncio.Event()
@@ -118,7 +109,12 @@ class GameConnection:
     @property
     def protocol_version(self) -> int | None:
         """The game's protocol version, from the header of its first event."""
-        return self.proto.protocol_version or self._event_version
+        return self.proto.protocol_version or self._inbound.event_version
+
+    @property
+    def frames_in(self) -> int:
+        """Frames received from the game, the encryption handshake's included."""
+        return self._inbound.frames_in
 
     @property
     def counters(self) -> Counter[str]:
@@ -169,7 +165,7 @@ class GameConnection:
                 except WebSocketClosed as exc:
                     cause = exc
                     break
-                self._on_frame(message)
+                self._inbound.feed(message)
         finally:
             if handshake is not None:
                 handshake.cancel()
@@ -178,7 +174,7 @@ class GameConnection:
     async def _encrypt(self) -> BaseException | None:
         """Run the handshake; on failure close the socket and return why (None: encrypted)."""
         try:
-            agreed = await negotiate(self._ws, self._settings, self._on_frame)
+            agreed = await negotiate(self._ws, self._settings, self._inbound.feed)
         except WebSocketClosed as exc:
             return exc
         except EncryptionError as exc:
@@ -188,7 +184,8 @@ class GameConnection:
             return exc
         finally:
             self._settled.set()
-        self.encryption, self._cipher, self.encrypted = agreed, agreed.cipher, True
+        self.encryption, self.encrypted = agreed, True
+        self._cipher = self._inbound.cipher = agreed.cipher  # one cipher: seals out, opens in
         _log.info("connection #%d: encrypted (%s, %s)", self.id, agreed.form, agreed.mode)
         self._record(
             "encrypted",
@@ -198,119 +195,17 @@ class GameConnection:
         )
         return None
 
-    def _on_frame(self, message: str | bytes) -> None:
-        self.frames_in += 1
-        if self._cipher is not None:
-            opened = self._cipher.open(message)
-            if opened is None:
-                self.proto.counters["rejected:plaintext_after_encryption"] += 1
-                self._frame = message
-                self._on_rejected(FrameRejected("plaintext_after_encryption", "text frame"))
-                self._frame = ""
-                return
-            if isinstance(message, str):
-                self.proto.counters["plaintext_race"] += 1
-            message = opened
-        self._frame = message
-        try:
-            for event in self.proto.receive_text(message, time.monotonic()):
-                self._dispatch(event)
-        except Exception:  # our bug, not the peer's: keep the connection serving
-            self.proto.counters["internal_error"] += 1
-            _log.exception("connection #%d: failed to handle a frame", self.id)
-        finally:
-            self._frame = ""  # do not keep a large frame alive until the next one
-
-    def _dispatch(self, event: BridgeEvent) -> None:
-        match event:
-            case CommandResponse() | GameError():
-                self._on_reply(event)
-            case ChatMessage():
-                self._on_chat(event)
-            case CapabilityResult() | CapabilityFailed() | RequestExpired():
-                self._calls.settle(event)
-            case UiChatMessage():
-                self._on_ui_chat_message(event)
-            case FrameRejected():
-                self._on_rejected(event)
-            case UnknownFrame(purpose=purpose):
-                self.proto.counters["rejected:unknown_purpose"] += 1
-                self._on_rejected(FrameRejected("unknown_purpose", purpose[:40]))
-            case BufferExpired(channel=channel, message_id=mid, received=got, total=total):
-                self._record(
-                    "expired",
-                    f"partial {channel} message dropped ({got}/{total})",
-                    channel=channel,
-                    message_id=mid,
-                    received=got,
-                    total=total,
-                )
-            case OtherEvent(event_name=name, protocol_version=version):
-                self._event_version = self._event_version or version
-                _log.debug("connection #%d: event %s ignored", self.id, name)
-
-    def _on_reply(self, reply: Reply) -> None:
-        if self._window.resolve(reply):
-            return
-        if reply.request_id in self._subscriptions:
-            self._subscriptions.discard(reply.request_id)  # the game acknowledged subscribe
-            return
-        reason = "late_response" if reply.request_id else "game_error"
-        self.proto.counters[reason] += 1
-        detail = f"status {reply.status_code}: {reply.status_message[:80]}"
-        self._on_rejected(FrameRejected(reason, detail, reply.request_id or None))
-
-    def _on_chat(self, chat: ChatMessage) -> None:
-        self._record(
-            "chat",
-            f"<{chat.sender}> {chat.message[:80]}",
-            sender=chat.sender,
-            message=chat.message,
-            type=chat.type,
-            is_echo=chat.is_echo,
-        )
-
-    def _on_ui_chat_message(self, event: UiChatMessage) -> None:
-        message = UiChat(event.player, event.message, event.conversation_id, event.message_id, self)
-        self._record(
-            "ui_chat",
-            f"[panel] <{event.player}> {event.message[:80]}",
-            player=event.player,
-            message=event.message,
-            conversation_id=event.conversation_id,
-        )
-        self._on_ui_chat(message)
-
-    def _frame_bytes(self) -> int:
-        frame = self._frame
-        return len(frame) if isinstance(frame, bytes) else len(frame.encode("utf-8", "replace"))
-
-    def _on_rejected(self, event: FrameRejected) -> None:
-        size = self._frame_bytes()
-        _log.info(
-            "connection #%d dropped input: %s (%d-byte frame, id %s)",
-            self.id,
-            event.reason,
-            size,
-            event.message_id,
-        )
-        _log.debug("connection #%d: %s: %s", self.id, event.reason, event.detail)
-        self._record(
-            "rejected",
-            f"{event.reason} ({size} bytes)",
-            reason=event.reason,
-            detail=event.detail,
-            message_id=event.message_id,
-            frame_bytes=size,
-        )
-
     def _record(self, kind: str, summary: str, **data: Any) -> None:
         self._log.append(kind, summary, self.id, **data)
 
+    def _deliver_ui_chat(self, event: UiChatMessage) -> None:
+        self._on_ui_chat(
+            UiChat(event.player, event.message, event.conversation_id, event.message_id, self)
+        )
+
     def expire(self, now: float) -> None:
         """Drop bridge buffers past their TTL (the periodic sweep calls this)."""
-        for event in self.proto.expire(now):
-            self._dispatch(event)
+        self._inbound.expire(now)
 
     # --- closing --------------------------------------------------------------------------
 
@@ -366,7 +261,7 @@ class GameConnection:
     async def _handshake(self) -> None:
         try:
             request_id, frame = self.proto.subscribe_frame("PlayerMessage")
-            self._subscriptions.add(request_id)
+            self._inbound.subscriptions.add(request_id)
             await self._send(frame)
             reply = await self._command("getlocalplayername", self._settings.handshake_timeout)
             name = reply.body.get("localplayername")

@@ -297,23 +297,22 @@ class GameConnection:
         try:
             result = await self._command(line, timeout)
         except McbewsError as exc:
-            self._record(
-                "command",
-                f"/{line[:60]} ✗ {type(exc).__name__}",
-                command=line,
-                error=str(exc),
-                elapsed=time.monotonic() - start,
-            )
+            elapsed = time.monotonic() - start
+            self._record_command(line, f"✗ {type(exc).__name__}", elapsed, error=str(exc))
             raise
-        self._record(
-            "command",
-            f"/{result.command[:60]} → {result.status_code}",
-            command=result.command,
+        self._record_command(
+            result.command,
+            f"→ {result.status_code}",
+            result.elapsed_seconds,
             status_code=result.status_code,
             status_message=result.status_message,
-            elapsed=result.elapsed_seconds,
         )
         return result
+
+    def _record_command(self, line: str, outcome: str, elapsed: float, **data: Any) -> None:
+        # One shape for both outcomes of a ``command`` entry; ``data`` holds what differs.
+        summary = f"/{line[:60]} {outcome}"
+        self._record("command", summary, command=line, **data, elapsed=elapsed)
 
     async def call(
         self,

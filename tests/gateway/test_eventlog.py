@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from mcbews_repl import Bridge
+import pytest
+
+from mcbews_repl import Bridge, RequestTimeout
 from mcbews_repl.gateway import EventLog, LogEntry
 
 from .conftest import ConnectGame
@@ -69,3 +71,19 @@ async def test_bridge_records_commands_with_timings(mc: Bridge, connect_game: Co
     await mc.command("say followed")
     assert (await asyncio.wait_for(next_entry, 10)).data["command"] == "say followed"
     await follower.aclose()
+
+
+async def test_command_entries_share_one_shape_for_both_outcomes(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    await connect_game()
+    cursor = mc.log.last_cursor
+    await mc.command("/say answered")
+    with pytest.raises(RequestTimeout):
+        await mc.command("hang unanswered", timeout=0.05)
+    answered, failed = mc.events(since=cursor)
+    assert answered.summary == "/say answered → 0"
+    assert list(answered.data) == ["command", "status_code", "status_message", "elapsed"]
+    assert failed.summary == "/hang unanswered ✗ RequestTimeout"
+    assert list(failed.data) == ["command", "error", "elapsed"]
+    assert "did not answer" in failed.data["error"] and failed.data["elapsed"] >= 0.05

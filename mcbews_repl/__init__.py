@@ -5,6 +5,7 @@ from __future__ import annotations
 from .exceptions import (
     CapabilityError,
     CommandFailed,
+    CommandQueueFull,
     ConnectionClosed,
     FrameTooLarge,
     McbewsError,
@@ -19,6 +20,7 @@ __all__ = [
     "Bridge",
     "CapabilityError",
     "CommandFailed",
+    "CommandQueueFull",
     "CommandResult",
     "ConnectionClosed",
     "FrameTooLarge",

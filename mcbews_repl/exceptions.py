@@ -8,6 +8,7 @@
     ├── NotConnected           no game client is connected (or the chosen one is gone)
     ├── ConnectionClosed       the game connection closed while a request was pending
     ├── RequestTimeout         (also TimeoutError) no answer within the timeout
+    ├── CommandQueueFull       the connection's command queue is full; nothing was sent
     ├── CommandFailed          raise_for_status() on a command the game reported as failed
     └── CapabilityError        the addon answered ok:false (code, message)
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 __all__ = [
     "CapabilityError",
     "CommandFailed",
+    "CommandQueueFull",
     "ConnectionClosed",
     "FrameTooLarge",
     "InvalidArgument",
@@ -75,6 +77,22 @@ class ConnectionClosed(McbewsError):
 
 class RequestTimeout(McbewsError, TimeoutError):
     """The game or the addon did not answer in time."""
+
+
+class CommandQueueFull(McbewsError):
+    """The command window is full and ``limit`` commands already wait behind it.
+
+    The command was not sent. It is backpressure, not a broken connection: await earlier
+    commands before sending more, or raise the ``queue_limit`` setting.
+    """
+
+    def __init__(self, limit: int, in_flight: int) -> None:
+        self.limit = limit
+        self.in_flight = in_flight
+        super().__init__(
+            f"the command queue is full ({limit} waiting behind {in_flight} in flight); "
+            "await earlier commands before sending more, or raise queue_limit"
+        )
 
 
 class CommandFailed(McbewsError):

@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..exceptions import McbewsError
+from ..exceptions import CommandQueueFull
 from ..sansio import CommandResponse, GameError
 
 __all__ = ["TOO_MANY_PENDING_REQUESTS", "CommandWindow", "Reply"]
@@ -111,10 +111,7 @@ class CommandWindow:
             self.in_flight += 1
             return
         if len(self._queue) >= self.queue_limit:
-            raise McbewsError(
-                f"the command queue is full ({self.queue_limit} waiting behind "
-                f"{self.in_flight} in flight); await commands before sending more"
-            )
+            raise CommandQueueFull(self.queue_limit, self.in_flight)
         ticket = asyncio.get_running_loop().create_future()
         self._queue.append(ticket)
         try:

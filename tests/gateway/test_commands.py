@@ -9,6 +9,7 @@ import pytest
 from mcbews_repl import (
     Bridge,
     CommandFailed,
+    CommandQueueFull,
     ConnectionClosed,
     FrameTooLarge,
     McbewsError,
@@ -101,8 +102,13 @@ async def test_queue_is_bounded(connect_game: ConnectGame) -> None:
         await connect_game(mc)
         stuck = [asyncio.ensure_future(mc.command(f"hang {i}", timeout=30)) for i in range(3)]
         await until(lambda: mc.connections[0].stats()["commands_queued"] == 2)
-        with pytest.raises(McbewsError, match="queue is full"):
+        with pytest.raises(CommandQueueFull, match="queue is full") as info:
             await mc.command("say one too many")
+        assert isinstance(info.value, McbewsError)
+        assert info.value.limit == 2 and info.value.in_flight == 1
+        assert "await earlier commands" in str(info.value) and "queue_limit" in str(info.value)
+        assert mc.connections[0].stats()["commands_queued"] == 2  # the refused one never queued
+        assert mc.events()[-1].summary == "/say one too many ✗ CommandQueueFull"
         for task in stuck:
             task.cancel()
         await asyncio.gather(*stuck, return_exceptions=True)

@@ -10,6 +10,7 @@ from typing import Any
 from ..exceptions import (
     CapabilityError,
     CommandFailed,
+    CommandQueueFull,
     ConnectionClosed,
     InvalidArgument,
     McbewsError,
@@ -81,6 +82,12 @@ def exception_failure(exc: Exception) -> dict[str, Any]:
             )
         case CommandFailed():
             return failure(exc.message, HOW_TO["command_failed"], status_code=exc.status_code)
+        case CommandQueueFull():
+            return failure(
+                f"the bridge's command queue is full ({exc.limit} waiting)",
+                "wait for earlier calls to finish, then retry with fewer at once",
+                limit=exc.limit,
+            )
         case McbewsError() | ValueError():
             return failure(str(exc), "fix the argument named in 'why'")
     return failure(

@@ -236,3 +236,12 @@ async def test_unknown_counts_stay_unknown_in_tool_results(world: World, tools: 
     result = await tools.call("item_count", player="Herobrine", item="dirt")
     assert (result["known"], result["value"], result["reason"]) == (False, None, "no_target")
     assert "players" in result["how_to"]
+
+
+def test_a_full_command_queue_becomes_a_failure_with_advice() -> None:
+    from mcbews_repl.exceptions import CommandQueueFull
+    from mcbews_repl.toolkit.results import exception_failure
+
+    answer = exception_failure(CommandQueueFull(10_000, 100))
+    assert answer["ok"] is False and answer["limit"] == 10_000
+    assert "queue is full" in answer["why"] and "retry" in answer["how_to"]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+
 from .exceptions import (
+    AddressInUse,
+    BridgeStopped,
     CapabilityError,
     CommandFailed,
     CommandQueueFull,
@@ -17,7 +20,9 @@ from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AddressInUse",
     "Bridge",
+    "BridgeStopped",
     "CapabilityError",
     "CommandFailed",
     "CommandQueueFull",

@@ -13,7 +13,7 @@ import pytest
 from IPython.core.error import UsageError
 
 from mcbews_repl.repl.handle import Minecraft
-from mcbews_repl.repl.magics import SUBCOMMANDS
+from mcbews_repl.repl.usage import BY_NAME
 from mcbews_repl.toolkit import ItemCount, ScoreList
 from mcbews_repl.toolkit.live import LiveEvents
 
@@ -34,7 +34,7 @@ def wait_until(check: Callable[[], Any], seconds: float = 5.0) -> Any:
 
 
 def test_the_new_sub_commands_are_listed() -> None:
-    assert {"count", "scores", "entities", "tools"} <= set(SUBCOMMANDS)
+    assert {"count", "scores", "entities", "tools"} <= set(BY_NAME)
 
 
 def test_count(shell: Any) -> None:
@@ -61,7 +61,11 @@ def test_scores(shell: Any) -> None:
 def test_entities(shell: Any) -> None:
     cows = shell.run_line_magic("mc", "entities --type cow")
     assert isinstance(cows, pd.DataFrame)
-    assert list(cows.columns) == ["id", "dimension", "x", "y", "z", "yaw"] and len(cows) == 1
+    assert list(cows.columns) == ["id", "type", "name", "dimension", "x", "y", "z", "yaw"]
+    assert cows[["type", "name"]].values.tolist() == [["minecraft:cow", None]]
+    everyone = shell.run_line_magic("mc", "entities")
+    named = dict(zip(everyone["name"], everyone["type"], strict=True))
+    assert named["Bob"] == "minecraft:villager_v2" and named["Steve"] == "minecraft:player"
     near = shell.run_line_magic("mc", "entities --players --near 12 70 -8 --radius 2")
     assert list(near["x"]) == [12.5]
     with pytest.raises(UsageError, match="limit"):

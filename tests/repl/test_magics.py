@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from html import unescape
 from typing import Any
 
 import pandas as pd
@@ -11,7 +12,8 @@ import pytest
 from IPython.core.error import UsageError
 
 from mcbews_repl import CapabilityError, CommandResult
-from mcbews_repl.repl.handle import Minecraft, Status
+from mcbews_repl.repl.handle import Minecraft
+from mcbews_repl.repl.status import Status
 from mcbews_repl.repl.tables import PlayerSnapshot
 
 
@@ -122,9 +124,13 @@ def test_api_is_awaitable_and_has_result(shell: Any) -> None:
     assert info.value.code == "UNSUPPORTED_CAPABILITY"
 
 
-def test_our_errors_show_as_messages(shell: Any) -> None:
+def test_our_errors_show_as_messages(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
     result = shell.run_cell("mc.call('no_such_capability').result(10)")
     assert isinstance(result.error_in_exec, CapabilityError)
+    shown = capsys.readouterr().out
+    assert "CapabilityError:" in shown and "no such capability: no_such_capability" in shown
+    assert "%mc caps lists what this world's addon offers." in shown
+    assert "Traceback" not in shown
 
 
 def test_ui_chat_callbacks_get_messages_and_can_reply(shell: Any) -> None:
@@ -191,8 +197,10 @@ def test_serve_with_required_encryption(shell: Any) -> None:
         assert mc_of(shell).bridge.settings.encrypt is True
         status = shell.run_line_magic("mc", "sim")
         assert [c["encrypted"] for c in status.connections] == [True]
-        html, _ = render(shell, status)
-        assert "🔒" in html
+        html, text = render(shell, status)
+        shown = unescape(html)
+        assert "Steve's game from 127.0.0.1:" in shown and ", encrypted, nothing pending" in shown
+        assert "encrypted" in text and "🔒" not in html + text  # a word, not a missing glyph
         assert shell.run_line_magic("mc", "/say secret").ok
     finally:
         shell.run_line_magic("mc", "serve --port 0 --encrypt auto")
@@ -204,6 +212,7 @@ def test_serve_with_required_encryption(shell: Any) -> None:
 def test_encrypt_setting_words() -> None:
     from mcbews_repl.repl.config import encrypt_policy
 
-    assert [encrypt_policy(w) for w in ("auto", "on", "OFF", "yes")] == ["auto", True, False, True]
-    with pytest.raises(ValueError, match="auto, on or off"):
-        encrypt_policy("sometimes")
+    assert [encrypt_policy(w) for w in ("auto", "on", "OFF")] == ["auto", True, False]
+    for word in ("sometimes", "yes"):
+        with pytest.raises(ValueError, match="auto, on or off"):
+            encrypt_policy(word)

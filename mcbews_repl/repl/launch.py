@@ -1,0 +1,72 @@
+"""Open a bridge on a runtime thread: for the IPython extension and for plain scripts.
+
+``mcbews_repl.start()`` gives a script the same ``mc`` handle a notebook has, on its own
+runtime thread, so every call works with ``.result()`` (no event loop needed) and with
+``await`` inside ``asyncio.run``::
+
+    with mcbews_repl.start(port=0) as mc:
+        mc.simulate().result()
+        print(mc.player("Steve").result())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..exceptions import AddressInUse
+from ..gateway import Bridge, serve
+from ..gateway.settings import EncryptPolicy
+from .handle import Minecraft
+from .runtime import Runtime
+
+__all__ = ["open_bridge", "start"]
+
+
+def open_bridge(
+    runtime: Runtime,
+    host: str,
+    port: int,
+    token: str | None,
+    *,
+    fallback: bool,
+    announce: Callable[[str], object] = print,
+    **options: Any,
+) -> Bridge:
+    """Listen on ``host:port`` on the runtime thread.
+
+    Bad arguments raise ``ValueError`` before anything binds. A busy port raises
+    :class:`AddressInUse`, or with ``fallback`` says so and takes a free port instead.
+    """
+    bridge = serve(host, port, token, **options)
+    try:
+        return runtime.run(bridge.start())
+    except AddressInUse:
+        if not fallback or port == 0:
+            raise
+    announce(f"Port {port} is busy (another bridge or notebook?); using a free port instead.")
+    return runtime.run(serve(host, 0, bridge.token, **options).start())
+
+
+def start(
+    host: str = "127.0.0.1",
+    port: int = 19131,
+    token: str | None = "auto",
+    *,
+    encrypt: EncryptPolicy = "auto",
+    **options: Any,
+) -> Minecraft:
+    """Start a bridge on its own thread and return its ``mc`` handle (also a context manager).
+
+    Arguments are those of :func:`mcbews_repl.serve`. A busy port raises
+    :class:`~mcbews_repl.AddressInUse` saying what to do; ``port=0`` picks a free port.
+    ``mc.close()`` (or leaving the ``with`` block) stops the bridge and the thread.
+    """
+    runtime = Runtime(name="mcbews-script")
+    runtime.start()
+    try:
+        bridge = open_bridge(runtime, host, port, token, fallback=False, encrypt=encrypt, **options)
+    except BaseException:
+        runtime.stop()
+        raise
+    return Minecraft(runtime, bridge, None, None, owns_runtime=True)

@@ -6,7 +6,7 @@ Tables want the clean words; cards and chat renderings want what the player sees
 text itself is never changed where it is stored (snapshots, the event log, the sim's inbox).
 
 The code table is Bedrock's, from the Minecraft Wiki's "Formatting codes" page
-(docs/formatting.md lists it): the 16 classic colours, ``§g`` minecoin gold and the
+(docs/repl.md lists it): the 16 classic colours, ``§g`` minecoin gold and the
 material colours ``§h``..``§v``; styles ``§k`` obfuscated, ``§l`` bold, ``§o`` italic, and
 ``§r`` reset. Bedrock has no underline or strikethrough: ``§m`` and ``§n`` are colours.
 In Bedrock a colour code does not end a style; only ``§r`` does.

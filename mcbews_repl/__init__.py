@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .exceptions import (
     AddressInUse,
     BridgeStopped,
@@ -17,10 +15,7 @@ from .exceptions import (
     RequestTimeout,
 )
 from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
-
-if TYPE_CHECKING:
-    from .gateway.settings import EncryptPolicy
-    from .repl.handle import Minecraft
+from .repl.launch import start  # scripts: the notebook's mc handle on a thread of its own
 
 __version__ = "0.1.0"
 
@@ -45,26 +40,6 @@ __all__ = [
     "serve",
     "start",
 ]
-
-
-def start(
-    host: str = "127.0.0.1",
-    port: int = 19131,
-    token: str | None = "auto",
-    *,
-    encrypt: EncryptPolicy = "auto",
-    **options: Any,
-) -> Minecraft:
-    """A bridge on its own thread for plain scripts: the same ``mc`` a notebook has.
-
-    Every call returns a Pending: ``.result()`` waits for it, ``await`` works inside
-    ``asyncio.run``. Use it as a context manager (``with mcbews_repl.start(port=0) as mc:``)
-    or call ``mc.close()``. A busy port raises :class:`AddressInUse` saying what to do.
-    Needs the ``repl`` extra (pandas, rich) for DataFrames and cards.
-    """
-    from .repl.launch import start as start_bridge
-
-    return start_bridge(host, port, token, encrypt=encrypt, **options)
 
 
 def load_ipython_extension(ipython: object) -> None:

@@ -56,11 +56,13 @@ def start(
     encrypt: EncryptPolicy = "auto",
     **options: Any,
 ) -> Minecraft:
-    """Start a bridge on its own thread and return its ``mc`` handle (also a context manager).
+    """A bridge on its own thread for plain scripts: the same ``mc`` a notebook has.
 
-    Arguments are those of :func:`mcbews_repl.serve`. A busy port raises
-    :class:`~mcbews_repl.AddressInUse` saying what to do; ``port=0`` picks a free port.
-    ``mc.close()`` (or leaving the ``with`` block) stops the bridge and the thread.
+    Arguments are those of :func:`mcbews_repl.serve`. Every call returns a Pending:
+    ``.result()`` waits for it, ``await`` works inside ``asyncio.run``. Use it as a context
+    manager (``with mcbews_repl.start(port=0) as mc:``) or call ``mc.close()``, which stops
+    the bridge and the thread. A busy port raises :class:`~mcbews_repl.AddressInUse` saying
+    what to do; ``port=0`` picks a free port. DataFrames and cards need the ``repl`` extra.
     """
     runtime = Runtime(name="mcbews-script")
     runtime.start()

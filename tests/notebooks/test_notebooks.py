@@ -85,7 +85,7 @@ def test_04_ui_chat_bot() -> None:
     _, out = executed("04_ui_chat_bot.ipynb")
     # What the players see: the role prefix in the game's green, no raw § codes.
     green = "<span style='color:#55FF55'>[assistant]</span>"
-    assert f"<b>Alex sees:</b> <span style='background:#1e1e1e;" in out
+    assert "<b>Alex sees:</b> <span style='background:#1e1e1e;" in out
     assert f"{green} In-game time:" in out and f"{green} You are at 0 64 0" in out
     assert "461 bytes: scriptevent mcbews:text_resp" in out
 

@@ -109,6 +109,14 @@ def test_results_come_without_an_empty_output_before_them(shown: dict[str, Any])
     assert [o.output_type for o in shown["command"].outputs] == ["execute_result"]
 
 
+def test_no_glyph_common_fonts_lack(shown: dict[str, Any]) -> None:
+    # Emoji such as the lock the status panel used to show render as a missing-glyph box in
+    # JupyterLab's default font; everything shown stays in the Basic Multilingual Plane.
+    for name, cell in shown.items():
+        assert all(ord(ch) < 0x1F000 for ch in texts(cell)), name
+    assert "encrypted" in texts(shown["sim"])
+
+
 def test_formatting_codes_are_clean_in_tables_coloured_in_cards_raw_in_data(
     shown: dict[str, Any],
 ) -> None:

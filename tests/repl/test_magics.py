@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from IPython.core.completer import provisionalcompleter
 from IPython.core.error import UsageError
 
 from mcbews_repl import CapabilityError, CommandResult
@@ -178,7 +179,9 @@ def wait_until(condition: Any, seconds: float = 20.0) -> None:
 
 
 def completions(shell: Any, line: str) -> list[str]:
-    return list(shell.complete("", line, len(line))[1])
+    """What IPython's completer offers (the API terminal IPython and Jupyter use)."""
+    with provisionalcompleter():
+        return [c.text for c in shell.Completer.completions(line, len(line))]
 
 
 def test_tab_completion(shell: Any) -> None:

@@ -123,6 +123,24 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 # A cold JupyterLab, kernel and Chromium on a busy 2-core machine can take a while.
+@contextlib.contextmanager
+def notebook_page(url: str, failure_shot: str) -> Iterator[Any]:
+    """Chromium on ``url`` with all cells started; a screenshot if the block fails."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            run_all(page, url)
+            yield page
+        except Exception:
+            page.screenshot(path=str(ARTIFACTS / failure_shot))
+            raise
+        finally:
+            browser.close()
+
+
 def run_all(page: Any, url: str) -> None:
     """Open a notebook that has not run yet and start running all its cells."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -144,58 +162,35 @@ def run_all(page: Any, url: str) -> None:
 
 @pytest.mark.timeout(400)
 def test_getting_started_runs_in_a_browser(lab: str) -> None:
-    from playwright.sync_api import sync_playwright
-
     shot = ARTIFACTS / "jupyterlab-getting-started.png"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            run_all(page, f"{lab}/lab/tree/01_getting_started.ipynb")
-            table = page.locator(".jp-OutputArea table", has_text="Excalibur").first
-            try:
-                table.wait_for(timeout=240_000)
-            except Exception:
-                page.screenshot(path=str(ARTIFACTS / "jupyterlab-failure.png"))
-                raise
-            table.scroll_into_view_if_needed()
-            page.screenshot(path=str(shot))
-            assert "minecraft:diamond_sword" in table.inner_text()
-            assert page.locator(".jp-OutputArea", has_text="Unknown command: fly").count() >= 1
-        finally:
-            browser.close()
+    url = f"{lab}/lab/tree/01_getting_started.ipynb"
+    with notebook_page(url, "jupyterlab-failure.png") as page:
+        table = page.locator(".jp-OutputArea table", has_text="Excalibur").first
+        table.wait_for(timeout=240_000)
+        table.scroll_into_view_if_needed()
+        page.screenshot(path=str(shot))
+        assert "minecraft:diamond_sword" in table.inner_text()
+        assert page.locator(".jp-OutputArea", has_text="Unknown command: fly").count() >= 1
     assert shot.stat().st_size > 10_000
 
 
 @pytest.mark.timeout(400)
 def test_our_errors_show_as_a_short_red_message_in_jupyterlab(lab: str) -> None:
-    from playwright.sync_api import sync_playwright
-
     folder = LAB_ROOTS[lab] / "scratch"  # a folder the first screenshot does not show
     folder.mkdir(exist_ok=True)
     shutil.copy(LAB_ROOTS[lab].parent / "mistakes.ipynb", folder)
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            run_all(page, f"{lab}/lab/tree/scratch/mistakes.ipynb")
-            error = page.locator(".jp-OutputArea-output", has_text="CapabilityError:").first
-            try:
-                error.wait_for(timeout=240_000)
-            except Exception:
-                page.screenshot(path=str(ARTIFACTS / "jupyterlab-mistakes-failure.png"))
-                raise
-            error.scroll_into_view_if_needed()
-            page.screenshot(path=str(ARTIFACTS / "jupyterlab-error.png"))
-            text = error.inner_text()
-            assert "no such capability: no_such_cap" in text
-            assert "%mc caps lists what this world's addon offers." in text
-            assert "Traceback" not in text and len(text.strip().splitlines()) <= 2
-            colour = error.locator("span", has_text="CapabilityError:").first.evaluate(
-                "e => getComputedStyle(e).color"
-            )
-            red, green, blue = (int(v) for v in colour[colour.index("(") + 1 : -1].split(",")[:3])
-            assert red > 150 and green < 120 and blue < 120, colour  # it shows red
-        finally:
-            browser.close()
+    url = f"{lab}/lab/tree/scratch/mistakes.ipynb"
+    with notebook_page(url, "jupyterlab-mistakes-failure.png") as page:
+        error = page.locator(".jp-OutputArea-output", has_text="CapabilityError:").first
+        error.wait_for(timeout=240_000)
+        error.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-error.png"))
+        text = error.inner_text()
+        assert "no such capability: no_such_cap" in text
+        assert "%mc caps lists what this world's addon offers." in text
+        assert "Traceback" not in text and len(text.strip().splitlines()) <= 2
+        colour = error.locator("span", has_text="CapabilityError:").first.evaluate(
+            "e => getComputedStyle(e).color"
+        )
+    red, green, blue = (int(v) for v in colour[colour.index("(") + 1 : -1].split(",")[:3])
+    assert red > 150 and green < 120 and blue < 120, colour  # it shows red

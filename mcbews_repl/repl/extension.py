@@ -12,10 +12,11 @@ import sys
 from typing import Any
 
 from ..exceptions import McbewsError
+from ..gateway import Bridge, serve
 from . import display as views
 from .config import McbewsRepl
 from .handle import Minecraft
-from .launch import open_bridge
+from .launch import listen
 from .runtime import Pending, Runtime
 
 __all__ = ["Extension", "active", "load", "unload"]
@@ -51,24 +52,36 @@ class Extension:
         Raises ``ValueError`` (bad arguments) or ``OSError`` (cannot listen) with nothing
         changed; the caller stops any previous bridge (see :meth:`restart_bridge`).
         """
-        self.runtime.start()
+        return self._listen(*self._prepare(host, port, token, encrypt))
+
+    def _prepare(
+        self,
+        host: str | None,
+        port: int | None,
+        token: str | bool | None,
+        encrypt: bool | str | None,
+    ) -> tuple[Bridge, bool, bool | str | None]:
+        """A bridge made from the arguments and the settings, checked but not listening."""
         cfg = self.config
         chosen_token = cfg.token_value if token is True else (None if token is False else token)
         policy = encrypt if encrypt is not None else self.encrypt
-        bridge = open_bridge(
-            self.runtime,
+        bridge = serve(
             host or cfg.host,
             cfg.port if port is None else port,
             chosen_token,
-            fallback=port is None,  # an explicit --port is a choice, not a wish
             command_timeout=cfg.command_timeout,
             call_timeout=cfg.call_timeout,
             text_prelude=cfg.text_prelude,
             text_interval=cfg.text_interval,
             encrypt=policy if policy is not None else cfg.encrypt_value,
         )
+        return bridge, port is None, policy  # an explicit --port is a choice, not a wish
+
+    def _listen(self, bridge: Bridge, fallback: bool, policy: bool | str | None) -> Minecraft:
+        self.runtime.start()
+        bridge = listen(self.runtime, bridge, fallback=fallback)
         self.encrypt = policy
-        self.mc = Minecraft(self.runtime, bridge, _kernel_loop(), cfg.call_timeout)
+        self.mc = Minecraft(self.runtime, bridge, _kernel_loop(), self.config.call_timeout)
         self.shell.push({"mc": self.mc}, interactive=True)
         return self.mc
 
@@ -79,23 +92,23 @@ class Extension:
         token: str | bool | None,
         encrypt: bool | str | None,
     ) -> Minecraft:
-        """``%mc serve``: the new server listens before the old one stops.
-
-        When the new address is the old one's, the old server has to let go of the port
-        first; if the new one then fails, the old address and token are opened again.
-        """
+        """``%mc serve``: arguments are checked, then the new server listens before the old
+        one stops. When the new address is the old one's, the old server has to let go of
+        the port first; if the new one then cannot listen, the old address and token are
+        opened again."""
+        prepared = self._prepare(host, port, token, encrypt)  # bad arguments stop here
         old = self.mc
         if old is None or old.stopped:
-            return self.start_bridge(host, port, token, encrypt)
-        wanted = (host or self.config.host, self.config.port if port is None else port)
-        if wanted != (old.bridge.host, old.bridge.port):
-            mc = self.start_bridge(host, port, token, encrypt)
+            return self._listen(*prepared)
+        new = prepared[0]
+        if (new.host, new.port) != (old.bridge.host, old.bridge.port):
+            mc = self._listen(*prepared)
             old.close()
             return mc
         old.close()
         try:
-            return self.start_bridge(host, port, token, encrypt)
-        except (OSError, ValueError):
+            return self._listen(*prepared)
+        except OSError:
             self.start_bridge(old.bridge.host, old.bridge.port, old.bridge.token or False)
             raise
 

@@ -20,32 +20,29 @@ from ..gateway.settings import EncryptPolicy
 from .handle import Minecraft
 from .runtime import Runtime
 
-__all__ = ["open_bridge", "start"]
+__all__ = ["listen", "start"]
 
 
-def open_bridge(
+def listen(
     runtime: Runtime,
-    host: str,
-    port: int,
-    token: str | None,
+    bridge: Bridge,
     *,
     fallback: bool,
     announce: Callable[[str], object] = print,
-    **options: Any,
 ) -> Bridge:
-    """Listen on ``host:port`` on the runtime thread.
-
-    Bad arguments raise ``ValueError`` before anything binds. A busy port raises
-    :class:`AddressInUse`, or with ``fallback`` says so and takes a free port instead.
-    """
-    bridge = serve(host, port, token, **options)
+    """Start ``bridge`` (made by ``serve()``, which checked its arguments) on the runtime
+    thread. A busy port raises :class:`AddressInUse`, or with ``fallback`` says so and
+    takes a free port instead (same token and settings)."""
     try:
         return runtime.run(bridge.start())
     except AddressInUse:
-        if not fallback or port == 0:
+        if not fallback or bridge.port == 0:
             raise
-    announce(f"Port {port} is busy (another bridge or notebook?); using a free port instead.")
-    return runtime.run(serve(host, 0, bridge.token, **options).start())
+    announce(
+        f"Port {bridge.port} is busy (another bridge or notebook?); using a free port instead."
+    )
+    spare = serve(bridge.host, 0, bridge.token, settings=bridge.settings)
+    return runtime.run(spare.start())
 
 
 def start(
@@ -64,10 +61,11 @@ def start(
     the bridge and the thread. A busy port raises :class:`~mcbews_repl.AddressInUse` saying
     what to do; ``port=0`` picks a free port. DataFrames and cards need the ``repl`` extra.
     """
+    bridge = serve(host, port, token, encrypt=encrypt, **options)  # bad arguments stop here
     runtime = Runtime(name="mcbews-script")
     runtime.start()
     try:
-        bridge = open_bridge(runtime, host, port, token, fallback=False, encrypt=encrypt, **options)
+        bridge = listen(runtime, bridge, fallback=False)
     except BaseException:
         runtime.stop()
         raise

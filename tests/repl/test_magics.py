@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from html import unescape
 from typing import Any
@@ -191,6 +192,47 @@ def test_tab_completion(shell: Any) -> None:
     assert "/scoreboard" in completions(shell, "%mc /sc")
     assert "querytarget" in completions(shell, "%mc cmd ")
     assert "list_capabilities" in completions(shell, "%mc call ")
+
+
+def test_serve_checks_everything_before_touching_the_running_bridge(shell: Any) -> None:
+    mc = mc_of(shell)
+    url = mc.url
+    for line in ("serve --token 'no spaces'", "serve --port 99999", "serve --port many"):
+        with pytest.raises(UsageError) as refused:
+            shell.run_line_magic("mc", line)
+        assert "%mc serve" in str(refused.value)
+    assert mc_of(shell) is mc and not mc.stopped and mc.url == url
+    assert "token must be 1-64 letters" in str(_refusal(shell, "serve --token 'no spaces'"))
+    assert f"still listening on {url}" in str(_refusal(shell, "serve --token 'no spaces'"))
+    assert mc.command("say the game is still here").result(10).ok
+
+
+def _refusal(shell: Any, line: str) -> UsageError:
+    with pytest.raises(UsageError) as refused:
+        shell.run_line_magic("mc", line)
+    return refused.value
+
+
+def test_serve_on_a_taken_port_keeps_the_old_bridge(shell: Any) -> None:
+    mc = mc_of(shell)
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        taken = holder.getsockname()[1]
+        refused = _refusal(shell, f"serve --port {taken}")
+    assert f"cannot listen on 127.0.0.1:{taken}: the address is already in use" in str(refused)
+    assert mc_of(shell) is mc and not mc.stopped
+    assert mc.command("say still here").result(10).ok
+
+
+def test_serve_again_on_the_same_port_restarts_there(shell: Any) -> None:
+    old = mc_of(shell)
+    port = old.bridge.port
+    shell.run_line_magic("mc", f"serve --port {port}")
+    new = mc_of(shell)
+    assert new is not old and old.stopped and new.bridge.port == port
+    shell.run_line_magic("mc", "sim")
+    assert new.command("say restarted").result(10).ok
 
 
 def test_serve_with_required_encryption(shell: Any) -> None:

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from IPython.core.error import UsageError
 
+from mcbews_repl import CapabilityError
 from mcbews_repl.repl.handle import Minecraft
 from mcbews_repl.repl.usage import BY_NAME
 from mcbews_repl.toolkit import ItemCount, ScoreList
@@ -131,3 +132,21 @@ def test_events_follow(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
     finally:
         live.stop()
     assert not live.running
+
+
+def test_entities_without_describe_entities_keep_their_rows(
+    shell: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An addon older than describe_entities: the table keeps its rows, type and name empty."""
+    mc = mc_of(shell)
+    real_call = mc.bridge.call
+
+    async def older_addon(capability: str, *args: Any, **kwargs: Any) -> Any:
+        if capability == "describe_entities":
+            raise CapabilityError("UNSUPPORTED_CAPABILITY", "no such capability", capability)
+        return await real_call(capability, *args, **kwargs)
+
+    monkeypatch.setattr(mc.bridge, "call", older_addon)
+    table = mc.entities(entity_type="minecraft:cow").result(20)
+    assert len(table) == 1 and table["type"].isna().all() and table["name"].isna().all()
+    assert table["dimension"].tolist() == ["overworld"]

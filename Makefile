@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run demo notebooks test lint pytest addon-test bench bench-peers clean
+.PHONY: run demo notebooks test lint pytest addon-test bench bench-peers bench-answers clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,10 @@ bench: $(STAMP)
 # peers install themselves into .bench-cache/ on the first run. ARGS=--quick for a short look.
 bench-peers: $(STAMP)
 	$(BIN)/python benchmarks/bench_peers.py $(ARGS)
+
+# Inventory snapshots of 1, 10 and 50 full inventories through the simulated world.
+bench-answers: $(STAMP)
+	$(BIN)/python benchmarks/bench_answers.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from mcbews_repl import Bridge, CapabilityError, CommandFailed, ConnectionClosed, RequestTimeout
+from mcbews_repl import (
+    Bridge,
+    CapabilityError,
+    CommandFailed,
+    ConnectionClosed,
+    FrameTooLarge,
+    RequestTimeout,
+)
 
 from .conftest import ConnectGame, until
 from .fakegame import BRIDGE_PLAYER
@@ -47,6 +54,21 @@ async def test_payload_mapping_and_fields_merge(mc: Bridge, connect_game: Connec
     game = await connect_game()
     game.capabilities["echo"] = lambda payload: {"ok": True, "result": payload}
     assert await mc.call("echo", {"timeout": 3}, extra=[1, 2]) == {"timeout": 3, "extra": [1, 2]}
+
+
+async def test_hostile_payloads_fit_the_frame_or_are_refused_locally(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    game = await connect_game()
+    game.capabilities["echo"] = lambda payload: {"ok": True, "result": payload}
+    text = 'q"b\\ @a §c 中 😀\n\x01' * 6  # every character escapes at least once more
+    assert await mc.call("echo", text=text) == {"text": text}
+    sent = len(game.commands)
+    with pytest.raises(FrameTooLarge) as info:  # within 461 bytes of line, over 661 of frame
+        await mc.call("echo", text='"' * 150)
+    assert info.value.line_bytes <= 461 < 661 < info.value.frame_bytes
+    assert len(game.commands) == sent and mc.connections[0].proto.pending_requests == 0
+    assert max(game.frame_sizes) <= 661
 
 
 async def test_ok_false_raises_capability_error(mc: Bridge, connect_game: ConnectGame) -> None:

@@ -13,8 +13,7 @@ import re
 from typing import Any
 
 __all__ = [
-    "char_cost_bytes",
-    "char_frame_cost_bytes",
+    "char_costs",
     "dumps_wire",
     "escape_wire",
     "frame_extra_bytes",
@@ -41,7 +40,7 @@ def escape_wire(json_text: str) -> str:
         out = out.replace("@", "\\u0040")
     if "\u00a7" in out:
         out = out.replace("\u00a7", "\\u00a7")
-    if has_lone_surrogate(out):
+    if not out.isascii() and _SURROGATE.search(out):  # has_lone_surrogate, inlined: hot
         out = _escape_surrogates(out)
     return out
 
@@ -73,7 +72,8 @@ def frame_extra_bytes(wire_text: str) -> int:
 _CHAR_COST_CACHE: dict[str, tuple[int, int]] = {}
 
 
-def _char_costs(char: str) -> tuple[int, int]:
+def char_costs(char: str) -> tuple[int, int]:
+    """Bytes one code point costs in a wire JSON string: in the line, and in the frame."""
     costs = _CHAR_COST_CACHE.get(char)
     if costs is None:
         escaped = dumps_wire(char)[1:-1]
@@ -82,13 +82,3 @@ def _char_costs(char: str) -> tuple[int, int]:
         if len(_CHAR_COST_CACHE) < 4096:
             _CHAR_COST_CACHE[char] = costs
     return costs
-
-
-def char_cost_bytes(char: str) -> int:
-    """UTF-8 bytes one code point costs once it is inside a wire JSON string."""
-    return _char_costs(char)[0]
-
-
-def char_frame_cost_bytes(char: str) -> int:
-    """Bytes one code point costs in the frame: its wire escape, escaped again by the frame."""
-    return _char_costs(char)[1]

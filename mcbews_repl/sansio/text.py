@@ -19,11 +19,9 @@ from ..exceptions import FrameTooLarge
 from .chunks import Channel, Chunk, ChunkError
 from .frames import command_frame_bytes
 from .jsonwire import (
-    char_cost_bytes,
-    char_frame_cost_bytes,
+    char_costs,
     dumps_wire,
     escape_wire,
-    frame_extra_bytes,
     utf8_len,
 )
 from .reassembly import Completed, Expired, Failed, Reassembler
@@ -69,7 +67,7 @@ class _Room:
 
     def fits(self, escaped: str) -> bool:
         size = utf8_len(escaped)
-        return size <= self.line and size + frame_extra_bytes(escaped) <= self.frame
+        return size <= self.line and size + _frame_extra(escaped) <= self.frame
 
     def too_small(self) -> bool:
         # The widest code point: \uXXXX is 6 bytes in the line and 7 in the frame.
@@ -96,6 +94,13 @@ class _Template:
             f'{_COMMAND_PREFIX}{self.head},"i":{index},"n":{total}{self.who}{escaped}'
             f"{self.tail}{usage}}}"
         )
+
+
+def _frame_extra(escaped: str) -> int:
+    """:func:`frame_extra_bytes` of escaped content: its quotes are all backslash-escaped,
+    so content without a backslash adds nothing (the common case, one scan)."""
+    backslashes = escaped.count("\\")
+    return backslashes + escaped.count('"') if backslashes else 0
 
 
 def _escaped(text: str) -> str:
@@ -220,20 +225,22 @@ def _pack(text: str, template: _Template, total_guess: int, budget: _Budget) -> 
     pos, index = 0, 1
     wider_at = 0  # headers only change size when the index gains a digit
     room = room_last = _Room(0, 0)
+    least = least_last = 0
     while True:
         if index >= wider_at:
             room_last = template.room(index, total_guess, True, budget)
             room = template.room(index, total_guess, False, budget)
             if room.too_small() or room_last.too_small():
                 _fixed_fields_too_large(template, index, total_guess, budget)
+            least, least_last = room.least(), room_last.least()
             wider_at = 10 ** len(str(index))
         rest = len(text) - pos
-        if rest <= room_last.least():
+        if rest <= least_last:
             escaped = _escaped(text[pos:])
             if room_last.fits(escaped):
                 pieces.append(escaped)
                 return pieces
-        end, escaped = _longest_fit(text, pos, min(room.least(), max(rest - 1, 0)), room)
+        end, escaped = _longest_fit(text, pos, min(least, max(rest - 1, 0)), room)
         pieces.append(escaped)
         pos, index = end, index + 1
 
@@ -254,21 +261,21 @@ def _fixed_fields_too_large(
 
 def _longest_fit(text: str, start: int, max_chars: int, room: _Room) -> tuple[int, str]:
     """Largest ``end`` with ``text[start:end]`` (at most ``max_chars``) escaped within ``room``."""
+    line_room, frame_room = room.line, room.frame
     end = start + max(max_chars, 1)
     escaped = _escaped(text[start:end])
     size = utf8_len(escaped)
-    frame = size + frame_extra_bytes(escaped)
-    while size > room.line or frame > room.frame:  # cut in proportion, at least one char
+    frame = size + _frame_extra(escaped)
+    while size > line_room or frame > frame_room:  # cut in proportion, at least one char
         n = end - start
-        end = start + min(n * room.line // size, n * room.frame // frame, n - 1)
+        end = start + min(n * line_room // size, n * frame_room // frame, n - 1)
         escaped = _escaped(text[start:end])
         size = utf8_len(escaped)
-        frame = size + frame_extra_bytes(escaped)
+        frame = size + _frame_extra(escaped)
     grown = end
     while grown < start + max_chars:  # proportional cuts undershoot: grow back exactly
-        char = text[grown]
-        step, frame_step = char_cost_bytes(char), char_frame_cost_bytes(char)
-        if size + step > room.line or frame + frame_step > room.frame:
+        step, frame_step = char_costs(text[grown])
+        if size + step > line_room or frame + frame_step > frame_room:
             break
         size += step
         frame += frame_step

@@ -346,6 +346,8 @@ class GameConnection:
             conversation_id=conversation_id,
             title=title,
             interval=interval,
+            budget_bytes=self.proto.budget_bytes,
+            frame_budget_bytes=self.proto.frame_budget_bytes,
         )
         start = time.monotonic()
         sent = await deliver_text(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -13,6 +14,7 @@ from mcbews_repl import FrameTooLarge
 from mcbews_repl.sansio import (
     ChatMessage,
     FrameRejected,
+    GameError,
     check_command_line,
     command_frame_bytes,
     decode_frame,
@@ -125,3 +127,52 @@ def test_any_text_decodes_without_raising(text: str) -> None:
 )
 def test_any_json_shape_decodes_without_raising(value: object) -> None:
     decode_frame(json.dumps(value))
+
+
+CAPTURES = {
+    c["id"]: c
+    for c in json.loads(
+        (Path(__file__).resolve().parents[2] / "mcbews_repl/sim/evidence/captures.json").read_text(
+            encoding="utf-8"
+        )
+    )["captures"]
+}
+
+
+@pytest.mark.parametrize(
+    ("capture_id", "sender", "message", "kind", "receiver", "version", "legacy"),
+    [
+        ("chat-17039360", "Steve", "hello", "chat", "", 17039360, False),
+        ("say-16842752", "Steve", "[Steve] hello", "say", "", 16842752, False),
+        ("tellraw-16842752", "Steve", '{"rawtext":[{"text":"test"}]}\n', "tell", "Steve",
+         16842752, False),
+        ("chat-legacy", "Anand", "alpha", "chat", "", 1, True),
+    ],
+)  # fmt: skip
+def test_captured_player_messages_decode_in_every_shape(
+    capture_id: str,
+    sender: str,
+    message: str,
+    kind: str,
+    receiver: str,
+    version: int,
+    legacy: bool,
+) -> None:
+    """The game's own frames (evidence/captures.json): both header versions of the modern
+    shape (17039360 and the older 16842752) and the legacy ``properties`` shape."""
+    frame = json.dumps(CAPTURES[capture_id]["exact"], ensure_ascii=False)
+    event = decode_frame(frame)
+    assert isinstance(event, ChatMessage)
+    assert (event.sender, event.message, event.type, event.receiver) == (
+        sender,
+        message,
+        kind,
+        receiver,
+    )
+    assert (event.protocol_version, event.legacy_shape, event.is_echo) == (version, legacy, False)
+
+
+def test_captured_error_frame_decodes_as_a_game_error() -> None:
+    frame = json.dumps(CAPTURES["too-many-requests"]["exact"])
+    event = decode_frame(frame)
+    assert isinstance(event, GameError) and event.status_code == -2147418109

@@ -167,6 +167,8 @@ class BridgeProtocol:
         text = chat.message
         if not text.startswith(ROOT_PREFIX):
             return [chat]
+        if chat.sender == self.bridge_player:  # proof the game reports the bridge's tells
+            self.counters["bridge_player_lines"] += 1
         bridged = text.startswith((BRIDGE_PREFIX + "|", UI_CHAT_PREFIX + "|"))
         if chat.sender != self.bridge_player or not bridged:
             self.counters["bridge_prefix_not_matched"] += 1

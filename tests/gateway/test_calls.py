@@ -105,6 +105,7 @@ async def test_timeout_explains_and_cleans_up(mc: Bridge, connect_game: ConnectG
     assert "addon is not installed" in message and "Beta APIs" in message
     assert BRIDGE_PLAYER in message
     assert "1 MCBEWS| frame(s) were seen on this connection but not matched" in message
+    assert f"No chat from {BRIDGE_PLAYER} has reached this connection yet" in message
     connection = mc.connections[0]
     assert connection.pending == 0 and connection.proto.pending_requests == 0
     # A late answer finds nothing: ignored and counted.
@@ -112,6 +113,11 @@ async def test_timeout_explains_and_cleans_up(mc: Bridge, connect_game: ConnectG
     await game.bridge_chunks("BRIDGE", rid, '{"ok":true,"result":{}}')
     await mc.command("say sync")
     assert connection.counters["unknown_request_id"] == 1
+    # Once the bridge player's chat has been seen, the message stops suspecting delivery.
+    with pytest.raises(RequestTimeout) as again:
+        await mc.call("get_player_snapshot", target="Steve", timeout=0.05)
+    assert connection.counters["bridge_player_lines"] == 1
+    assert "No chat from" not in str(again.value)
 
 
 async def test_disconnect_fails_pending_calls_at_once(

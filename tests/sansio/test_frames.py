@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -20,6 +19,8 @@ from mcbews_repl.sansio import (
     decode_frame,
     encode_command,
 )
+
+from ..corpus import exact
 
 
 def test_command_budget_is_counted_in_bytes() -> None:
@@ -129,16 +130,6 @@ def test_any_json_shape_decodes_without_raising(value: object) -> None:
     decode_frame(json.dumps(value))
 
 
-CAPTURES = {
-    c["id"]: c
-    for c in json.loads(
-        (Path(__file__).resolve().parents[2] / "mcbews_repl/sim/evidence/captures.json").read_text(
-            encoding="utf-8"
-        )
-    )["captures"]
-}
-
-
 @pytest.mark.parametrize(
     ("capture_id", "sender", "message", "kind", "receiver", "version", "legacy"),
     [
@@ -160,7 +151,7 @@ def test_captured_player_messages_decode_in_every_shape(
 ) -> None:
     """The game's own frames (evidence/captures.json): both header versions of the modern
     shape (17039360 and the older 16842752) and the legacy ``properties`` shape."""
-    frame = json.dumps(CAPTURES[capture_id]["exact"], ensure_ascii=False)
+    frame = json.dumps(exact(capture_id), ensure_ascii=False)
     event = decode_frame(frame)
     assert isinstance(event, ChatMessage)
     assert (event.sender, event.message, event.type, event.receiver) == (
@@ -173,6 +164,6 @@ def test_captured_player_messages_decode_in_every_shape(
 
 
 def test_captured_error_frame_decodes_as_a_game_error() -> None:
-    frame = json.dumps(CAPTURES["too-many-requests"]["exact"])
+    frame = json.dumps(exact("too-many-requests"))
     event = decode_frame(frame)
     assert isinstance(event, GameError) and event.status_code == -2147418109

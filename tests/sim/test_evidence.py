@@ -10,8 +10,6 @@ The corpus files are read as plain JSON, never through ``mcbews_repl.sim.facts``
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,29 +25,7 @@ from mcbews_repl.sim.frames import (
 )
 from mcbews_repl.sim.selectors import CommandOrigin
 
-EVIDENCE = Path(__file__).resolve().parents[2] / "mcbews_repl" / "sim" / "evidence"
-
-
-def _read(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((EVIDENCE / f"{name}.json").read_text(encoding="utf-8"))
-    return data
-
-
-CAPTURES = {c["id"]: c for c in _read("captures")["captures"]}
-LANG: dict[str, str] = _read("lang")["strings"]
-FACTS = _read("facts")
-
-
-def lang(key: str, *args: object) -> str:
-    """The language file's string with ``%s``/``%d``/``%1$s`` filled (this test's own filler)."""
-    out, auto = LANG[key], 0
-    for match in re.finditer(r"%(\d+\$)?[sd]", LANG[key]):
-        if match.group(1):
-            value = args[int(match.group(1)[:-1]) - 1]
-        else:
-            value, auto = args[auto], auto + 1
-        out = out.replace(match.group(0), str(value), 1)
-    return out
+from ..corpus import CAPTURES, EVIDENCE, FACTS, SOURCES, exact, lang
 
 
 class World:
@@ -70,10 +46,6 @@ class World:
         """Run as a player (``@s`` is them), as the capture's script did."""
         origin = CommandOrigin(as_name, self.state.players.get(as_name))
         return self.interpreter.execute(line, origin)
-
-
-def exact(capture_id: str) -> Any:
-    return CAPTURES[capture_id]["exact"]
 
 
 # --- command response bodies -----------------------------------------------------------------
@@ -287,7 +259,7 @@ def test_too_many_requests_is_the_captured_error_frame() -> None:
 
 
 def test_every_capture_names_a_recorded_source() -> None:
-    sources = _read("sources")
+    sources = SOURCES
     for capture in CAPTURES.values():
         source = sources[capture["source"]]
         assert source["repository"] and source["path"] and source["game_version"]

@@ -6,31 +6,18 @@ the language file's, filled here. Read as plain JSON: nothing of the simulated w
 
 from __future__ import annotations
 
-import json
-import re
-from pathlib import Path
-from typing import Any
-
 import pytest
 
 from mcbews_repl import CommandResult
 from mcbews_repl.toolkit import parsers as p
 
-EVIDENCE = Path(__file__).resolve().parents[2] / "mcbews_repl" / "sim" / "evidence"
-
-
-def _read(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((EVIDENCE / f"{name}.json").read_text(encoding="utf-8"))
-    return data
-
-
-CAPTURES = {c["id"]: c for c in _read("captures")["captures"]}
-LANG: dict[str, str] = _read("lang")["strings"]
+from ..corpus import CAPTURES, exact
+from ..corpus import lang as lang_text
 
 
 def captured(capture_id: str, **replace: str) -> CommandResult:
     """The captured body as the gateway hands it over (placeholders of the page filled)."""
-    body = dict(CAPTURES[capture_id]["exact"])
+    body = exact(capture_id)
     message = body.get("statusMessage", "")
     for old, new in replace.items():
         message = message.replace(old, new)
@@ -39,13 +26,7 @@ def captured(capture_id: str, **replace: str) -> CommandResult:
 
 
 def lang(key: str, *args: object, status: int = 0) -> CommandResult:
-    text, auto = LANG[key], 0
-    for match in re.finditer(r"%(\d+\$)?[sd]", LANG[key]):
-        if match.group(1):
-            value = args[int(match.group(1)[:-1]) - 1]
-        else:
-            value, auto = args[auto], auto + 1
-        text = text.replace(match.group(0), str(value), 1)
+    text = lang_text(key, *args)
     return CommandResult(key, status, text, {"statusCode": status, "statusMessage": text})
 
 

@@ -23,7 +23,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const TEXT_ROLES = ["user","assistant","approval"] as const;
 export type TextRole = (typeof TEXT_ROLES)[number];
 
-/** PROTOCOL.md section 1 limits: stepped test, a 461-byte commandLine was accepted and 462 rejected; counted in UTF-8 bytes */
+/** docs/gateway.md, frame budget: mcbe-ws-sdk 0.2.1's stepped stress test, a 461-byte commandLine was accepted and 462 refused; counted in UTF-8 bytes */
 export const COMMAND_LINE_BUDGET_BYTES = 461;
 /** docs/gateway.md, frame budget: a published tutorial reports about 661 bytes on the whole serialized commandRequest frame (compact JSON as sent, escapes counted) and the game failing badly above it; the 461-byte stepped test used plain ASCII and cannot tell the two apart, so every frame keeps both */
 export const COMMAND_FRAME_BUDGET_BYTES = 661;

@@ -3,6 +3,7 @@
     async with SimWorld(fast=True) as sim:
         await sim.connect(mc.url)       # what /connect <url> does in the game
         sim.ui_chat("Steve", "hello")   # Steve types into the addon's chat panel
+        sim.chat("Alex", "hi all")      # Alex types in the game's own chat
         sim.inbox("Steve")              # everything Steve has been shown
 
 It plays the game and the addon: it never imports the bridge (``mcbews_repl.sansio``, its

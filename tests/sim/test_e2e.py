@@ -205,6 +205,31 @@ async def test_a_wrong_frame_budget_on_the_bridge_is_caught(
     assert sim.client is not None and sim.client.oversized >= 1
 
 
+@pytest.mark.parametrize(
+    "shape",
+    [{"event_version": 16842752}, {"legacy_events": True}],
+    ids=["header-16842752", "legacy-properties"],
+)
+async def test_older_event_shapes_carry_answers_and_chat(
+    addon_bundle: str, encrypted: bool, shape: dict[str, Any]
+) -> None:
+    """Older games: the modern body under header version 16842752, or the legacy
+    ``properties`` shape (both captured, evidence/captures.json). The bridge reads both."""
+    async with bridge_and_sim(addon_bundle, encrypted, **shape) as (mc, sim):
+        [alex] = (await mc.call("get_player_snapshot", target="Alex"))["players"]
+        assert alex["name"] == "Alex"
+        sim.chat("Alex", "hello from an older game")
+        for _ in range(300):
+            chats = [e for e in mc.events() if e.kind == "chat"]
+            if chats:
+                break
+            await asyncio.sleep(0.01)
+        assert chats[-1].data["sender"] == "Alex"
+        assert chats[-1].data["message"] == "hello from an older game"
+        version = 16842752 if "event_version" in shape else 1
+        assert mc.connections[0].protocol_version == version
+
+
 async def test_a_thousand_concurrent_commands(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:
     mc, sim = linked
     results = await asyncio.gather(

@@ -77,7 +77,9 @@ def demo() -> int:
     print(f"\n4. A text response to Steve travels as {len(lines)} command lines, each filled")
     print("   to the game's ceilings (461 bytes of line, 661 bytes of frame as sent):")
     for line in lines:
-        print(f"   [{len(line.encode())} B line, {command_frame_bytes(line)} B frame] {line[:70]}...")
+        print(
+            f"   [{len(line.encode())} B line, {command_frame_bytes(line)} B frame] {line[:70]}..."
+        )
     return 0
 
 

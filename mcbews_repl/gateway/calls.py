@@ -129,7 +129,8 @@ class CapabilityCalls:
             # whether the game reports those to WebSocket subscribers (docs/sim.md).
             message += (
                 f" No chat from {self._proto.bridge_player} has reached this connection yet: "
-                "if the addon runs (its content log shows the request), this game may not "
-                "report the bridge player's `tell @s` to WebSocket subscribers."
+                f"if the pack is applied and {self._proto.bridge_player} is in the world "
+                "(/list shows it), this game may not report the bridge player's `tell @s` "
+                "to WebSocket subscribers."
             )
         return message

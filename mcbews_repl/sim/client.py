@@ -223,7 +223,7 @@ class GameClient:
         self.oversized += 1
         log.warning("sim: refusing a %d-byte frame (the game takes %d)", size, FRAME_BUDGET_BYTES)
         request_id = ""
-        with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+        with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError, RecursionError):
             request_id = str(json.loads(raw)["header"]["requestId"])
         message = f"The request is {size} bytes; the game accepts at most {FRAME_BUDGET_BYTES}"
         self._send_error(request_id, MALFORMED_REQUEST, message)

@@ -160,3 +160,13 @@ async def test_commands_wait_for_a_tick_in_realtime(bare_server: BareServer) -> 
         await ws.send(command_frame("list")[1])
         await recv_json(ws)
         assert sim.clock.tick > start
+
+
+async def test_a_huge_or_deeply_nested_frame_is_refused_not_fatal(bare_server: BareServer) -> None:
+    async with SimWorld(fast=True, addon=False) as sim:
+        ws = await connected(bare_server, sim)
+        await ws.send("[" * 100_000 + "]" * 100_000)
+        refused = await recv_json(ws)
+        assert refused["header"]["messagePurpose"] == "error"
+        await ws.send(command_frame("getlocalplayername", "still-here")[1])
+        assert (await recv_json(ws))["header"]["requestId"] == "still-here"

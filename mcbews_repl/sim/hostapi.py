@@ -15,6 +15,7 @@ from typing import Any
 
 from .commands import COMMAND_NOT_FOUND, FAILED_TO_PARSE, CommandResult
 from .defaults import make_player
+from .facts import SCRIPT_ENGINE_SENDER  # the chat name of commands a dimension runs
 from .model import ItemStack, Player, Vec3, WorldState
 from .selectors import CommandOrigin
 
@@ -22,7 +23,6 @@ __all__ = ["SCRIPT_ENGINE_SENDER", "HostApi", "HostOptions"]
 
 log = logging.getLogger("mcbews_repl.sim")
 
-SCRIPT_ENGINE_SENDER = "Script Engine"  # the chat name of commands a dimension runs
 _GAME_MODES = {"Survival": "survival", "Creative": "creative", "Adventure": "adventure",
                "Spectator": "spectator"}  # fmt: skip
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from IPython.core.error import UsageError
 
-from mcbews_repl import CapabilityError, CommandResult
+from mcbews_repl import CapabilityError, CommandResult, FrameTooLarge
 from mcbews_repl.repl.handle import Minecraft, Status
 from mcbews_repl.repl.tables import PlayerSnapshot
 
@@ -207,3 +207,18 @@ def test_encrypt_setting_words() -> None:
     assert [encrypt_policy(w) for w in ("auto", "on", "OFF", "yes")] == ["auto", True, False, True]
     with pytest.raises(ValueError, match="auto, on or off"):
         encrypt_policy("sometimes")
+
+
+def test_a_command_over_the_frame_budget_is_refused_with_both_limits_shown(shell: Any) -> None:
+    mc = mc_of(shell)
+    sent_before = len(mc.bridge.events())
+    result = shell.run_cell("%mc /say " + '"' * 300)  # 304 bytes of line, 816 of frame
+    error = result.error_in_exec
+    assert isinstance(error, FrameTooLarge)
+    # What IPython prints for it: the extension's short error, one paragraph, no traceback.
+    shown = "\n".join(shell.CustomTB(type(error), error, None))
+    assert "FrameTooLarge" in shown and "Traceback" not in shown
+    assert "304 UTF-8 bytes (the limit is 461)" in shown
+    assert "816 bytes as sent (the limit is 661" in shown
+    refused = [e for e in mc.bridge.events()[sent_before:] if e.kind == "command"]
+    assert refused and "FrameTooLarge" in refused[-1].summary  # logged, never sent

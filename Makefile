@@ -12,7 +12,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks test lint pytest addon-test bench clean
+.PHONY: run demo notebooks test lint pytest addon-test bench bench-peers bench-answers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,15 @@ addon-test:
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sansio.py
+
+# Command throughput beside bedrockpy, fcwslib and mcpews, one emulated game for all; the
+# peers install themselves into .bench-cache/ on the first run. ARGS=--quick for a short look.
+bench-peers: $(STAMP)
+	$(BIN)/python benchmarks/bench_peers.py $(ARGS)
+
+# Inventory snapshots of 1, 10 and 50 full inventories through the simulated world.
+bench-answers: $(STAMP)
+	$(BIN)/python benchmarks/bench_answers.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

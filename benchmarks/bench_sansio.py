@@ -22,11 +22,13 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+import docs_page
 import workload as w
 
 from mcbews_repl.sansio import (
     BridgeProtocol,
     Reassembler,
+    command_frame_bytes,
     encode_command,
     encode_text_response,
     parse_chunk,
@@ -36,7 +38,11 @@ from mcbews_repl.sansio.bridge import interpret_bridge_answer
 from mcbews_repl.sansio.chunks import parse_chunk_fields
 from mcbews_repl.sansio.events import CapabilityResult, ChatMessage
 from mcbews_repl.sansio.reassembly import Completed
-from mcbews_repl.sansio.wire import BRIDGE_PLAYER, COMMAND_LINE_BUDGET_BYTES
+from mcbews_repl.sansio.wire import (
+    BRIDGE_PLAYER,
+    COMMAND_FRAME_BUDGET_BYTES,
+    COMMAND_LINE_BUDGET_BYTES,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_VENV = ROOT / ".bench-venv"
@@ -44,11 +50,14 @@ REFERENCE = "mcbe-ws-sdk==0.2.1"
 RESPONSE_ID = "0123456789ab"  # what short_id() gives: 12 hex digits
 NOW = 1000.0
 
-# Targets of issue 2.
+# Targets of issue 2, and of issue 13 for the command count now that every frame also
+# fits the 661-byte frame ceiling: at most 0.95x the reference's commands on prose.
 SPEEDUP_64K = 20.0
 LINEAR_FACTOR = 20.0
-COMMAND_RATIO = 0.85
+PROSE_COMMAND_RATIO = 0.95
+PROSE = "ASCII prose"
 DECODE_SPEEDUP = 3.0
+LINE_ONLY = 10**9  # a frame ceiling that never binds: the packing before the frame budget
 
 
 def log(message: str) -> None:
@@ -100,6 +109,10 @@ def encode_ours(budget_s: float) -> list[dict[str, Any]]:
                 return [encode_command(RESPONSE_ID, line) for line in lines(text)]
 
             out = lines()
+            line_only = encode_text_response(
+                w.PLAYER, text, response_id=RESPONSE_ID, max_frames=None,
+                frame_budget_bytes=LINE_ONLY,
+            )  # fmt: skip
             times = w.measure(w.timed(lines), budget_s=budget_s, min_runs=5)
             framed_times = w.measure(w.timed(framed), budget_s=budget_s / 2, min_runs=3)
             frames = [parse_text_frame(line) for line in out]
@@ -110,7 +123,10 @@ def encode_ours(budget_s: float) -> list[dict[str, Any]]:
                     **w.summary(times),
                     "framed_best": min(framed_times),
                     "commands": len(out),
+                    "commands_line_only": len(line_only),
                     "max_line_bytes": max(len(x.encode("utf-8")) for x in out),
+                    "max_frame_bytes": max(command_frame_bytes(x) for x in out),
+                    "line_only_max_frame_bytes": max(command_frame_bytes(x) for x in line_only),
                     "round_trip": "".join(f.content for f in frames) == text,
                 }
             )
@@ -261,32 +277,14 @@ def machine(reference: dict[str, Any]) -> list[str]:
     except OSError:
         pass
     versions = ", ".join(f"{k} {v}" for k, v in reference["versions"].items())
+    revision = docs_page.git_revision("mcbews_repl/sansio")
     return [
         f"- Machine: {cpu}, {os.cpu_count()} logical CPUs, {platform.system()} "
         f"{platform.release()}",
-        f"- Ours: Python {platform.python_version()} (`.venv`), mcbews_repl at {git_revision()}",
+        f"- Ours: Python {platform.python_version()} (`.venv`), mcbews_repl at {revision}",
         f"- Reference: Python {reference['python']} (`.bench-venv`), {versions}",
         f"- Run: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}",
     ]
-
-
-def git_revision() -> str:
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(ROOT), "status", "--porcelain", "--", "mcbews_repl/sansio"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown revision"
-    return f"`{head}`" + (" (sansio modified)" if dirty else "")
 
 
 def ms(seconds: float) -> str:
@@ -346,31 +344,7 @@ def report(ours: dict[str, Any], ref: dict[str, Any]) -> tuple[str, dict[str, bo
         )
     verdicts[f"linear: 1 MiB ≤ {LINEAR_FACTOR:.0f}x the 64 KiB time"] = linear_ok
 
-    out += [
-        "",
-        "### Commands per text and line sizes",
-        "",
-        "| text | size | reference commands | ours | ours ÷ reference "
-        "| reference with a 12-char id | ours max line B | reference max line B "
-        "(max commandRequest B) | target |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    count_ok = lines_ok = True
-    for (kind, size), o in our_enc.items():
-        r = ref_enc[(kind, size)]
-        share = o["commands"] / r["commands"]
-        ok = share <= COMMAND_RATIO
-        fits = o["max_line_bytes"] <= COMMAND_LINE_BUDGET_BYTES and o["round_trip"]
-        count_ok &= ok
-        lines_ok &= fits
-        out.append(
-            f"| {kind} | {size} | {r['commands']} | {o['commands']} | {share:.2f} "
-            f"| {r['commands_12char_id']} ({o['commands'] / r['commands_12char_id']:.2f}) "
-            f"| {o['max_line_bytes']} | {r['max_line_bytes']} ({r['max_frame_bytes']}) "
-            f"| ≤ {COMMAND_RATIO}, ≤ {COMMAND_LINE_BUDGET_BYTES} B {verdict(ok and fits)} |"
-        )
-    verdicts[f"commands ≤ {COMMAND_RATIO}x the reference's"] = count_ok
-    verdicts[f"every line ≤ {COMMAND_LINE_BUDGET_BYTES} bytes (and round-trips)"] = lines_ok
+    out += packing_report(our_enc, ref_enc, verdicts)
 
     decode_rows, decode_ok = decode_report(ours, ref)
     out += decode_rows
@@ -379,6 +353,70 @@ def report(ours: dict[str, Any], ref: dict[str, Any]) -> tuple[str, dict[str, bo
     out += ["", "### Targets", ""]
     out += [f"- {name}: {verdict(ok)}" for name, ok in verdicts.items()]
     return "\n".join(out), verdicts
+
+
+def packing_report(
+    our_enc: dict[tuple[str, str], Any], ref_enc: dict[tuple[str, str], Any], verdicts: Any
+) -> list[str]:
+    """Commands per text against the reference, and what the frame ceiling costs."""
+    out = [
+        "",
+        "### Packing cost: commands per 64 KiB, both ceilings, side by side",
+        "",
+        "| text | reference commands (max frame B) | ours (max line B, max frame B) "
+        "| ours ÷ reference | ours with the 461-byte line ceiling only (max frame B) "
+        "| the frame ceiling costs | target |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for kind in w.KINDS:
+        o, r = our_enc[(kind, "64 KiB")], ref_enc[(kind, "64 KiB")]
+        share = o["commands"] / r["commands"]
+        target = f"≤ {PROSE_COMMAND_RATIO} {verdict(share <= PROSE_COMMAND_RATIO)}"
+        out.append(
+            f"| {kind} | {r['commands']} ({r['max_frame_bytes']}) "
+            f"| {o['commands']} ({o['max_line_bytes']}, {o['max_frame_bytes']}) | {share:.2f} "
+            f"| {o['commands_line_only']} ({o['line_only_max_frame_bytes']}) "
+            f"| +{o['commands'] / o['commands_line_only'] - 1:.1%} "
+            f"| {target if kind == PROSE else 'info'} |"
+        )
+    out += [
+        "",
+        "### Commands per text and frame sizes, every size",
+        "",
+        "| text | size | reference commands | ours | ours ÷ reference "
+        "| reference with a 12-char id | ours max line B / max frame B "
+        "| reference max line B / max frame B | target |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    count_ok = fits_ok = True
+    for (kind, size), o in our_enc.items():
+        r = ref_enc[(kind, size)]
+        share = o["commands"] / r["commands"]
+        fits = (
+            o["max_line_bytes"] <= COMMAND_LINE_BUDGET_BYTES
+            and o["max_frame_bytes"] <= COMMAND_FRAME_BUDGET_BYTES
+            and o["round_trip"]
+        )
+        fits_ok &= fits
+        ceilings = f"≤ {COMMAND_LINE_BUDGET_BYTES} / {COMMAND_FRAME_BUDGET_BYTES} B"
+        if kind == PROSE:
+            count_ok &= share <= PROSE_COMMAND_RATIO
+            target = f"≤ {PROSE_COMMAND_RATIO}, {ceilings}"
+            ok = fits and share <= PROSE_COMMAND_RATIO
+        else:
+            target, ok = ceilings, fits
+        out.append(
+            f"| {kind} | {size} | {r['commands']} | {o['commands']} | {share:.2f} "
+            f"| {r['commands_12char_id']} ({o['commands'] / r['commands_12char_id']:.2f}) "
+            f"| {o['max_line_bytes']} / {o['max_frame_bytes']} "
+            f"| {r['max_line_bytes']} / {r['max_frame_bytes']} | {target} {verdict(ok)} |"
+        )
+    verdicts[f"commands on prose ≤ {PROSE_COMMAND_RATIO}x the reference's"] = count_ok
+    verdicts[
+        f"every line ≤ {COMMAND_LINE_BUDGET_BYTES} bytes and every frame ≤ "
+        f"{COMMAND_FRAME_BUDGET_BYTES} bytes (and round-trips)"
+    ] = fits_ok
+    return out
 
 
 def decode_report(ours: dict[str, Any], ref: dict[str, Any]) -> tuple[list[str], bool]:
@@ -459,12 +497,18 @@ sides encode and decode the same inputs (`benchmarks/workload.py`) and the refer
 through its public functions with its default settings. A full run takes about two minutes,
 most of it the reference encoding 1 MiB without sentence delimiters.
 
-What is measured (issue 2, "Performance"):
+What is measured (issue 2, "Performance", and issue 13, the packing cost of the frame
+budget):
 
 - **Text response encoding** of 4 KiB, 64 KiB and 1 MiB texts (UTF-8 bytes): English-like
   prose (sentences of 6-30 words, paragraphs), Chinese prose (sentences of 10-45 characters
-  ending in \u3002\uff1f\uff01), and words with no sentence delimiters at all (the
-  reference splits on `\u3002\uff01\uff1f.!?\\n`). Ours: `encode_text_response(player,
+  ending in \u3002\uff1f\uff01), words with no sentence delimiters at all (the
+  reference splits on `\u3002\uff01\uff1f.!?\\n`), and JSON-heavy text (pretty-printed
+  records with quoted names, escaped quotes, Windows paths and `\\n` escapes: each quote or
+  backslash is two bytes of command line and four of frame). Every line we produce fits both
+  ceilings of [gateway.md](gateway.md#the-frame-budget): 461 bytes of command line and 661
+  bytes of `commandRequest` frame as sent; the packing table also shows our count with the
+  line ceiling alone, which is what the frame ceiling costs. Ours: `encode_text_response(player,
   text, response_id=<12 hex>, max_frames=None)`, which returns command lines; "incl.
   commandRequest frames" adds `encode_command` per line, since the reference returns whole
   `commandRequest` JSON frames.
@@ -499,6 +543,19 @@ NOTES = """### Notes
 
 - The reference's median can sit well above its best on this shared 2-core machine; ratios
   use best times. The reference is run once at 1 MiB without delimiters (about 19 s a call).
+- The frame ceiling (issue 13) is what packing pays for now: about 212 bytes of
+  `commandRequest` envelope around every line, plus one byte for each quote or backslash of
+  the line, must stay within 661 bytes, so plain text fills 429 bytes of line instead of 461
+  and needs about 10 % more commands than with the line ceiling alone; JSON-heavy text,
+  where each quote costs four bytes of frame, about 38 % more. The reference packs against
+  the 461-byte line only: its frames reach 693 bytes on prose and 787 on JSON-heavy text,
+  over the ceiling. Even so ours needs 0.80x its commands on prose (target 0.95x), 0.83x on
+  CJK, 0.52x without delimiters, and 0.91-1.12x on JSON-heavy text, the one kind where
+  the ceiling the reference does not keep costs more than our tighter packing saves.
+- Encoding is slower than before the frame ceiling (64 KiB of prose took 0.46 ms, now
+  about 0.6 ms): about 10 % more frames, and a second size (the frame's) checked per piece,
+  counted with one scan when the piece holds no backslash. It stays 32-63x faster than the
+  reference on 64 KiB (target 20x).
 - Chunk decoding misses its 3x target, and cannot reach it while the answer's JSON is read
   with the standard library, which the target's comparison requires: the reference's own
   figure includes its `json.loads`, and ours must produce the same dict. For answers of 8
@@ -545,7 +602,10 @@ def main() -> None:
     print(page)
     if not args.no_write:
         args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(page, encoding="utf-8")
+        # Other benchmarks' sections of the page (docs_page markers) stay as they are.
+        old = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
+        kept = docs_page.blocks(old)
+        args.output.write_text("\n\n".join([page.rstrip("\n"), *kept]) + "\n", encoding="utf-8")
         log(f"wrote {args.output.relative_to(ROOT)}")
     if not all(verdicts.values()):
         log("some targets were missed; see the Targets list")

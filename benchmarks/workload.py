@@ -14,7 +14,7 @@ from collections.abc import Callable
 from time import perf_counter
 
 SIZES = {"4 KiB": 4 * 1024, "64 KiB": 64 * 1024, "1 MiB": 1024 * 1024}
-KINDS = ("ASCII prose", "CJK", "no delimiters")
+KINDS = ("ASCII prose", "CJK", "no delimiters", "JSON-heavy")
 PLAYER = "Steve"
 ROLE = "assistant"
 
@@ -249,9 +249,37 @@ def _no_delimiters(rng: random.Random, size: int) -> str:
     return " ".join(words)
 
 
+def _json_heavy(rng: random.Random, size: int) -> str:
+    """Pretty-printed JSON records: quotes everywhere, escaped quotes, backslashes, \\n.
+
+    The worst ordinary text for the frame ceiling: each quote is two bytes of command line
+    and four of frame, each backslash the same.
+    """
+    records: list[dict[str, object]] = []
+    length = 0
+    while length < size:
+        name = f'{rng.choice(_WORDS)} "{rng.choice(_WORDS)}" {rng.choice(_WORDS)}'
+        record = {
+            "id": rng.randint(1, 99999),
+            "name": name,
+            "path": "C:\\worlds\\" + "\\".join(rng.choice(_WORDS) for _ in range(3)),
+            "tags": rng.sample(_WORDS[:40], 3),
+            "pos": [rng.randint(-3000, 3000), rng.randint(-64, 320), rng.randint(-3000, 3000)],
+            "note": " ".join(rng.choice(_WORDS) for _ in range(rng.randint(4, 12))) + ".\n",
+        }
+        records.append(record)
+        length += len(json.dumps(record, indent=2))
+    return json.dumps(records, indent=2)
+
+
 def make_text(kind: str, size_bytes: int) -> str:
     """A text of exactly ``size_bytes`` UTF-8 bytes or a little less (cut on a code point)."""
-    generate = {"ASCII prose": _prose, "CJK": _cjk, "no delimiters": _no_delimiters}[kind]
+    generate = {
+        "ASCII prose": _prose,
+        "CJK": _cjk,
+        "no delimiters": _no_delimiters,
+        "JSON-heavy": _json_heavy,
+    }[kind]
     text = generate(random.Random(f"{kind}:{size_bytes}"), size_bytes + 64)
     return text.encode("utf-8")[:size_bytes].decode("utf-8", "ignore")
 

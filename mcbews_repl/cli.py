@@ -12,6 +12,7 @@ from . import __version__
 from .sansio import (
     BridgeProtocol,
     Channel,
+    command_frame_bytes,
     encode_text_response,
     format_chunk,
     split_payload,
@@ -89,9 +90,12 @@ def demo() -> int:
         for event in proto.receive_text(_chat_frame(BRIDGE_PLAYER, format_chunk(chunk)), 0.1):
             print("  ", event)
     lines = encode_text_response("Steve", "你好, Steve! " * 30, response_id="r1")
-    print(f"\n4. A text response to Steve travels as {len(lines)} full command lines:")
+    print(f"\n4. A text response to Steve travels as {len(lines)} command lines, each filled")
+    print("   to the game's ceilings (461 bytes of line, 661 bytes of frame as sent):")
     for line in lines:
-        print(f"   [{len(line.encode())} bytes] {line[:90]}...")
+        print(
+            f"   [{len(line.encode())} B line, {command_frame_bytes(line)} B frame] {line[:70]}..."
+        )
     return 0
 
 

@@ -3,7 +3,7 @@
 ::
 
     McbewsError
-    ├── FrameTooLarge          (also ValueError) a line or request cannot fit the command budget
+    ├── FrameTooLarge          (also ValueError) a command cannot fit the line and frame ceilings
     ├── InvalidArgument        (also ValueError) a toolkit argument broke a rule; nothing was sent
     ├── NotConnected           no game client is connected (or the chosen one is gone)
     │   └── BridgeStopped      the bridge itself was stopped (``%mc stop``, unload, ``close()``)
@@ -41,16 +41,33 @@ class McbewsError(Exception):
 
 
 class FrameTooLarge(McbewsError, ValueError):
-    """A command line would exceed the game's byte budget; nothing was sent."""
+    """A command would not fit the game's two ceilings; nothing was sent.
 
-    def __init__(self, what: str, size_bytes: int, budget_bytes: int) -> None:
+    Every commandRequest must fit both: its command line (``line_bytes`` of at most
+    ``line_budget_bytes`` UTF-8 bytes) and the whole frame as sent, JSON escapes counted
+    (``frame_bytes`` of at most ``frame_budget_bytes``). ``over_by_bytes`` is the larger
+    excess of the two. ``size_bytes`` and ``budget_bytes`` are the line's, as before.
+    """
+
+    def __init__(
+        self,
+        what: str,
+        line_bytes: int,
+        line_budget_bytes: int,
+        frame_bytes: int,
+        frame_budget_bytes: int,
+    ) -> None:
         self.what = what
-        self.size_bytes = size_bytes
-        self.budget_bytes = budget_bytes
-        self.over_by_bytes = size_bytes - budget_bytes
+        self.line_bytes = self.size_bytes = line_bytes
+        self.line_budget_bytes = self.budget_bytes = line_budget_bytes
+        self.frame_bytes = frame_bytes
+        self.frame_budget_bytes = frame_budget_bytes
+        self.over_by_bytes = max(line_bytes - line_budget_bytes, frame_bytes - frame_budget_bytes)
         super().__init__(
-            f"{what} is {size_bytes} UTF-8 bytes, {self.over_by_bytes} over the "
-            f"{budget_bytes}-byte command budget; shorten it or move data into a capability"
+            f"{what} does not fit: its command line is {line_bytes} UTF-8 bytes (the limit is "
+            f"{line_budget_bytes}) and its commandRequest frame {frame_bytes} bytes as sent "
+            f"(the limit is {frame_budget_bytes}, JSON escapes counted: a quote or backslash "
+            "takes two); shorten it or move data into a capability"
         )
 
 

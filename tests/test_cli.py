@@ -1,14 +1,17 @@
-"""The ``mcbews-repl`` command as a person runs it: its help reads as plain text, and the demo
-shows game text the way the player sees it."""
+"""The ``mcbews-repl`` command as a person runs it: its help reads as plain text, the demo
+shows game text the way the player sees it, and ``demo --protocol`` shows the frame budget."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pexpect
 import pytest
+
+from mcbews_repl.cli import main
 
 COMMAND = str(Path(sys.executable).with_name("mcbews-repl"))
 
@@ -43,3 +46,14 @@ def test_the_demo_shows_the_game_colours_on_a_terminal() -> None:
     finally:
         child.close(force=True)
     assert "\x1b[38;2;85;255;85m[assistant]\x1b[0m Hello Steve!" in seen and "§" not in seen
+
+
+def test_protocol_demo_shows_each_text_line_against_both_ceilings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["demo", "--protocol"]) == 0
+    out = capsys.readouterr().out
+    sizes = [(int(a), int(b)) for a, b in re.findall(r"\[(\d+) B line, (\d+) B frame\]", out)]
+    assert len(sizes) >= 2 and "461 bytes of line, 661 bytes of frame" in out
+    assert all(line <= 461 and frame <= 661 for line, frame in sizes)
+    assert sizes[0][1] == 661  # a full line is filled up to the frame ceiling

@@ -23,8 +23,10 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const TEXT_ROLES = ["user","assistant","approval"] as const;
 export type TextRole = (typeof TEXT_ROLES)[number];
 
-/** PROTOCOL.md section 1 limits: stepped test, a 461-byte commandLine was accepted and 462 rejected; counted in UTF-8 bytes */
+/** docs/gateway.md, frame budget: mcbe-ws-sdk 0.2.1's stepped stress test, a 461-byte commandLine was accepted and 462 refused; counted in UTF-8 bytes */
 export const COMMAND_LINE_BUDGET_BYTES = 461;
+/** docs/gateway.md, frame budget: a published tutorial reports about 661 bytes on the whole serialized commandRequest frame (compact JSON as sent, escapes counted) and the game failing badly above it; the 461-byte stepped test used plain ASCII and cannot tell the two apart, so every frame keeps both */
+export const COMMAND_FRAME_BUDGET_BYTES = 661;
 /** seed 000, constraints: upstream (addon to Python, chat-wrapped) chunk content is at most 256 code points */
 export const UPSTREAM_CHUNK_CODE_POINTS = 256;
 /** seed 000 and PROTOCOL.md: /scriptevent message is at most 2048 characters (the 461-byte command budget binds first) */

@@ -117,10 +117,20 @@ class CapabilityCalls:
         chunks = self._proto.chunks_received(request.request_id)
         unmatched = self._proto.counters["bridge_prefix_not_matched"]
         hint = " (is the bridge player named differently?)" if unmatched else ""
-        return (
+        message = (
             f"no answer to {request.capability} (request {request.request_id}) within "
             f"{timeout:g} s on {self._where}; {chunks} chunk(s) of it arrived. Usually the "
             "companion addon is not installed in this world, the world's Beta APIs "
             f"experiment is off, or the bridge player {self._proto.bridge_player} is missing. "
             f"{unmatched} MCBEWS| frame(s) were seen on this connection but not matched{hint}."
         )
+        if not self._proto.counters["bridge_player_lines"]:
+            # Answers travel as the bridge player's `tell @s`; no published capture shows
+            # whether the game reports those to WebSocket subscribers (docs/sim.md).
+            message += (
+                f" No chat from {self._proto.bridge_player} has reached this connection yet: "
+                f"if the pack is applied and {self._proto.bridge_player} is in the world "
+                "(/list shows it), this game may not report the bridge player's `tell @s` "
+                "to WebSocket subscribers."
+            )
+        return message

@@ -274,7 +274,7 @@ class GameConnection:
             self._ready.set()
 
     async def _command(self, line: str, timeout: float | None) -> CommandResult:
-        line = check_command_line(line, self.proto.budget_bytes)
+        line = check_command_line(line, self.proto.budget_bytes, self.proto.frame_budget_bytes)
         self._check_open()
         limit = self._settings.command_timeout if timeout is None else timeout
         start = time.monotonic()
@@ -346,6 +346,8 @@ class GameConnection:
             conversation_id=conversation_id,
             title=title,
             interval=interval,
+            budget_bytes=self.proto.budget_bytes,
+            frame_budget_bytes=self.proto.frame_budget_bytes,
         )
         start = time.monotonic()
         sent = await deliver_text(

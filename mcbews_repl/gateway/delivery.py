@@ -12,7 +12,12 @@ import inspect
 from collections.abc import Awaitable, Callable
 
 from ..sansio import encode_text_response, short_id, split_text
-from ..sansio.wire import BUFFER_TTL_SECONDS, MAX_CHUNKS_PER_MESSAGE
+from ..sansio.wire import (
+    BUFFER_TTL_SECONDS,
+    COMMAND_FRAME_BUDGET_BYTES,
+    COMMAND_LINE_BUDGET_BYTES,
+    MAX_CHUNKS_PER_MESSAGE,
+)
 from .results import CommandResult
 
 __all__ = ["Progress", "deliver_text", "encode_text_lines"]
@@ -38,8 +43,11 @@ def encode_text_lines(
     conversation_id: str | None = None,
     title: str | None = None,
     interval: float = 0.0,
+    budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+    frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
 ) -> list[str]:
-    """Every command line of one delivery: all responses, each with a fresh id."""
+    """Every command line of one delivery: all responses, each with a fresh id, each line
+    within ``budget_bytes`` and each commandRequest frame within ``frame_budget_bytes``."""
     parts = split_text(
         player,
         text,
@@ -48,6 +56,8 @@ def encode_text_lines(
         title=title,
         id_length=len(short_id()),
         max_frames=_frames_per_response(interval),
+        budget_bytes=budget_bytes,
+        frame_budget_bytes=frame_budget_bytes,
     )
     lines: list[str] = []
     for part in parts:
@@ -59,6 +69,8 @@ def encode_text_lines(
             conversation_id=conversation_id,
             title=title,
             max_frames=None,
+            budget_bytes=budget_bytes,
+            frame_budget_bytes=frame_budget_bytes,
         )
     return lines
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
+from ..sansio.formatting import strip_codes
 from .config import encrypt_policy
 from .explore_magics import ExploreMagics
 from .handle import Minecraft
@@ -166,7 +167,7 @@ class McMagics(ExploreMagics, Magics):
                     "command": r.command,
                     "ok": r.ok,
                     "status": r.status_code,
-                    "message": r.status_message,
+                    "message": strip_codes(r.status_message),  # the words, not § codes
                 }
             )
         return pd.DataFrame(rows, columns=["command", "ok", "status", "message"])

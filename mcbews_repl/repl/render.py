@@ -68,7 +68,9 @@ def command_html(
     return (
         f"<div style='border-left:4px solid {colour};padding:4px 10px;font-family:monospace'>"
         f"<b style='color:{colour}'>{mark} /{html.escape(command)}</b> "
-        f"<span style='color:#666'>status {status_code}</span><br>{_e(message)}"
+        f"<span style='color:#666'>status {status_code}</span>"
+        # say, me and tellraw answer without a statusMessage: no empty line for them
+        + (f"<br>{_e(message)}" if message else "")
         + (f"<table style='margin-top:4px'>{rows}</table>" if rows else "")
         + "</div>"
     )
@@ -80,10 +82,8 @@ def command_text(
     from rich.markup import escape
 
     colour, mark = ("green", "✔") if ok else ("red", "✘")
-    lines = [
-        f"[bold {colour}]{mark} /{escape(command)}[/] [dim]status {status_code}[/]",
-        f"  {game_markup(message)}",
-    ]
+    lines = [f"[bold {colour}]{mark} /{escape(command)}[/] [dim]status {status_code}[/]"]
+    lines += [f"  {game_markup(message)}"] if message else []
     lines += [f"  [dim]{escape(str(k))}:[/] {game_markup(v)}" for k, v in extra.items()]
     return ansi("\n".join(lines))
 

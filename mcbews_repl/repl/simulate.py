@@ -46,6 +46,10 @@ class SimHandle:
         """``player`` types ``message`` into the addon's chat panel."""
         self._on_loop(self.raw.ui_chat, player, message)
 
+    def chat(self, player: str, message: str) -> None:
+        """``player`` types ``message`` in the game's own chat (a PlayerMessage of type chat)."""
+        self._on_loop(self.raw.chat, player, message)
+
     def inbox(self, player: str) -> list[str]:
         """Everything ``player`` has been shown (text responses, tells, tellraw, say)."""
         return self._on_loop(self.raw.inbox, player)

@@ -28,7 +28,13 @@ from .events import (
     UiChatMessage,
     UnknownFrame,
 )
-from .frames import check_command_line, decode_frame, encode_command, encode_subscribe
+from .frames import (
+    check_command_line,
+    command_frame_bytes,
+    decode_frame,
+    encode_command,
+    encode_subscribe,
+)
 from .reassembly import Reassembler
 from .text import (
     TextFrame,
@@ -63,6 +69,7 @@ __all__ = [
     "UiChatMessage",
     "UnknownFrame",
     "check_command_line",
+    "command_frame_bytes",
     "decode_frame",
     "encode_capability_request",
     "encode_command",

@@ -12,8 +12,14 @@ from typing import Any
 
 from ..exceptions import FrameTooLarge
 from .events import CapabilityFailed, CapabilityResult, FrameRejected, UiChatMessage
+from .frames import command_frame_bytes
 from .jsonwire import dumps_wire, utf8_len
-from .wire import BRIDGE_REQUEST_EVENT, COMMAND_LINE_BUDGET_BYTES, REQUEST_VERSION
+from .wire import (
+    BRIDGE_REQUEST_EVENT,
+    COMMAND_FRAME_BUDGET_BYTES,
+    COMMAND_LINE_BUDGET_BYTES,
+    REQUEST_VERSION,
+)
 
 __all__ = [
     "MALFORMED_RESPONSE",
@@ -32,8 +38,13 @@ def encode_capability_request(
     payload: Mapping[str, Any] | None = None,
     *,
     budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+    frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
 ) -> str:
-    """``scriptevent mcbews:bridge_req {...}``, compact and wire-escaped, within the budget."""
+    """``scriptevent mcbews:bridge_req {...}``, compact and wire-escaped, within both ceilings.
+
+    The line is at most ``budget_bytes`` UTF-8 bytes and its commandRequest frame, with the
+    quotes of the request's JSON escaped again, at most ``frame_budget_bytes``.
+    """
     if not isinstance(capability, str) or not capability or any(c.isspace() for c in capability):
         raise ValueError(
             f"capability must be a name without spaces, e.g. 'list_capabilities', "
@@ -52,9 +63,11 @@ def encode_capability_request(
     except (TypeError, ValueError) as exc:
         raise TypeError(f"the payload of {capability} must be JSON-serializable: {exc}") from exc
     line = f"scriptevent {BRIDGE_REQUEST_EVENT} {encoded}"
-    size = utf8_len(line)
-    if size > budget_bytes:
-        raise FrameTooLarge(f"the {capability} request", size, budget_bytes)
+    size, frame = utf8_len(line), command_frame_bytes(line)
+    if size > budget_bytes or frame > frame_budget_bytes:
+        raise FrameTooLarge(
+            f"the {capability} request", size, budget_bytes, frame, frame_budget_bytes
+        )
     return line
 
 

@@ -39,6 +39,7 @@ from .reassembly import Duplicate, Failed, Reassembler
 from .wire import (
     BRIDGE_PLAYER,
     BRIDGE_PREFIX,
+    COMMAND_FRAME_BUDGET_BYTES,
     COMMAND_LINE_BUDGET_BYTES,
     MAX_FRAME_BYTES,
     ROOT_PREFIX,
@@ -80,12 +81,14 @@ class BridgeProtocol:
         new_id: Callable[[], str] = short_id,
         bridge_player: str = BRIDGE_PLAYER,
         budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+        frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
         max_frame_bytes: int = MAX_FRAME_BYTES,
         reassembler: Reassembler | None = None,
     ) -> None:
         self._new_id = new_id
         self.bridge_player = bridge_player
-        self.budget_bytes = budget_bytes
+        self.budget_bytes = budget_bytes  # the command line's ceiling, UTF-8 bytes
+        self.frame_budget_bytes = frame_budget_bytes  # the whole commandRequest frame's
         self.max_frame_bytes = max_frame_bytes
         self._reassembler = reassembler or Reassembler()
         self._pending: dict[str, _Pending] = {}
@@ -100,9 +103,15 @@ class BridgeProtocol:
         return request_id, encode_subscribe(request_id, event_name)
 
     def command_frame(self, line: str) -> tuple[str, str]:
-        """``(request_id, frame)`` for one command; raises if the line is over budget."""
+        """``(request_id, frame)`` for one command; raises if it does not fit both ceilings."""
         request_id = str(uuid.uuid4())
-        return request_id, encode_command(request_id, line, budget_bytes=self.budget_bytes)
+        frame = encode_command(
+            request_id,
+            line,
+            budget_bytes=self.budget_bytes,
+            frame_budget_bytes=self.frame_budget_bytes,
+        )
+        return request_id, frame
 
     def capability_request(
         self,
@@ -117,7 +126,11 @@ class BridgeProtocol:
         while request_id in self._pending:
             request_id = self._new_id()
         line = encode_capability_request(
-            request_id, capability, payload, budget_bytes=self.budget_bytes
+            request_id,
+            capability,
+            payload,
+            budget_bytes=self.budget_bytes,
+            frame_budget_bytes=self.frame_budget_bytes,
         )
         deadline = None if timeout is None else now + timeout
         self._pending[request_id] = _Pending(capability, deadline)
@@ -154,6 +167,8 @@ class BridgeProtocol:
         text = chat.message
         if not text.startswith(ROOT_PREFIX):
             return [chat]
+        if chat.sender == self.bridge_player:  # proof the game reports the bridge's tells
+            self.counters["bridge_player_lines"] += 1
         bridged = text.startswith((BRIDGE_PREFIX + "|", UI_CHAT_PREFIX + "|"))
         if chat.sender != self.bridge_player or not bridged:
             self.counters["bridge_prefix_not_matched"] += 1

@@ -7,6 +7,7 @@ not understand becomes :class:`UnknownFrame` or :class:`OtherEvent`.
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from ..exceptions import FrameTooLarge
@@ -19,12 +20,19 @@ from .events import (
     OtherEvent,
     UnknownFrame,
 )
-from .jsonwire import utf8_len
-from .wire import COMMAND_LINE_BUDGET_BYTES, COMMAND_SYNTAX_VERSION, MAX_FRAME_BYTES
+from .jsonwire import has_lone_surrogate, utf8_len
+from .wire import (
+    COMMAND_FRAME_BUDGET_BYTES,
+    COMMAND_LINE_BUDGET_BYTES,
+    COMMAND_SYNTAX_VERSION,
+    MAX_FRAME_BYTES,
+)
 
 __all__ = [
     "ECHO_SENDERS",
+    "REQUEST_ID_CHARS",
     "check_command_line",
+    "command_frame_bytes",
     "decode_frame",
     "encode_command",
     "encode_subscribe",
@@ -37,6 +45,8 @@ ECHO_SENDERS: frozenset[str] = frozenset(
 )
 # Header version the server writes on its own requests (the game echoes it back).
 _SERVER_HEADER_VERSION = 1
+# requestId is a UUID string (PROTOCOL.md, frames): str(uuid4()) is always 36 characters.
+REQUEST_ID_CHARS = 36
 
 
 def encode_subscribe(request_id: str, event_name: str = "PlayerMessage") -> str:
@@ -54,32 +64,7 @@ def encode_subscribe(request_id: str, event_name: str = "PlayerMessage") -> str:
     )
 
 
-def check_command_line(line: str, budget_bytes: int = COMMAND_LINE_BUDGET_BYTES) -> str:
-    """Return ``line`` without a leading slash, or raise :class:`FrameTooLarge`/ValueError."""
-    if not isinstance(line, str):
-        raise TypeError(f"a command line is a str, not {type(line).__name__}")
-    line = line.strip()
-    if line.startswith("/"):
-        line = line[1:]
-    if not line:
-        raise ValueError("the command line is empty; write a command such as 'say hi'")
-    if "\n" in line or "\r" in line:
-        raise ValueError("a command line cannot contain a line break; send one command at a time")
-    size = utf8_len(line)
-    if size > budget_bytes:
-        raise FrameTooLarge("the command line", size, budget_bytes)
-    return line
-
-
-def encode_command(
-    request_id: str,
-    line: str,
-    *,
-    syntax_version: int = COMMAND_SYNTAX_VERSION,
-    budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
-) -> str:
-    """A ``commandRequest`` frame; the line is checked against the byte budget first."""
-    line = check_command_line(line, budget_bytes)
+def _command_frame(request_id: str, line: str, syntax_version: int) -> str:
     return json.dumps(
         {
             "header": {
@@ -93,6 +78,71 @@ def encode_command(
         ensure_ascii=False,
         separators=(",", ":"),
     )
+
+
+@cache
+def _envelope_bytes(syntax_version: int, request_id_chars: int) -> int:
+    """Bytes of a commandRequest frame around an empty command line."""
+    return utf8_len(_command_frame("0" * request_id_chars, "", syntax_version))
+
+
+def command_frame_bytes(
+    line: str,
+    *,
+    syntax_version: int = COMMAND_SYNTAX_VERSION,
+    request_id_chars: int = REQUEST_ID_CHARS,
+) -> int:
+    """UTF-8 bytes of the commandRequest frame that carries ``line``, exactly as sent.
+
+    The frame is compact JSON, so every quote or backslash in the line costs two bytes and
+    a control character six. The request id is a 36-character UUID unless told otherwise.
+    """
+    escaped = json.dumps(line, ensure_ascii=False)
+    return _envelope_bytes(syntax_version, request_id_chars) + utf8_len(escaped) - 2
+
+
+def check_command_line(
+    line: str,
+    budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+    frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
+) -> str:
+    """Return ``line`` without a leading slash, or raise :class:`FrameTooLarge`/ValueError.
+
+    The line must fit both ceilings: ``budget_bytes`` UTF-8 bytes of command line, and
+    ``frame_budget_bytes`` for the whole commandRequest frame as it is sent.
+    """
+    if not isinstance(line, str):
+        raise TypeError(f"a command line is a str, not {type(line).__name__}")
+    line = line.strip()
+    if line.startswith("/"):
+        line = line[1:]
+    if not line:
+        raise ValueError("the command line is empty; write a command such as 'say hi'")
+    if "\n" in line or "\r" in line:
+        raise ValueError("a command line cannot contain a line break; send one command at a time")
+    if has_lone_surrogate(line):
+        raise ValueError("the command line holds a lone surrogate, which UTF-8 cannot carry")
+    size, frame = utf8_len(line), command_frame_bytes(line)
+    if size > budget_bytes or frame > frame_budget_bytes:
+        raise FrameTooLarge("the command", size, budget_bytes, frame, frame_budget_bytes)
+    return line
+
+
+def encode_command(
+    request_id: str,
+    line: str,
+    *,
+    syntax_version: int = COMMAND_SYNTAX_VERSION,
+    budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+    frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
+) -> str:
+    """A ``commandRequest`` frame; the line and the frame are checked against both ceilings."""
+    line = check_command_line(line, budget_bytes, frame_budget_bytes)
+    frame = _command_frame(request_id, line, syntax_version)
+    size = utf8_len(frame)
+    if size > frame_budget_bytes:  # only a request id longer than a UUID gets here
+        raise FrameTooLarge("the command", utf8_len(line), budget_bytes, size, frame_budget_bytes)
+    return frame
 
 
 def decode_frame(text: str | bytes, max_frame_bytes: int = MAX_FRAME_BYTES) -> GameEvent:

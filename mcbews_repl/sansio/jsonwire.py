@@ -12,9 +12,21 @@ import json
 import re
 from typing import Any
 
-__all__ = ["char_cost_bytes", "dumps_wire", "escape_wire", "utf8_len"]
+__all__ = [
+    "char_costs",
+    "dumps_wire",
+    "escape_wire",
+    "frame_extra_bytes",
+    "has_lone_surrogate",
+    "utf8_len",
+]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """True when ``text`` holds a code point UTF-8 cannot encode."""
+    return not text.isascii() and _SURROGATE.search(text) is not None
 
 
 def _escape_surrogates(text: str) -> str:
@@ -28,7 +40,7 @@ def escape_wire(json_text: str) -> str:
         out = out.replace("@", "\\u0040")
     if "\u00a7" in out:
         out = out.replace("\u00a7", "\\u00a7")
-    if not out.isascii() and _SURROGATE.search(out):
+    if not out.isascii() and _SURROGATE.search(out):  # has_lone_surrogate, inlined: hot
         out = _escape_surrogates(out)
     return out
 
@@ -48,14 +60,25 @@ def utf8_len(text: str) -> int:
         return len(_escape_surrogates(text).encode("utf-8"))
 
 
-_CHAR_COST_CACHE: dict[str, int] = {}
+def frame_extra_bytes(wire_text: str) -> int:
+    """What ``wire_text`` adds once it sits in a commandRequest frame's JSON string.
+
+    Wire JSON holds no control characters or lone surrogates (they are escaped), so the
+    frame escapes only its quotes and backslashes, each one byte longer.
+    """
+    return wire_text.count("\\") + wire_text.count('"')
 
 
-def char_cost_bytes(char: str) -> int:
-    """UTF-8 bytes one code point costs once it is inside a wire JSON string."""
-    cost = _CHAR_COST_CACHE.get(char)
-    if cost is None:
-        cost = utf8_len(dumps_wire(char)) - 2
+_CHAR_COST_CACHE: dict[str, tuple[int, int]] = {}
+
+
+def char_costs(char: str) -> tuple[int, int]:
+    """Bytes one code point costs in a wire JSON string: in the line, and in the frame."""
+    costs = _CHAR_COST_CACHE.get(char)
+    if costs is None:
+        escaped = dumps_wire(char)[1:-1]
+        size = utf8_len(escaped)
+        costs = (size, size + frame_extra_bytes(escaped))
         if len(_CHAR_COST_CACHE) < 4096:
-            _CHAR_COST_CACHE[char] = cost
-    return cost
+            _CHAR_COST_CACHE[char] = costs
+    return costs

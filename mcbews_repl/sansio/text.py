@@ -2,8 +2,9 @@
 
 Each frame is compact JSON ``{"id","i","n","p","r","c"}`` plus optional ``cid`` and ``t``
 on every frame and ``u`` (usage) on the last one. The encoder fills every command line as
-close to the byte budget as it can, cutting the text only between code points, and sizes
-every header with the final ``n``. The decoder and its reassembler mirror the addon's.
+close to both ceilings as it can (the line's bytes, and the whole commandRequest frame's
+bytes with its JSON escapes), cutting the text only between code points, and sizes every
+header with the final ``n``. The decoder and its reassembler mirror the addon's.
 """
 
 from __future__ import annotations
@@ -12,13 +13,20 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from json.encoder import encode_basestring
-from typing import Any
+from typing import Any, NoReturn
 
 from ..exceptions import FrameTooLarge
 from .chunks import Channel, Chunk, ChunkError
-from .jsonwire import char_cost_bytes, dumps_wire, escape_wire, utf8_len
+from .frames import command_frame_bytes
+from .jsonwire import (
+    char_costs,
+    dumps_wire,
+    escape_wire,
+    utf8_len,
+)
 from .reassembly import Completed, Expired, Failed, Reassembler
 from .wire import (
+    COMMAND_FRAME_BUDGET_BYTES,
     COMMAND_LINE_BUDGET_BYTES,
     MAX_BUFFERS,
     MAX_CHUNKS_PER_MESSAGE,
@@ -40,6 +48,33 @@ _COMMAND_PREFIX = f"scriptevent {TEXT_RESPONSE_EVENT} "
 
 
 @dataclass(frozen=True, slots=True)
+class _Budget:
+    """The two ceilings every line is packed against (PROTOCOL limits, wire.json)."""
+
+    line: int  # UTF-8 bytes of the command line
+    frame: int  # UTF-8 bytes of the whole commandRequest frame as sent
+
+
+@dataclass(frozen=True, slots=True)
+class _Room:
+    """Bytes left for escaped content: in the line, and in the frame (escapes counted)."""
+
+    line: int
+    frame: int
+
+    def least(self) -> int:
+        return min(self.line, self.frame)
+
+    def fits(self, escaped: str) -> bool:
+        size = utf8_len(escaped)
+        return size <= self.line and size + _frame_extra(escaped) <= self.frame
+
+    def too_small(self) -> bool:
+        # The widest code point: \uXXXX is 6 bytes in the line and 7 in the frame.
+        return self.line < 6 or self.frame < 7
+
+
+@dataclass(frozen=True, slots=True)
 class _Template:
     """The fixed parts of every frame, already serialized."""
 
@@ -48,8 +83,10 @@ class _Template:
     tail: str  # '"' plus cid/t, without the closing brace
     usage: str  # ',"u":{...}' or ''
 
-    def overhead_bytes(self, index: int, total: int, last: bool) -> int:
-        return utf8_len(self.line(index, total, "", last=last))
+    def room(self, index: int, total: int, last: bool, budget: _Budget) -> _Room:
+        """What is left for the escaped content under each ceiling."""
+        empty = self.line(index, total, "", last=last)
+        return _Room(budget.line - utf8_len(empty), budget.frame - command_frame_bytes(empty))
 
     def line(self, index: int, total: int, escaped: str, *, last: bool | None = None) -> str:
         usage = self.usage if (index == total if last is None else last) else ""
@@ -57,6 +94,13 @@ class _Template:
             f'{_COMMAND_PREFIX}{self.head},"i":{index},"n":{total}{self.who}{escaped}'
             f"{self.tail}{usage}}}"
         )
+
+
+def _frame_extra(escaped: str) -> int:
+    """:func:`frame_extra_bytes` of escaped content: its quotes are all backslash-escaped,
+    so content without a backslash adds nothing (the common case, one scan)."""
+    backslashes = escaped.count("\\")
+    return backslashes + escaped.count('"') if backslashes else 0
 
 
 def _escaped(text: str) -> str:
@@ -110,26 +154,28 @@ def encode_text_response(
     title: str | None = None,
     usage: Mapping[str, int] | None = None,
     budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+    frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
     max_frames: int | None = MAX_CHUNKS_PER_MESSAGE,
 ) -> list[str]:
     """Encode ``text`` as the fewest ``scriptevent mcbews:text_resp`` lines that fit.
 
-    Empty text gives one frame. Raises :class:`FrameTooLarge` when the fixed fields alone
-    leave no room for a code point, ``ValueError`` for a bad player, role, id or usage, or
-    when the text needs more than ``max_frames`` frames (the addon's reassembly cap; pass
-    ``None`` to lift it, or use :func:`split_text` to send a long text as several responses).
+    Every line is at most ``budget_bytes`` UTF-8 bytes and its commandRequest frame, as
+    sent with a UUID request id, at most ``frame_budget_bytes``. Empty text gives one
+    frame. Raises :class:`FrameTooLarge` when the fixed fields alone leave no room for a
+    code point, ``ValueError`` for a bad player, role, id or usage, or when the text needs
+    more than ``max_frames`` frames (the addon's reassembly cap; pass ``None`` to lift it,
+    or use :func:`split_text` to send a long text as several responses).
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     _validate(player, role, response_id, usage)
     template = _template(response_id, player, role, conversation_id, title, usage)
+    budget = _Budget(budget_bytes, frame_budget_bytes)
     try:
-        pieces = _pack_converged(
-            text, template, _least_total(text, template, budget_bytes), budget_bytes
-        )
+        pieces = _pack_converged(text, template, _least_total(text, template, budget), budget)
     except FrameTooLarge:
         # The shortcut skipped the narrower passes; redo them so the error is theirs.
-        pieces = _pack_converged(text, template, 1, budget_bytes)
+        pieces = _pack_converged(text, template, 1, budget)
     total = len(pieces)
     if max_frames is not None and total > max_frames:
         raise ValueError(
@@ -139,9 +185,7 @@ def encode_text_response(
     return [template.line(i, total, esc) for i, esc in enumerate(pieces, start=1)]
 
 
-def _pack_converged(
-    text: str, template: _Template, total_guess: int, budget_bytes: int
-) -> list[str]:
+def _pack_converged(text: str, template: _Template, total_guess: int, budget: _Budget) -> list[str]:
     """Repack until the headers are sized with as many digits of ``n`` as the result has.
 
     Only the digit count of ``total_guess`` matters to :func:`_pack`, and more header bytes
@@ -149,13 +193,13 @@ def _pack_converged(
     answer (see :func:`_least_total`) ends on the same packing as starting from 1.
     """
     while True:
-        pieces = _pack(text, template, total_guess, budget_bytes)
+        pieces = _pack(text, template, total_guess, budget)
         if len(str(len(pieces))) <= len(str(total_guess)):
             return pieces
         total_guess = len(pieces)
 
 
-def _least_total(text: str, template: _Template, budget_bytes: int) -> int:
+def _least_total(text: str, template: _Template, budget: _Budget) -> int:
     """A lower bound on the frame count, with the fewest digits the final ``n`` can have.
 
     No frame carries more escaped text than the first one's room, and escaping never
@@ -167,54 +211,74 @@ def _least_total(text: str, template: _Template, budget_bytes: int) -> int:
     size = utf8_len(text)
     width, smallest = 1, 1  # the least total with ``width`` digits
     while True:
-        room = budget_bytes - template.overhead_bytes(1, smallest, last=False)
-        if room < 6:
+        room = template.room(1, smallest, False, budget)
+        if room.too_small():
             return 1
-        if len(str(-(-size // room))) <= width:
+        if len(str(-(-size // room.least()))) <= width:
             return smallest
         width, smallest = width + 1, smallest * 10
 
 
-def _pack(text: str, template: _Template, total_guess: int, budget_bytes: int) -> list[str]:
+def _pack(text: str, template: _Template, total_guess: int, budget: _Budget) -> list[str]:
     """Greedy packing with every header sized for ``total_guess``; returns escaped pieces."""
     pieces: list[str] = []
     pos, index = 0, 1
     wider_at = 0  # headers only change size when the index gains a digit
-    room = room_last = 0
+    room = room_last = _Room(0, 0)
+    least = least_last = 0
     while True:
         if index >= wider_at:
-            room_last = budget_bytes - template.overhead_bytes(index, total_guess, last=True)
-            room = budget_bytes - template.overhead_bytes(index, total_guess, last=False)
-            if min(room, room_last) < 6:  # the widest escaped code point is \uXXXX
-                size = budget_bytes - min(room, room_last) + 6
-                raise FrameTooLarge("a text response frame's fixed fields", size, budget_bytes)
+            room_last = template.room(index, total_guess, True, budget)
+            room = template.room(index, total_guess, False, budget)
+            if room.too_small() or room_last.too_small():
+                _fixed_fields_too_large(template, index, total_guess, budget)
+            least, least_last = room.least(), room_last.least()
             wider_at = 10 ** len(str(index))
         rest = len(text) - pos
-        if rest <= room_last:
+        if rest <= least_last:
             escaped = _escaped(text[pos:])
-            if utf8_len(escaped) <= room_last:
+            if room_last.fits(escaped):
                 pieces.append(escaped)
                 return pieces
-        end, escaped = _longest_fit(text, pos, min(room, rest - 1 if rest > 0 else 0), room)
+        end, escaped = _longest_fit(text, pos, min(least, max(rest - 1, 0)), room)
         pieces.append(escaped)
         pos, index = end, index + 1
 
 
-def _longest_fit(text: str, start: int, max_chars: int, room: int) -> tuple[int, str]:
+def _fixed_fields_too_large(
+    template: _Template, index: int, total: int, budget: _Budget
+) -> NoReturn:
+    """Raise :class:`FrameTooLarge` for a frame whose fixed fields leave no room."""
+    widest = template.line(index, total, "\\u0040", last=True)
+    raise FrameTooLarge(
+        "a text response frame's fixed fields (with one code point)",
+        utf8_len(widest),
+        budget.line,
+        command_frame_bytes(widest),
+        budget.frame,
+    )
+
+
+def _longest_fit(text: str, start: int, max_chars: int, room: _Room) -> tuple[int, str]:
     """Largest ``end`` with ``text[start:end]`` (at most ``max_chars``) escaped within ``room``."""
+    line_room, frame_room = room.line, room.frame
     end = start + max(max_chars, 1)
     escaped = _escaped(text[start:end])
     size = utf8_len(escaped)
-    while size > room:  # cut in proportion, at least one code point per step
-        end = start + min((end - start) * room // size, end - start - 1)
+    frame = size + _frame_extra(escaped)
+    while size > line_room or frame > frame_room:  # cut in proportion, at least one char
+        n = end - start
+        end = start + min(n * line_room // size, n * frame_room // frame, n - 1)
         escaped = _escaped(text[start:end])
         size = utf8_len(escaped)
+        frame = size + _frame_extra(escaped)
     grown = end
     while grown < start + max_chars:  # proportional cuts undershoot: grow back exactly
-        step = char_cost_bytes(text[grown])
-        if size + step > room:
+        step, frame_step = char_costs(text[grown])
+        if size + step > line_room or frame + frame_step > frame_room:
             break
         size += step
+        frame += frame_step
         grown += 1
     if grown != end:
         end, escaped = grown, _escaped(text[start:grown])
@@ -230,6 +294,7 @@ def split_text(
     title: str | None = None,
     id_length: int = 12,
     budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+    frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
     max_frames: int = MAX_CHUNKS_PER_MESSAGE,
     max_message_bytes: int = MAX_MESSAGE_BYTES,
 ) -> list[str]:
@@ -257,6 +322,7 @@ def split_text(
                     conversation_id=conversation_id,
                     title=title,
                     budget_bytes=budget_bytes,
+                    frame_budget_bytes=frame_budget_bytes,
                     max_frames=None,
                 )
             )

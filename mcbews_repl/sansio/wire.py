@@ -16,6 +16,7 @@ __all__ = [
     "BRIDGE_PREFIX",
     "BRIDGE_REQUEST_EVENT",
     "BUFFER_TTL_SECONDS",
+    "COMMAND_FRAME_BUDGET_BYTES",
     "COMMAND_LINE_BUDGET_BYTES",
     "COMMAND_SYNTAX_VERSION",
     "DEFAULT_TIMEOUT_SECONDS",
@@ -70,6 +71,7 @@ TEXT_ROLES: Final[tuple[str, ...]] = tuple(_M["text_roles"]["value"])
 
 # Limits; wire.json says where each number came from.
 COMMAND_LINE_BUDGET_BYTES: Final[int] = int(_limit("command_line_budget_bytes"))
+COMMAND_FRAME_BUDGET_BYTES: Final[int] = int(_limit("command_frame_budget_bytes"))
 UPSTREAM_CHUNK_CODE_POINTS: Final[int] = int(_limit("upstream_chunk_code_points"))
 SCRIPTEVENT_MESSAGE_MAX_CHARS: Final[int] = int(_limit("scriptevent_message_max_chars"))
 BUFFER_TTL_SECONDS: Final[float] = float(_limit("buffer_ttl_seconds"))

@@ -3,11 +3,13 @@
     async with SimWorld(fast=True) as sim:
         await sim.connect(mc.url)       # what /connect <url> does in the game
         sim.ui_chat("Steve", "hello")   # Steve types into the addon's chat panel
+        sim.chat("Alex", "hi all")      # Alex types in the game's own chat
         sim.inbox("Steve")              # everything Steve has been shown
 
-It plays the game and the addon: it never imports the bridge codec (``mcbews_repl.sansio``
-beyond its wire constants) or the gateway, so a misreading on one side cannot hide behind
-the same misreading on the other.
+It plays the game and the addon: it never imports the bridge (``mcbews_repl.sansio``, its
+wire constants included, or the gateway), so a misreading on one side cannot hide behind
+the same misreading on the other. Its game facts (strings, status codes, limits, event
+shapes) come from its own evidence corpus, ``sim/evidence/`` (see ``facts``).
 """
 
 from __future__ import annotations

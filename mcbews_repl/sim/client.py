@@ -2,8 +2,9 @@
 
 It answers ``subscribe``, queues ``commandRequest`` frames and runs them on the next tick
 (so the 100-in-flight window is real), refuses the 101st with TooManyPendingRequests
-without running it, refuses lines over the byte budget, and reports chat as PlayerMessage
-events once subscribed. One writer task serialises every outgoing frame.
+without running it, refuses a command line over 461 UTF-8 bytes or a frame over 661 bytes
+(its own copy of the game's limits, from the evidence corpus), and reports chat as
+PlayerMessage events once subscribed. One writer task serialises every outgoing frame.
 
 It also plays the game's side of ``ws:encrypt`` (both forms, see ``wsencrypt``): after
 answering, every frame it sends is encrypted and binary, and it can refuse unencrypted
@@ -25,10 +26,14 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from .commands import CommandResult
-from .frames import (
+from .facts import (
     COMMAND_LINE_BUDGET_BYTES,
-    MALFORMED_REQUEST,
+    FRAME_BUDGET_BYTES,
     MAX_IN_FLIGHT_COMMANDS,
+    MODERN_EVENT_VERSION,
+)
+from .frames import (
+    MALFORMED_REQUEST,
     TOO_MANY_PENDING,
     TOO_MANY_PENDING_MESSAGE,
     chat_event,
@@ -70,6 +75,7 @@ class GameClient:
         request_tick: Callable[[], None],
         *,
         legacy_events: bool = False,
+        event_version: int = MODERN_EVENT_VERSION,
         require_encryption: bool = False,
         legacy_encryption: bool = False,
         offer_encryption: bool = True,
@@ -77,6 +83,7 @@ class GameClient:
         self._run_command = run_command
         self._request_tick = request_tick
         self.legacy_events = legacy_events
+        self.event_version = event_version  # header.version of modern-shape events
         self.require_encryption = require_encryption
         self.legacy_encryption = legacy_encryption  # an old client: no ws:encrypt purpose
         self.offer_encryption = offer_encryption
@@ -92,6 +99,7 @@ class GameClient:
         self.frames_received = 0
         self.peak_in_flight = 0  # the most commands ever queued at once (tests check <= 100)
         self.refused = 0  # requests answered with TooManyPendingRequests
+        self.oversized = 0  # requests refused for a line over 461 or a frame over 661 bytes
 
     @property
     def in_flight(self) -> int:
@@ -135,7 +143,8 @@ class GameClient:
 
     def report_chat(self, line: ChatLine) -> None:
         if "PlayerMessage" in self.subscriptions and not self.closed.is_set():
-            self._outbox.put_nowait(chat_event(line, legacy=self.legacy_events))
+            event = chat_event(line, legacy=self.legacy_events, version=self.event_version)
+            self._outbox.put_nowait(event)
 
     def on_tick(self, tick: int) -> int | None:
         """Run every command queued before this tick, answering each in order."""
@@ -175,6 +184,8 @@ class GameClient:
         return self._cipher.decrypt(raw)
 
     def _receive(self, raw: str) -> None:
+        if self._refuse_oversized(raw):
+            return
         try:
             frame = json.loads(raw)
             header: dict[str, Any] = frame["header"]
@@ -203,6 +214,20 @@ class GameClient:
                 self._ws_encrypt(request_id, body)
             case _:
                 log.info("sim: unsupported messagePurpose %r", purpose)
+
+    def _refuse_oversized(self, raw: str) -> bool:
+        """A frame over the game's ceiling (as sent, escapes counted) is refused unrun."""
+        size = len(raw.encode("utf-8", "surrogatepass"))
+        if size <= FRAME_BUDGET_BYTES:
+            return False
+        self.oversized += 1
+        log.warning("sim: refusing a %d-byte frame (the game takes %d)", size, FRAME_BUDGET_BYTES)
+        request_id = ""
+        with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            request_id = str(json.loads(raw)["header"]["requestId"])
+        message = f"The request is {size} bytes; the game accepts at most {FRAME_BUDGET_BYTES}"
+        self._send_error(request_id, MALFORMED_REQUEST, message)
+        return True
 
     # --- encryption -------------------------------------------------------------------
     def _refuse_unencrypted(self, purpose: str, request_id: str, body: dict[str, Any]) -> bool:
@@ -260,8 +285,9 @@ class GameClient:
             self.refused += 1
             self._send_error(request_id, TOO_MANY_PENDING, TOO_MANY_PENDING_MESSAGE)
             return
-        size = len(line.encode("utf-8"))
+        size = len(line.encode("utf-8", "surrogatepass"))
         if size > COMMAND_LINE_BUDGET_BYTES:
+            self.oversized += 1
             self._send_error(
                 request_id,
                 MALFORMED_REQUEST,

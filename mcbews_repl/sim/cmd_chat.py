@@ -1,9 +1,13 @@
-"""Chat commands: say, tell/msg/w, me, tellraw, scriptevent, getlocalplayername, closewebsocket.
+"""Chat commands: say, tell/msg/w, me, tellraw, scriptevent, getlocalplayername, closewebsocket,
+and a player's plain chat (:func:`player_chat`).
 
 Every line a player would see is also reported as a :class:`ChatLine` (the WebSocket
 PlayerMessage event); lines run over the WebSocket come from the localised "External".
 Like the game, ``say``, ``tell`` and ``me`` expand target selectors inside their message,
-which is why the bridge escapes ``@`` in its payloads.
+which is why the bridge escapes ``@`` in its payloads. Wording, body fields and event
+shapes come from the evidence corpus (``facts``): a say event reads ``[Steve] hello``, a
+tellraw event is a ``tell`` carrying the raw JSON and a line break, ``tell`` answers
+``You whisper to Alex: hi``.
 """
 
 from __future__ import annotations
@@ -12,14 +16,21 @@ import json
 import re
 from typing import Any
 
-from ..sansio.wire import SCRIPTEVENT_MESSAGE_MAX_CHARS
-from .commands import FAILED_TO_PARSE, CommandError, CommandResult, Context, Handler
-from .model import ChatLine, Entity
+from .commands import (
+    FAILED_TO_PARSE,
+    CommandError,
+    CommandResult,
+    Context,
+    Effects,
+    Handler,
+    show,
+)
+from .facts import EXTERNAL_SENDER, SCRIPTEVENT_MESSAGE_MAX_CHARS, text
+from .model import ChatLine, Entity, WorldState
 from .parse import Reader
 
-__all__ = ["EXTERNAL_SENDER", "HANDLERS", "SCRIPTEVENT_MESSAGE_MAX_CHARS"]
+__all__ = ["EXTERNAL_SENDER", "HANDLERS", "player_chat"]
 
-EXTERNAL_SENDER = "External"  # the English game's name for WebSocket-run commands (origin name)
 _SELECTOR_IN_TEXT = re.compile(r"@[aprse](?:\[[^\]]*\])?")
 
 
@@ -27,7 +38,7 @@ def _sender(ctx: Context) -> str:
     return ctx.origin.name
 
 
-def _expand(ctx: Context, text: str) -> str:
+def _expand(ctx: Context, message: str) -> str:
     """Replace selectors in a message with the names they match, as say/tell do."""
 
     def names(match: re.Match[str]) -> str:
@@ -38,29 +49,38 @@ def _expand(ctx: Context, text: str) -> str:
             return match.group(0)
         return ", ".join(e.name for e in found)
 
-    return _SELECTOR_IN_TEXT.sub(names, text)
+    return _SELECTOR_IN_TEXT.sub(names, message)
 
 
-def _everyone(ctx: Context) -> list[Entity]:
-    return list(ctx.world.players.values())
+def _everyone(world: WorldState) -> list[Entity]:
+    return list(world.players.values())
+
+
+def player_chat(world: WorldState, effects: Effects, player: str, message: str) -> None:
+    """``player`` types ``message`` in chat: everyone sees ``<player> message``, and the
+    WebSocket gets a PlayerMessage of type ``chat`` with an empty receiver."""
+    if player not in world.players:
+        raise ValueError(f"no player named {player!r} in the world: {', '.join(world.players)}")
+    show(_everyone(world), text("chat.type.text", player, message))
+    effects.chat(ChatLine(player, message, "chat"))
 
 
 def say(ctx: Context, r: Reader) -> CommandResult:
     message = _expand(ctx, r.rest())
     if not message:
         raise r.fail("")
-    sender = _sender(ctx)
-    ctx.show(_everyone(ctx), f"[{sender}] {message}")
-    ctx.effects.chat(ChatLine(sender, message, "say"))
-    return CommandResult(status_message=message, fields={"message": message})
+    announced = text("chat.type.announcement", _sender(ctx), message)
+    show(_everyone(ctx.world), announced)
+    ctx.effects.chat(ChatLine(_sender(ctx), announced, "say"))
+    return CommandResult(status_message=None, fields={"message": message})
 
 
 def me(ctx: Context, r: Reader) -> CommandResult:
     message = _expand(ctx, r.rest())
     sender = _sender(ctx)
-    ctx.show(_everyone(ctx), f"* {sender} {message}")
+    show(_everyone(ctx.world), text("chat.type.emote", sender, message))
     ctx.effects.chat(ChatLine(sender, message, "me"))
-    return CommandResult(status_message=message)
+    return CommandResult(status_message=None)
 
 
 def tell(ctx: Context, r: Reader) -> CommandResult:
@@ -70,12 +90,12 @@ def tell(ctx: Context, r: Reader) -> CommandResult:
         raise r.fail("")
     sender = _sender(ctx)
     for target in targets:
-        ctx.show([target], f"{sender} whispers to you: {message}")
+        show([target], text("commands.message.display.incoming", sender, message))
         ctx.effects.chat(ChatLine(sender, message, "tell", receiver=target.name))
     names = [t.name for t in targets]
+    outgoing = [text("commands.message.display.outgoing", name, message) for name in names]
     return CommandResult(
-        status_message=f"Message sent to {', '.join(names)}",
-        fields={"message": message, "recipient": names},
+        status_message="\n".join(outgoing), fields={"message": message, "recipient": names}
     )
 
 
@@ -105,26 +125,27 @@ def tellraw(ctx: Context, r: Reader) -> CommandResult:
         value = json.loads(raw)
     except ValueError:
         raise r.fail(raw[:1] or "") from None
-    text = _rawtext(ctx, value)
+    shown = _rawtext(ctx, value)
     for target in targets:
-        ctx.show([target], text)
-        # The host's client reports tellraw output as a tell carrying the raw JSON.
-        ctx.effects.chat(ChatLine(_sender(ctx), raw, "tell", receiver=target.name))
-    return CommandResult(fields={"recipient": [t.name for t in targets]})
+        show([target], shown)
+        # The game reports tellraw as a tell carrying the raw JSON and a line break.
+        ctx.effects.chat(ChatLine(_sender(ctx), raw + "\n", "tell", receiver=target.name))
+    return CommandResult(status_message=None, fields={"recipient": [t.name for t in targets]})
 
 
 def scriptevent(ctx: Context, r: Reader) -> CommandResult:
     event_id = r.word()
     namespace, sep, name = event_id.partition(":")
     if not sep or not namespace or not name or namespace == "minecraft":
-        raise CommandError(f"Script event id '{event_id}' must be of the form namespace:name")
+        raise CommandError(text("commands.scriptevent.invalidNamespace"))
     message = r.rest()
     if len(message) > SCRIPTEVENT_MESSAGE_MAX_CHARS:
         raise CommandError(
-            f"Script event message is longer than {SCRIPTEVENT_MESSAGE_MAX_CHARS} characters"
+            text("commands.scriptevent.messageSizeExceed", SCRIPTEVENT_MESSAGE_MAX_CHARS)
         )
     ctx.effects.script_event(event_id, message, ctx.origin)
-    return CommandResult(status_message="Script event sent")
+    # The language file has no success string for scriptevent (facts.json, assumed).
+    return CommandResult(status_message=None)
 
 
 def getlocalplayername(ctx: Context, r: Reader) -> CommandResult:

@@ -1,5 +1,9 @@
 """Commands on players and entities: give, clear, tp, gamemode, tag, testfor, querytarget,
 list, summon, kill.
+
+Messages are the game's strings (``facts.text``) and the body fields are those of the
+published captures (give's ``itemAmount``/``itemName``/``playerName``, clear's
+``playerTest``, tp's ``destination``/``victim``, evidence/captures.json).
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from .commands import CommandError, CommandResult, Context, Handler
+from .facts import text
 from .model import EQUIPMENT_SLOTS, Entity, ItemStack, Player, Vec3, display_name
 from .parse import Reader
 from .selectors import players_only
@@ -54,19 +59,27 @@ def _stackable(stack: ItemStack, item: ItemStack) -> bool:
     ) and not stack.lore  # fmt: skip
 
 
+_MAX_GIVE = 32767  # the game's cap on a /give amount
+
+
 def give(ctx: Context, r: Reader) -> CommandResult:
     players = players_only(ctx.targets(r.target(), players=True))
     type_id = _item_id(r)
     amount = r.integer(optional=True) or 1
     data = r.integer(optional=True) or 0
-    if not 1 <= amount <= 32767:
-        raise CommandError(f"The number you have entered ({amount}) is too big, it must be "
-                           "at most 32767")  # fmt: skip
+    if amount > _MAX_GIVE:
+        raise CommandError(text("commands.generic.num.tooBig", amount, _MAX_GIVE))
+    if amount < 1:
+        raise CommandError(text("commands.generic.num.tooSmall", amount, 1))
     max_amount = 1 if any(w in type_id for w in ("sword", "pickaxe", "helmet", "bow")) else 64
     for player in players:
         give_item(player, ItemStack(type_id, amount, data=data, max_amount=max_amount))
-    names = ", ".join(p.name for p in players)
-    return CommandResult(status_message=f"Gave {display_name(type_id)} * {amount} to {names}")
+    names = [p.name for p in players]
+    item = display_name(type_id)
+    return CommandResult(
+        status_message=text("commands.give.success", item, amount, ", ".join(names)),
+        fields={"itemAmount": amount, "itemName": item, "playerName": names},
+    )
 
 
 def _matching(
@@ -115,11 +128,17 @@ def clear(ctx: Context, r: Reader) -> CommandResult:
     counts = {p.name: _clear_one(p, type_id, data, max_count) for p in players}
     names = ", ".join(counts)
     total = sum(counts.values())
+    removed = {"itemsRemoved": [str(n) for n in counts.values()], "player": list(counts)}
     if total == 0:
-        raise CommandError(f"Could not clear the inventory of {names}, no items to remove")
-    if max_count == 0:
-        return CommandResult(status_message=f"{names} has {total} items that match the criteria")
-    return CommandResult(status_message=f"Cleared the inventory of {names}, removing {total} items")
+        raise CommandError(text("commands.clear.failure.no.items", names), fields=removed)
+    if max_count == 0:  # only count: the game reports each player as "<name> (<count>)"
+        return CommandResult(
+            status_message=text("commands.clear.testing", names, total),
+            fields={"playerTest": [f"{name} ({n})" for name, n in counts.items()]},
+        )
+    return CommandResult(
+        status_message=text("commands.clear.success", names, total), fields=removed
+    )
 
 
 def _looks_like_coord(token: str | None) -> bool:
@@ -143,21 +162,33 @@ def tp(ctx: Context, r: Reader) -> CommandResult:
     r.end()
     for mover in movers:
         base = mover.location
-        mover.location = Vec3(x.resolve(base.x), y.resolve(base.y), z.resolve(base.z))
+        mover.location = Vec3(
+            x.resolve_centred(base.x), y.resolve(base.y), z.resolve_centred(base.z)
+        )
         mover.yaw = mover.yaw if yaw is None else yaw
     where = movers[0].location if movers else Vec3(0, 0, 0)
-    names = ", ".join(m.name for m in movers)
+    names = [m.name for m in movers]
+    shown = (f"{v:.2f}" for v in (where.x, where.y, where.z))
     return CommandResult(
-        status_message=f"Teleported {names} to {where.x:.2f}, {where.y:.2f}, {where.z:.2f}"
+        status_message=text("commands.tp.success.coordinates", ", ".join(names), *shown),
+        fields={"destination": _json_vec(where), "victim": names},
     )
+
+
+def _json_vec(v: Vec3) -> dict[str, float]:
+    """A position as the game writes it: whole numbers without a fraction (``4``, ``0.5``)."""
+    return {k: int(n) if float(n).is_integer() else n for k, n in v.to_dict().items()}
 
 
 def _teleport_to_entity(movers: list[Entity], dest: Entity) -> CommandResult:
     for mover in movers:
         mover.location = Vec3(dest.location.x, dest.location.y, dest.location.z)
         mover.dimension = dest.dimension
-    names = ", ".join(m.name for m in movers)
-    return CommandResult(status_message=f"Teleported {names} to {dest.name}")
+    names = [m.name for m in movers]
+    return CommandResult(
+        status_message=text("commands.tp.success", ", ".join(names), dest.name),
+        fields={"destination": _json_vec(dest.location), "victim": names},
+    )
 
 
 def gamemode(ctx: Context, r: Reader) -> CommandResult:
@@ -169,9 +200,11 @@ def gamemode(ctx: Context, r: Reader) -> CommandResult:
     for player in players:
         player.game_mode = mode
     if players == [ctx.origin.entity]:
-        return CommandResult(status_message=f"Set own game mode to {mode.title()}")
+        return CommandResult(status_message=text("commands.gamemode.success.self", mode.title()))
     names = ", ".join(p.name for p in players)
-    return CommandResult(status_message=f"Set {names}'s game mode to {mode.title()}")
+    return CommandResult(
+        status_message=text("commands.gamemode.success.other", mode.title(), names)
+    )
 
 
 def tag(ctx: Context, r: Reader) -> CommandResult:
@@ -184,34 +217,44 @@ def tag(ctx: Context, r: Reader) -> CommandResult:
     r.end()
     changed = [e for e in targets if (name not in e.tags) == (action == "add")]
     if not changed:
-        raise CommandError(f"Could not {action} tag '{name}'")
+        raise CommandError(text(f"commands.tag.{action}.failed"))
     for entity in changed:
         entity.tags.add(name) if action == "add" else entity.tags.discard(name)
-    who = changed[0].name if len(changed) == 1 else f"{len(changed)} entities"
-    verb, prep = ("Added", "to") if action == "add" else ("Removed", "from")
-    return CommandResult(status_message=f"{verb} tag '{name}' {prep} {who}")
+    if len(changed) == 1:
+        return CommandResult(
+            status_message=text(f"commands.tag.{action}.success.single", name, changed[0].name)
+        )
+    return CommandResult(
+        status_message=text(f"commands.tag.{action}.success.multiple", name, len(changed))
+    )
 
 
 def _tag_list(targets: list[Entity]) -> str:
-    """The game's wording: one line for one entity, a combined line for several."""
+    """One line for one entity, a combined line for several; each tag shown ``§a<tag>§r``."""
+
+    def listed(tags: list[str]) -> str:
+        return ", ".join(f"\u00a7a{t}\u00a7r" for t in tags)
+
     if len(targets) == 1:
         e = targets[0]
-        return (
-            f"{e.name} has {len(e.tags)} tags: {', '.join(sorted(e.tags))}"
-            if e.tags
-            else (f"{e.name} has no tags")
-        )
-    tags = sorted({t for e in targets for t in e.tags})
-    if not tags:
-        return f"There are no tags on the {len(targets)} entities"
-    return f"The {len(targets)} entities have {len(tags)} total tags: {', '.join(tags)}"
+        if not e.tags:
+            return text("commands.tag.list.single.empty", e.name)
+        tags = sorted(e.tags)
+        return text("commands.tag.list.single.success", e.name, len(tags), listed(tags))
+    every = sorted({t for e in targets for t in e.tags})
+    if not every:
+        return text("commands.tag.list.multiple.empty", len(targets))
+    return text("commands.tag.list.multiple.success", len(targets), len(every), listed(every))
 
 
 def testfor(ctx: Context, r: Reader) -> CommandResult:
     found = ctx.targets(r.target())
     r.end()
     names = [e.name for e in found]
-    return CommandResult(status_message=f"Found {', '.join(names)}", fields={"victim": names})
+    return CommandResult(
+        status_message=text("commands.testfor.success", ", ".join(names)),
+        fields={"victim": names},
+    )
 
 
 def querytarget(ctx: Context, r: Reader) -> CommandResult:
@@ -226,16 +269,21 @@ def querytarget(ctx: Context, r: Reader) -> CommandResult:
         }
         for e in found
     ]
-    # The game sends details as a JSON *string* inside the JSON body.
-    return CommandResult(status_message="Target data", fields={"details": json.dumps(details)})
+    # The game sends details as a JSON *string* inside the JSON body; what fills the
+    # message's placeholder is not captured (facts.json, assumed: the same string).
+    shown = json.dumps(details)
+    return CommandResult(
+        status_message=text("commands.querytarget.success", shown), fields={"details": shown}
+    )
 
 
 def list_players(ctx: Context, r: Reader) -> CommandResult:
     r.end()
     names = ", ".join(ctx.world.players)
     count, cap = len(ctx.world.players), ctx.world.max_players
+    heading = text("commands.players.list", count, cap)
     return CommandResult(
-        status_message=f"There are {count}/{cap} players online:\n{names}",
+        status_message=f"{heading}\n{text('commands.players.list.names', names)}",
         fields={"currentPlayerCount": count, "maxPlayerCount": cap, "players": names},
     )
 
@@ -251,7 +299,7 @@ def summon(ctx: Context, r: Reader) -> CommandResult:
         where = Vec3(x.resolve(base.x), y.resolve(base.y), z.resolve(base.z))
     name = r.rest().strip().strip('"')
     ctx.world.entities.append(Entity(type_id, where, ctx.origin.dimension, name_tag=name))
-    return CommandResult(status_message="Object successfully summoned")
+    return CommandResult(status_message=text("commands.summon.success"))
 
 
 def kill(ctx: Context, r: Reader) -> CommandResult:
@@ -261,13 +309,15 @@ def kill(ctx: Context, r: Reader) -> CommandResult:
         victims = ctx.targets(r.target())
     r.end()
     if not victims:
-        raise CommandError("No targets matched selector")
+        raise CommandError(text("commands.generic.noTargetMatch"))
     for victim in victims:
         if isinstance(victim, Player):  # players respawn at full health
             victim.health = victim.max_health
         else:
             ctx.world.remove_entity(victim)
-    return CommandResult(status_message=f"Killed {', '.join(v.name for v in victims)}")
+    return CommandResult(
+        status_message=text("commands.kill.successful", ", ".join(v.name for v in victims))
+    )
 
 
 HANDLERS: dict[str, Handler] = {

@@ -2,6 +2,9 @@
 
 Participants are names: a selector contributes the names of what it matches, and a plain
 name need not be an online player (fake players such as ``#global`` are common in packs).
+Messages are the game's strings (``facts.text``): one holder's set/add/remove reports the new
+score, several holders only their count, and an operation only ``Updated [<objective>] for
+<n> entities``, so the simulated world reports no value the game does not.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .commands import CommandError, CommandResult, Context, Handler
+from .facts import text
 from .model import Objective
 from .parse import Reader
 
@@ -25,7 +29,7 @@ def _wrap(value: int) -> int:
 def _objective(ctx: Context, name: str) -> Objective:
     objective = ctx.world.objectives.get(name)
     if objective is None:
-        raise CommandError(f"No objective was found by the name '{name}'")
+        raise CommandError(text("commands.scoreboard.objectiveNotFound", name))
     return objective
 
 
@@ -51,9 +55,9 @@ def objectives(ctx: Context, r: Reader) -> CommandResult:
     if action == "list":
         r.end()
         if not objs:
-            return CommandResult(status_message="There are no objectives on the scoreboard")
-        lines = [f"Showing {len(objs)} objective(s) on scoreboard:"] + [
-            f"- {o.name}: displays as '{o.display_name}' and is type '{o.criteria}'"
+            return CommandResult(status_message=text("commands.scoreboard.objectives.list.empty"))
+        lines = [text("commands.scoreboard.objectives.list.count", len(objs))] + [
+            text("commands.scoreboard.objectives.list.entry", o.name, o.display_name, o.criteria)
             for o in objs.values()
         ]
         return CommandResult(status_message="\n".join(lines))
@@ -63,19 +67,21 @@ def objectives(ctx: Context, r: Reader) -> CommandResult:
     if action == "remove":
         r.end()
         objs.pop(_objective(ctx, name).name)
-        return CommandResult(status_message=f"Removed objective '{name}' successfully")
+        return CommandResult(
+            status_message=text("commands.scoreboard.objectives.remove.success", name)
+        )
     r.choice("dummy")
     display = r.rest().strip().strip('"') or name
     if name in objs:
-        raise CommandError(f"An objective with the name '{name}' already exists")
+        raise CommandError(text("commands.scoreboard.objectives.add.alreadyExists", name))
     objs[name] = Objective(name, display)
-    return CommandResult(status_message=f"Added new objective '{name}' successfully")
+    return CommandResult(status_message=text("commands.scoreboard.objectives.add.success", name))
 
 
-_CHANGE: dict[str, tuple[str, Callable[[int, int], int]]] = {
-    "set": ("Set", lambda old, n: n),
-    "add": ("Added", lambda old, n: old + n),
-    "remove": ("Removed", lambda old, n: old - n),
+_CHANGE: dict[str, Callable[[int, int], int]] = {
+    "set": lambda old, n: n,
+    "add": lambda old, n: old + n,
+    "remove": lambda old, n: old - n,
 }
 
 _OPERATIONS: dict[str, Callable[[int, int], int]] = {
@@ -97,12 +103,16 @@ def _setdisplay(ctx: Context, r: Reader) -> CommandResult:
     slot = r.choice(*_DISPLAY_SLOTS)
     name = r.optional_word()
     if name is None:
-        return CommandResult(status_message=f"Cleared objective display slot '{slot}'")
+        return CommandResult(
+            status_message=text("commands.scoreboard.objectives.setdisplay.successCleared", slot)
+        )
     _objective(ctx, name)
     if slot != "belowname" and not r.at_end():
         r.choice("ascending", "descending")
     r.end()
-    return CommandResult(status_message=f"Set the display objective in slot '{slot}' to '{name}'")
+    return CommandResult(
+        status_message=text("commands.scoreboard.objectives.setdisplay.successSet", slot, name)
+    )
 
 
 def _change(ctx: Context, r: Reader, action: str) -> CommandResult:
@@ -111,17 +121,22 @@ def _change(ctx: Context, r: Reader, action: str) -> CommandResult:
     amount = r.integer()
     assert amount is not None
     r.end()
-    verb, fn = _CHANGE[action]
     for name in names:
-        objective.scores[name] = _wrap(fn(objective.scores.get(name, 0), amount))
-    last = names[-1]
-    now = objective.scores[last]
+        objective.scores[name] = _wrap(_CHANGE[action](objective.scores.get(name, 0), amount))
+    key = f"commands.scoreboard.players.{action}"
+    if len(names) > 1:  # the game reports the count, and for add/remove no new score
+        if action == "set":
+            return CommandResult(
+                status_message=text(f"{key}.multiple.success", objective.name, len(names), amount)
+            )
+        return CommandResult(
+            status_message=text(f"{key}.multiple.success", amount, objective.name, len(names))
+        )
+    (name,) = names
+    now = objective.scores[name]
     if action == "set":
-        return CommandResult(status_message=f"Set [{objective.name}] for {last} to {now}")
-    prep = "to" if action == "add" else "from"
-    return CommandResult(
-        status_message=f"{verb} {amount} {prep} [{objective.name}] for {last} (now {now})"
-    )
+        return CommandResult(status_message=text(f"{key}.success", objective.name, name, now))
+    return CommandResult(status_message=text(f"{key}.success", amount, objective.name, name, now))
 
 
 def _reset(ctx: Context, r: Reader) -> CommandResult:
@@ -132,30 +147,35 @@ def _reset(ctx: Context, r: Reader) -> CommandResult:
     for objective in targets:
         for name in names:
             objective.scores.pop(name, None)
+    who = ", ".join(names)
     if only:
-        return CommandResult(status_message=f"Reset score {only} of player {', '.join(names)}")
-    return CommandResult(status_message=f"Reset scores of player {', '.join(names)}")
+        return CommandResult(
+            status_message=text("commands.scoreboard.players.resetscore.success", only, who)
+        )
+    return CommandResult(status_message=text("commands.scoreboard.players.reset.success", who))
 
 
 def _list(ctx: Context, r: Reader) -> CommandResult:
     if r.at_end():
         tracked = sorted(_tracked(ctx))
         if not tracked:
-            return CommandResult(status_message="There are no tracked players on the scoreboard")
-        return CommandResult(
-            status_message=f"Showing {len(tracked)} tracked players on the scoreboard:\n"
-            + ", ".join(tracked)
-        )
+            return CommandResult(status_message=text("commands.scoreboard.players.list.empty"))
+        heading = text("commands.scoreboard.players.list.count", len(tracked))
+        return CommandResult(status_message=f"{heading}\n{', '.join(tracked)}")
     names = _participants(ctx, r)
     r.end()
     lines: list[str] = []
     for name in names:
         held = [o for o in ctx.world.objectives.values() if name in o.scores]
         if not held and len(names) == 1:
-            raise CommandError(f"Player {name} has no scores recorded")
-        lines.append(f"Showing {len(held)} tracked objective(s) for {name}:")
-        # The game's entry is "- <display name>: <score> (<objective name>)".
-        lines += [f"- {o.display_name}: {o.scores[name]} ({o.name})" for o in held]
+            raise CommandError(text("commands.scoreboard.players.list.player.empty", name))
+        lines.append(text("commands.scoreboard.players.list.player.count", len(held), name))
+        # "- <display name>: <score> (<objective name>)"; no colour codes (facts.json).
+        lines += [
+            text("commands.scoreboard.players.list.player.entry", o.scores[name], o.display_name,
+                 o.name)
+            for o in held
+        ]  # fmt: skip
     return CommandResult(status_message="\n".join(lines))
 
 
@@ -169,16 +189,19 @@ def _operation(ctx: Context, r: Reader) -> CommandResult:
     for name in names:
         for other in sources:
             if other not in source.scores:
-                raise CommandError(f"No {source.name} score for {other} found")
+                raise CommandError(
+                    text("commands.scoreboard.players.operation.notFound", source.name, other)
+                )
             mine = target.scores.get(name, 0)
             if op == "><":
                 target.scores[name], source.scores[other] = source.scores[other], mine
             else:
                 target.scores[name] = _wrap(_OPERATIONS[op](mine, source.scores[other]))
-    last = names[-1]
+    # The game names no score here, only how many holders were updated.
     return CommandResult(
-        status_message=f"Set [{target.name}] for {last} to {target.scores.get(last, 0)}"
-    )
+        status_message=text("commands.scoreboard.players.operation.success", target.name,
+                            len(names))
+    )  # fmt: skip
 
 
 def players(ctx: Context, r: Reader) -> CommandResult:

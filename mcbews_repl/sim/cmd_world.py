@@ -6,6 +6,7 @@ import itertools
 import math
 
 from .commands import CommandError, CommandResult, Context, Handler
+from .facts import text
 from .model import display_name
 from .parse import Coord, Reader
 
@@ -16,11 +17,6 @@ FILL_MAX_BLOCKS = 32768  # the game's /fill volume limit
 _WORLD_Y_MIN, _WORLD_Y_MAX = -64, 319  # overworld build limits since 1.18
 _TIME_NAMES = {"day": 1000, "noon": 6000, "sunset": 12000, "night": 13000, "midnight": 18000,
                "sunrise": 23000}  # fmt: skip
-_WEATHER_MESSAGES = {
-    "clear": "Changing to clear weather",
-    "rain": "Changing to rainy weather",
-    "thunder": "Changing to rain and thunder",
-}
 
 
 def time(ctx: Context, r: Reader) -> CommandResult:
@@ -34,7 +30,9 @@ def time(ctx: Context, r: Reader) -> CommandResult:
             "gametime": world.absolute_time,
             "day": world.absolute_time // TICKS_PER_DAY,
         }[what]
-        return CommandResult(status_message=f"{what.title()} is {value}", fields={"data": value})
+        return CommandResult(
+            status_message=text(f"commands.time.query.{what}", value), fields={"data": value}
+        )
     token = r.word()
     r.end()
     amount = _TIME_NAMES.get(token.lower())
@@ -46,20 +44,20 @@ def time(ctx: Context, r: Reader) -> CommandResult:
             raise r.fail(token) from None
     if action == "add":
         world.time_of_day = (world.time_of_day + amount) % TICKS_PER_DAY
-        return CommandResult(status_message=f"Added {amount} to the time")
+        return CommandResult(status_message=text("commands.time.added", amount))
     world.time_of_day = amount % TICKS_PER_DAY
-    return CommandResult(status_message=f"Set the time to {amount}")
+    return CommandResult(status_message=text("commands.time.set", amount))
 
 
 def weather(ctx: Context, r: Reader) -> CommandResult:
     state = r.choice("clear", "rain", "thunder", "query")
     if state == "query":
         r.end()
-        return CommandResult(status_message=f"Weather state is: {ctx.world.weather}")
+        return CommandResult(status_message=text("commands.weather.query", ctx.world.weather))
     r.integer(optional=True)  # duration: accepted, weather does not change on its own here
     r.end()
     ctx.world.weather = state
-    return CommandResult(status_message=_WEATHER_MESSAGES[state])
+    return CommandResult(status_message=text(f"commands.weather.{state}"))
 
 
 def _block_pos(ctx: Context, coords: tuple[Coord, Coord, Coord]) -> tuple[int, int, int]:
@@ -79,13 +77,15 @@ def setblock(ctx: Context, r: Reader) -> CommandResult:
     mode = r.choice("replace", "destroy", "keep") if not r.at_end() else "replace"
     r.end()
     if not _WORLD_Y_MIN <= y <= _WORLD_Y_MAX:
-        raise CommandError("Cannot place block outside of the world")
+        raise CommandError(text("commands.setblock.outOfWorld"))
     dim = ctx.origin.dimension
     current = ctx.world.block(dim, x, y, z)
     if current == block or (mode == "keep" and current != "minecraft:air"):
-        raise CommandError("The block couldn't be placed")
+        raise CommandError(text("commands.setblock.noChange"))
     _put(ctx, (dim, x, y, z), block)
-    return CommandResult(status_message="Block placed", fields={"position": _pos(x, y, z)})
+    return CommandResult(
+        status_message=text("commands.setblock.success"), fields={"position": _pos(x, y, z)}
+    )
 
 
 def testforblock(ctx: Context, r: Reader) -> CommandResult:
@@ -93,16 +93,17 @@ def testforblock(ctx: Context, r: Reader) -> CommandResult:
     wanted = _block_id(r)
     r.rest()  # a data value or block states: accepted, not modelled
     if not _WORLD_Y_MIN <= y <= _WORLD_Y_MAX:
-        raise CommandError("Cannot test for block outside of the world")
+        raise CommandError(text("commands.testforblock.outOfWorld"))
     actual = ctx.world.block(ctx.origin.dimension, x, y, z)
     where = {"position": _pos(x, y, z)}
     if actual != wanted:
         raise CommandError(
-            f"The block at {x},{y},{z} is {display_name(actual)} "
-            f"(expected: {display_name(wanted)})."
-        )
+            text("commands.testforblock.failed.tile", x, y, z, display_name(actual),
+                 display_name(wanted)),
+            fields={"matches": False, **where},
+        )  # fmt: skip
     return CommandResult(
-        status_message=f"Successfully found the block at {x},{y},{z}.",
+        status_message=text("commands.testforblock.success", x, y, z),
         fields={"matches": True, **where},
     )
 
@@ -135,9 +136,9 @@ def fill(ctx: Context, r: Reader) -> CommandResult:
     hi = [max(p, q) for p, q in zip(a, b, strict=True)]
     volume = math.prod(h - low + 1 for low, h in zip(lo, hi, strict=True))
     if volume > FILL_MAX_BLOCKS:
-        raise CommandError(f"Too many blocks in the specified area ({volume} > {FILL_MAX_BLOCKS})")
+        raise CommandError(text("commands.fill.tooManyBlocks", volume, FILL_MAX_BLOCKS))
     if lo[1] < _WORLD_Y_MIN or hi[1] > _WORLD_Y_MAX:
-        raise CommandError("Cannot place blocks outside of the world")
+        raise CommandError(text("commands.fill.outOfWorld"))
     dim, changed = ctx.origin.dimension, 0
     for x, y, z in itertools.product(*(range(low, h + 1) for low, h in zip(lo, hi, strict=True))):
         shell = x in (lo[0], hi[0]) or y in (lo[1], hi[1]) or z in (lo[2], hi[2])
@@ -150,8 +151,10 @@ def fill(ctx: Context, r: Reader) -> CommandResult:
         _put(ctx, (dim, x, y, z), target)
         changed += 1
     if changed == 0:
-        raise CommandError("0 blocks filled")
-    return CommandResult(status_message=f"{changed} blocks filled", fields={"fillCount": changed})
+        raise CommandError(text("commands.fill.success", 0), fields={"fillCount": 0})
+    return CommandResult(
+        status_message=text("commands.fill.success", changed), fields={"fillCount": changed}
+    )
 
 
 HANDLERS: dict[str, Handler] = {

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import facts
+from .facts import COMMAND_NOT_FOUND, EXECUTION_FAIL, FAILED_TO_PARSE, NO_TARGET, SUCCESS
 from .model import ChatLine, Entity, WorldState
 from .parse import CommandSyntaxError, Reader, Selector
 from .selectors import CommandOrigin, resolve
@@ -22,7 +24,7 @@ __all__ = [
     "COMMAND_NOT_FOUND",
     "EXECUTION_FAIL",
     "FAILED_TO_PARSE",
-    "NO_TARGETS_FOUND",
+    "NO_TARGET",
     "SUCCESS",
     "CommandError",
     "CommandResult",
@@ -30,33 +32,44 @@ __all__ = [
     "Effects",
     "Handler",
     "Interpreter",
+    "show",
 ]
-
-# Signed 32-bit status codes the game reports (PROTOCOL.md, "Status codes").
-SUCCESS = 0
-FAILED_TO_PARSE = -2147483648
-COMMAND_NOT_FOUND = -2147483647
-NO_TARGETS_FOUND = -2147483639
-EXECUTION_FAIL = -2147352576
 
 
 @dataclass
 class CommandResult:
+    """One command's answer. ``status_message`` None leaves ``statusMessage`` out of the
+    body, as the game does for say, me and tellraw (captures.json)."""
+
     status_code: int = SUCCESS
-    status_message: str = ""
+    status_message: str | None = ""
     fields: dict[str, Any] = field(default_factory=dict)  # command-specific body fields
     success_count: int = 1  # what the Script API's runCommand reports
 
+    @property
+    def message(self) -> str:
+        return self.status_message or ""
+
     def body(self) -> dict[str, Any]:
-        return {"statusCode": self.status_code, "statusMessage": self.status_message, **self.fields}
+        body: dict[str, Any] = {"statusCode": self.status_code}
+        if self.status_message is not None:
+            body["statusMessage"] = self.status_message
+        body.update(self.fields)
+        return dict(sorted(body.items()))  # the captured bodies list their keys sorted
 
 
 class CommandError(Exception):
-    """A command that parsed but failed; becomes a negative status code."""
+    """A command that parsed but failed; becomes a negative status code (and ``fields``)."""
 
-    def __init__(self, message: str, status_code: int = EXECUTION_FAIL) -> None:
+    def __init__(
+        self,
+        message: str,
+        status_code: int = EXECUTION_FAIL,
+        fields: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status_code = status_code
+        self.fields = fields or {}
 
 
 @dataclass
@@ -86,18 +99,19 @@ class Context:
         if players:
             found = [e for e in found if e.is_player]
         if not found:
-            raise CommandError("No targets matched selector", NO_TARGETS_FOUND)
+            raise CommandError(facts.text("commands.generic.noTargetMatch"), NO_TARGET)
         return found
-
-    def show(self, receivers: list[Entity], text: str) -> None:
-        """Put text on the screens (inboxes) of the players among ``receivers``."""
-        for entity in receivers:
-            inbox = getattr(entity, "inbox", None)
-            if inbox is not None:
-                inbox.append(text)
 
 
 Handler = Callable[[Context, Reader], CommandResult]
+
+
+def show(receivers: list[Entity], line: str) -> None:
+    """Put ``line`` on the screens (inboxes) of the players among ``receivers``."""
+    for entity in receivers:
+        inbox = getattr(entity, "inbox", None)
+        if inbox is not None:
+            inbox.append(line)
 
 
 class Interpreter:
@@ -124,10 +138,7 @@ class Interpreter:
             if custom is not None:
                 return custom
             return CommandResult(
-                COMMAND_NOT_FOUND,
-                f"Unknown command: {name}. Please check that the command exists and that "
-                "you have permission to use it.",
-                success_count=0,
+                COMMAND_NOT_FOUND, facts.text("commands.generic.unknown", name), success_count=0
             )
         ctx = Context(self.world, origin, self.effects, self.rng)
         try:
@@ -135,4 +146,4 @@ class Interpreter:
         except CommandSyntaxError as exc:
             return CommandResult(FAILED_TO_PARSE, str(exc), success_count=0)
         except CommandError as exc:
-            return CommandResult(exc.status_code, str(exc), success_count=0)
+            return CommandResult(exc.status_code, str(exc), exc.fields, success_count=0)

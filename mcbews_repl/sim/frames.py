@@ -1,7 +1,8 @@
-"""The game's side of the wire: the JSON frames Minecraft Bedrock sends (PROTOCOL.md §1).
+"""The game's side of the wire: the JSON frames Minecraft Bedrock sends.
 
-Written from the protocol notes, not from the bridge's codec, so a misreading on one side
-shows up as a failing test instead of agreeing with itself.
+Written from the evidence corpus (``facts``: the captured event and error frames), not from
+the bridge's codec, so a misreading on one side shows up as a failing test instead of
+agreeing with itself.
 """
 
 from __future__ import annotations
@@ -9,15 +10,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..sansio.wire import COMMAND_LINE_BUDGET_BYTES, MAX_IN_FLIGHT_COMMANDS
-from ..sansio.wire import COMMAND_SYNTAX_VERSION as MODERN_VERSION
+from .facts import (
+    LEGACY_EVENT_REQUEST_ID,
+    MALFORMED_REQUEST,
+    MODERN_EVENT_VERSION,
+    TOO_MANY_PENDING,
+    text,
+)
 from .model import ChatLine
 
 __all__ = [
-    "COMMAND_LINE_BUDGET_BYTES",
     "MALFORMED_REQUEST",
-    "MAX_IN_FLIGHT_COMMANDS",
-    "MODERN_VERSION",
+    "MODERN_EVENT_VERSION",
     "TOO_MANY_PENDING",
     "TOO_MANY_PENDING_MESSAGE",
     "chat_event",
@@ -26,12 +30,7 @@ __all__ = [
     "error_frame",
 ]
 
-# The limits (in-flight window, command-line bytes) come from wire.json, the one source of
-# truth; the status codes below are the game's own (PROTOCOL.md, "Status codes").
-TOO_MANY_PENDING = -2147418109
-TOO_MANY_PENDING_MESSAGE = "Too many commands have been requested, wait for one to be done"
-MALFORMED_REQUEST = -2147418111
-_LEGACY_EVENT_REQUEST_ID = "00000000-0000-0000-0000-000000000000"
+TOO_MANY_PENDING_MESSAGE = text("commands.generic.too.many.requests")
 
 
 def _dump(frame: dict[str, Any]) -> str:
@@ -54,27 +53,21 @@ def error_frame(request_id: str, status_code: int, message: str) -> str:
     return _dump({"body": {"statusCode": status_code, "statusMessage": message}, "header": header})
 
 
-def chat_event(line: ChatLine, *, legacy: bool = False) -> str:
-    """A PlayerMessage event in the modern shape (or the legacy ``properties`` shape)."""
+def chat_event(line: ChatLine, *, legacy: bool = False, version: int = MODERN_EVENT_VERSION) -> str:
+    """A PlayerMessage event: the modern body under header ``version`` (17039360 today,
+    16842752 in older captures), or the legacy ``properties`` shape of header version 1."""
     if legacy:
-        properties = {
-            "Message": line.message,
-            "MessageType": line.type,
-            "Sender": line.sender,
-            "Receiver": line.receiver,
-        }
-        header = {
-            "messagePurpose": "event",
-            "requestId": _LEGACY_EVENT_REQUEST_ID,
-            "version": 1,
-        }
+        properties = {"Message": line.message, "MessageType": line.type, "Sender": line.sender}
+        if line.receiver:  # the captured chat event has none; a whisper's is assumed
+            properties["Receiver"] = line.receiver
+        header = {"messagePurpose": "event", "requestId": LEGACY_EVENT_REQUEST_ID, "version": 1}
         body = {"eventName": "PlayerMessage", "measurements": None, "properties": properties}
-        return _dump({"body": body, "header": header})
+        return _dump({"header": header, "body": body})  # the captured order
     body = {
         "message": line.message,
         "receiver": line.receiver,
         "sender": line.sender,
         "type": line.type,
     }
-    header = {"eventName": "PlayerMessage", "messagePurpose": "event", "version": MODERN_VERSION}
+    header = {"eventName": "PlayerMessage", "messagePurpose": "event", "version": version}
     return _dump({"body": body, "header": header})

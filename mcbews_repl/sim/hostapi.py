@@ -16,6 +16,7 @@ from typing import Any
 
 from .commands import COMMAND_NOT_FOUND, FAILED_TO_PARSE, CommandResult
 from .defaults import make_player
+from .facts import SCRIPT_ENGINE_SENDER  # the chat name of commands a dimension runs
 from .model import ItemStack, Player, Vec3, WorldState
 from .selectors import CommandOrigin
 
@@ -23,7 +24,6 @@ __all__ = ["SCRIPT_ENGINE_SENDER", "HostApi", "HostOptions"]
 
 log = logging.getLogger("mcbews_repl.sim")
 
-SCRIPT_ENGINE_SENDER = "Script Engine"  # the chat name of commands a dimension runs
 _ENTITY_ID = re.compile(r"-?\d{1,20}")
 _GAME_MODES = {"Survival": "survival", "Creative": "creative", "Adventure": "adventure",
                "Spectator": "spectator"}  # fmt: skip

@@ -1,7 +1,8 @@
 """Reading command lines the way Bedrock does: a cursor over the line, one argument at a time.
 
-Errors carry the game's message shape (``Syntax error: Unexpected "x": at "give @s >>x<<"``),
-so a client sees the same text it would from a real world.
+Errors carry the game's message (``commands.generic.syntax`` in the language file:
+``Syntax error: Unexpected "x": at "give @s >>x<<"``), so a client sees the same text it
+would from a real world.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
+
+from .facts import text
 
 __all__ = ["CommandSyntaxError", "Coord", "Reader", "Selector"]
 
@@ -24,7 +27,7 @@ class CommandSyntaxError(Exception):
         if not token and before and not before.endswith(" "):
             before += " "  # a missing argument is shown where it should have started
         after = line[pos + len(token) : pos + len(token) + _CONTEXT_CHARS]
-        super().__init__(f'Syntax error: Unexpected "{token}": at "{before}>>{token}<<{after}"')
+        super().__init__(text("commands.generic.syntax", before, token, after))
 
 
 @dataclass(frozen=True)
@@ -33,9 +36,15 @@ class Coord:
 
     value: float
     relative: bool = False
+    whole: bool = False  # an absolute coordinate written without a decimal point
 
     def resolve(self, base: float) -> float:
         return base + self.value if self.relative else self.value
+
+    def resolve_centred(self, base: float) -> float:
+        """As :meth:`resolve`, but a whole absolute x or z names the block, so the game
+        puts an entity at its centre (``tp 0 4 0`` lands at 0.5, 4, 0.5; captures.json)."""
+        return self.value + 0.5 if self.whole else self.resolve(base)
 
 
 @dataclass(frozen=True)
@@ -210,8 +219,10 @@ class Reader:
 
 def _coord(token: str) -> Coord:
     relative = token[:1] in ("~", "^")
-    text = token[1:] if relative else token
-    return Coord(float(text) if text else 0.0, relative)
+    number = token[1:] if relative else token
+    value = float(number) if number else 0.0
+    whole = not relative and "." not in number and value.is_integer()
+    return Coord(value, relative, whole)
 
 
 def _split_top_level(body: str) -> list[str]:

@@ -19,9 +19,10 @@ from typing import Any, Literal, TypeVar
 
 from .client import GameClient
 from .clock import ClockMode, TickClock
-from .cmd_chat import EXTERNAL_SENDER
+from .cmd_chat import player_chat
 from .commands import CommandResult, Effects, Interpreter
 from .defaults import default_world
+from .facts import EXECUTION_FAIL, EXTERNAL_SENDER, MODERN_EVENT_VERSION
 from .host import ScriptHost, bundled_addon
 from .hostapi import HostApi, HostOptions
 from .model import ChatLine, WorldState
@@ -48,6 +49,7 @@ class SimWorld:
         clock: ClockMode | None = None,
         addon: str | Path | bool = True,
         legacy_events: bool = False,
+        event_version: int = MODERN_EVENT_VERSION,
         scriptevent_source: ScriptEventSource = "Entity",
         beta_apis: bool = True,
         seed: int = 0,
@@ -58,6 +60,7 @@ class SimWorld:
         self.world = world or default_world()
         self.clock = TickClock(clock or ("fast" if fast else "realtime"))
         self.legacy_events = legacy_events
+        self.event_version = event_version  # header.version of modern events (or 16842752)
         # The game's "Require Encrypted Websockets" setting; an old client that only knows
         # the enableencryption command; a client that does not offer the subprotocol.
         self.encryption_options = {
@@ -115,6 +118,7 @@ class SimWorld:
             self._run_ws_command,
             self.clock.request_tick,
             legacy_events=self.legacy_events,
+            event_version=self.event_version,
             **self.encryption_options,
         )
         await self.client.connect(url)
@@ -171,6 +175,11 @@ class SimWorld:
         if result.status_code != 0:
             raise RuntimeError(f"/mcbews:chat failed for {player}: {result.status_message}")
         self.clock.request_tick()
+
+    def chat(self, player: str, message: str) -> None:
+        """``player`` types ``message`` in the game's chat: every player sees
+        ``<player> message`` and the WebSocket gets a PlayerMessage of type ``chat``."""
+        player_chat(self.world, self.interpreter.effects, player, message)
 
     def inbox(self, player: str) -> list[str]:
         """Everything ``player`` has been shown: text responses, tells, tellraw, say."""
@@ -232,4 +241,4 @@ class SimWorld:
         out = self.host.custom_command(name, player, rest.split() if rest.strip() else [])
         if out.get("status", 1) == 0:
             return CommandResult(status_message=str(out.get("message", "")))
-        return CommandResult(-2147352576, str(out.get("message", "")), success_count=0)
+        return CommandResult(EXECUTION_FAIL, str(out.get("message", "")), success_count=0)

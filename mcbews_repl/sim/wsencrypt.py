@@ -19,6 +19,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.ciphers import Cipher, CipherContext, algorithms
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from .facts import ENCRYPTION_REQUIRED, text
+
 try:  # where cryptography >= 48 keeps the CFB modes; older releases only have the old path
     from cryptography.hazmat.decrepit.ciphers.modes import CFB, CFB8
 except ImportError:
@@ -33,10 +35,9 @@ __all__ = [
     "parse_enable_encryption",
 ]
 
-# PROTOCOL.md "Status codes": what the game answers unencrypted requests with while
-# "Require Encrypted Websockets" is on. The message text is ours: no capture records it.
-ENCRYPTION_REQUIRED = -2147418107
-ENCRYPTION_REQUIRED_MESSAGE = "Encryption is required: this world only accepts encrypted WebSockets"
+# "Require Encrypted Websockets": the game's text (commands.generic.encryption.required) with
+# the EncryptionRequired code; their use in the error frame is assumed (facts.json).
+ENCRYPTION_REQUIRED_MESSAGE = text("commands.generic.encryption.required")
 # DER SubjectPublicKeyInfo header for an uncompressed secp384r1 point (mcpews encrypt.ts).
 _SPKI_PREFIX = bytes.fromhex("3076301006072a8648ce3d020106052b81040022036200")
 _POINT_BYTES = 97  # 0x04 ‖ x (48 bytes) ‖ y (48 bytes)

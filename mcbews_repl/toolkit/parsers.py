@@ -44,7 +44,9 @@ __all__ = [
     "parse_testfor",
 ]
 
-# PROTOCOL.md "Status codes" (signed 32-bit).
+# PROTOCOL.md "Status codes" (signed 32-bit). A target selector that matches nothing answers
+# "No targets matched selector" with ExecutionFail (-2147352576) in the game's captures; the
+# text, not the code, says it (failure_reason), and the enum's own code is kept for safety.
 _FAILED_TO_PARSE = -2147483648
 _COMMAND_NOT_FOUND = -2147483647
 _NOT_ENOUGH_PERMISSIONS = -2147483646
@@ -83,7 +85,14 @@ _CHANGES = {
         rf"Removed -?\d+ from \[(?P<obj>{_OBJECTIVE})\] for (?P<who>.+) \(now (?P<now>-?\d+)\)"
     ),
 }
-_OPERATION_COUNT = re.compile(rf"Updated \[(?P<obj>{_OBJECTIVE})\] for \d+ entities")
+# Several holders at once (and every operation): the game names how many, and only set
+# says the value, which every one of them now has (commands.scoreboard.players.*.multiple).
+_COUNTED = {
+    "set": re.compile(rf"Set \[(?P<obj>{_OBJECTIVE})\] for \d+ entities to (?P<now>-?\d+)"),
+    "add": re.compile(rf"Added -?\d+ to \[(?P<obj>{_OBJECTIVE})\] for \d+ entities"),
+    "remove": re.compile(rf"Removed -?\d+ from \[(?P<obj>{_OBJECTIVE})\] for \d+ entities"),
+    "operation": re.compile(rf"Updated \[(?P<obj>{_OBJECTIVE})\] for \d+ entities"),
+}
 _ACKS = (
     re.compile(r"Added new objective '.+' successfully"),
     re.compile(r"Removed objective '.+' successfully"),
@@ -204,16 +213,21 @@ def parse_objectives(result: CommandResult) -> ObjectiveList:
 def parse_score_change(
     result: CommandResult, operation: str, holder: str, objective: str
 ) -> ScoreChange:
-    """set/add/remove report the new score; an operation may report only a count."""
+    """One holder's set/add/remove reports the new score; several holders (a selector) and
+    every operation report only a count, and then only set's value is known."""
     text = _text(result)
     base = {**evidence(result), "operation": operation, "holder": holder, "objective": objective}
     if not result.ok:
         return ScoreChange(**base, known=False, reason=failure_reason(result))
-    pattern = _CHANGES["set" if operation == "operation" else operation]
-    match = pattern.fullmatch(text)
+    counted = _COUNTED[operation].fullmatch(text) if operation in _COUNTED else None
+    if counted is not None:
+        if counted["obj"] != objective:
+            return ScoreChange(**base, known=False, reason="holder_mismatch")
+        if "now" in counted.groupdict():
+            return ScoreChange(**base, known=True, value=int(counted["now"]))
+        return ScoreChange(**base, known=True, reason="not_reported")
+    match = _CHANGES["set" if operation == "operation" else operation].fullmatch(text)
     if match is None:
-        if operation == "operation" and _OPERATION_COUNT.fullmatch(text):
-            return ScoreChange(**base, known=True, reason="not_reported")
         return ScoreChange(**base, known=False, reason=failure_reason(result))
     if not _same(match["who"], holder) or match["obj"] != objective:
         return ScoreChange(**base, known=False, reason="holder_mismatch")

@@ -80,6 +80,7 @@ class FakeGame:
         self.silent: set[str] = set()  # capabilities the "addon" never answers
         self.subscriptions: list[str] = []
         self.commands: list[str] = []
+        self.frame_sizes: list[int] = []  # UTF-8 bytes of every frame received, as sent
         self.executed: Counter[str] = Counter()
         self.text_frames: list[dict[str, Any]] = []
         self.in_flight = 0
@@ -140,6 +141,8 @@ class FakeGame:
     async def _read(self) -> None:
         assert self.ws is not None
         async for message in self.ws:
+            raw = message.encode("utf-8") if isinstance(message, str) else message
+            self.frame_sizes.append(len(raw))
             frame = json.loads(message)
             header, body = frame["header"], frame["body"]
             if header["messagePurpose"] == "subscribe":

@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from mcbews_repl import Bridge, CapabilityError, CommandFailed, ConnectionClosed, RequestTimeout
+from mcbews_repl import (
+    Bridge,
+    CapabilityError,
+    CommandFailed,
+    ConnectionClosed,
+    FrameTooLarge,
+    RequestTimeout,
+)
 
 from .conftest import ConnectGame, until
 from .fakegame import BRIDGE_PLAYER
@@ -49,6 +56,21 @@ async def test_payload_mapping_and_fields_merge(mc: Bridge, connect_game: Connec
     assert await mc.call("echo", {"timeout": 3}, extra=[1, 2]) == {"timeout": 3, "extra": [1, 2]}
 
 
+async def test_hostile_payloads_fit_the_frame_or_are_refused_locally(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    game = await connect_game()
+    game.capabilities["echo"] = lambda payload: {"ok": True, "result": payload}
+    text = 'q"b\\ @a §c 中 😀\n\x01' * 6  # every character escapes at least once more
+    assert await mc.call("echo", text=text) == {"text": text}
+    sent = len(game.commands)
+    with pytest.raises(FrameTooLarge) as info:  # within 461 bytes of line, over 661 of frame
+        await mc.call("echo", text='"' * 150)
+    assert info.value.line_bytes <= 461 < 661 < info.value.frame_bytes
+    assert len(game.commands) == sent and mc.connections[0].proto.pending_requests == 0
+    assert max(game.frame_sizes) <= 661
+
+
 async def test_ok_false_raises_capability_error(mc: Bridge, connect_game: ConnectGame) -> None:
     await connect_game()
     with pytest.raises(CapabilityError) as info:
@@ -83,6 +105,7 @@ async def test_timeout_explains_and_cleans_up(mc: Bridge, connect_game: ConnectG
     assert "addon is not installed" in message and "Beta APIs" in message
     assert BRIDGE_PLAYER in message
     assert "1 MCBEWS| frame(s) were seen on this connection but not matched" in message
+    assert f"No chat from {BRIDGE_PLAYER} has reached this connection yet" in message
     connection = mc.connections[0]
     assert connection.pending == 0 and connection.proto.pending_requests == 0
     # A late answer finds nothing: ignored and counted.
@@ -90,6 +113,11 @@ async def test_timeout_explains_and_cleans_up(mc: Bridge, connect_game: ConnectG
     await game.bridge_chunks("BRIDGE", rid, '{"ok":true,"result":{}}')
     await mc.command("say sync")
     assert connection.counters["unknown_request_id"] == 1
+    # Once the bridge player's chat has been seen, the message stops suspecting delivery.
+    with pytest.raises(RequestTimeout) as again:
+        await mc.call("get_player_snapshot", target="Steve", timeout=0.05)
+    assert connection.counters["bridge_player_lines"] == 1
+    assert "No chat from" not in str(again.value)
 
 
 async def test_disconnect_fails_pending_calls_at_once(

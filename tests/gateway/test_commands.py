@@ -52,10 +52,15 @@ async def test_over_budget_line_is_refused_before_sending(
     sent_before = len(game.commands)
     with pytest.raises(FrameTooLarge):
         await mc.command("say " + "é" * 300)
+    with pytest.raises(FrameTooLarge) as info:  # 444 bytes of line, 1,096 of frame
+        await mc.command("say " + '"' * 440)
+    assert (info.value.line_bytes, info.value.frame_bytes) == (444, 1096)
+    assert "(the limit is 461)" in str(info.value) and "(the limit is 661," in str(info.value)
     with pytest.raises(ValueError, match="line break"):
         await mc.command("say a\nsay b")
     await mc.command("say sync")
     assert game.commands[sent_before:] == ["say sync"]
+    assert "FrameTooLarge" in [e for e in mc.events() if e.kind == "command"][-3].summary
 
 
 async def test_no_game_raises_not_connected(mc: Bridge) -> None:

@@ -82,6 +82,8 @@ async def test_ui_chat_reply_goes_back_to_the_player(mc: Bridge, connect_game: C
         "",
         "short",
         'line one\nline two "quoted" \\ @a §c 你好 🎉 \u0000',
+        ('He said "no" \\ then\n"yes" 中文 ' * 60)[:1500],  # quotes double in the frame
+        '"' * 440 + "\\" * 440,
         "长" * 20_000 + "@" * 3_000,  # several hundred frames: split into several responses
     ],
 )
@@ -96,6 +98,7 @@ async def test_send_text_frames_reassemble_to_the_exact_text(
     frame_lines = [line for line in game.commands if line.startswith(TEXT_RESP)]
     assert len(frame_lines) == sent
     assert all(len(line.encode()) <= 461 for line in frame_lines)
+    assert max(game.frame_sizes) <= 661  # every frame as sent, JSON escapes counted
     texts = reassemble_text_frames(game.text_frames)
     assert all(frames <= 128 for frames in _frames_per_id(game.text_frames).values())
     assert all(len(part.encode()) <= 65536 for part in texts.values())

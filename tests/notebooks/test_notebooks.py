@@ -87,18 +87,20 @@ def test_04_ui_chat_bot() -> None:
     green = "<span style='color:#55FF55'>[assistant]</span>"
     assert "<b>Alex sees:</b> <span style='background:#1e1e1e;" in out
     assert f"{green} In-game time:" in out and f"{green} You are at 0 64 0" in out
-    assert "461 bytes: scriptevent mcbews:text_resp" in out
+    assert "B line, 661 B frame: scriptevent mcbews:text_resp" in out  # the frame ceiling binds
 
 
 def test_05_prototyping_a_capability() -> None:
     _, out = executed("05_prototyping_a_capability.ipynb")
     assert "players_near" in out
-    assert "'name': 'Alex', 'distance': 2.2" in out  # after the tp, the new capability sees it
+    # After `tp Alex 2 64 1` (the block's centre, 2.5 64 1.5) the new capability sees Alex.
+    assert "'name': 'Alex', 'distance': 2.9" in out
 
 
 def test_06_protocol_step_by_step() -> None:
     _, out = executed("06_protocol_step_by_step.ipynb")
     assert "scriptevent mcbews:bridge_req" in out and "\\u0040a" in out
+    assert "of 461 bytes of command line," in out and "of 661 bytes of frame" in out
     assert "CapabilityResult(request_id='req-1'" in out
     assert "'duplicate_chunks': 1" in out
     assert "FrameRejected(reason='not_json'" in out

@@ -10,7 +10,7 @@ from nbclient import NotebookClient
 CELLS = [
     "%config McbewsRepl.port = 0\n%load_ext mcbews_repl",
     "%mc sim",
-    "r = await mc.command('say from a kernel')\nprint(r.ok, r.status_message)",
+    "r = await mc.command('say from a kernel')\nprint(r.ok, r['message'])",
     "p = await mc.player('Steve')\nprint(p.name, p['dimension'])",
     "df = await mc.inventory()\nprint(type(df).__name__, sorted(set(df.player)))",
     # A blocking cell: the bridge thread keeps the game connection and answers meanwhile.

@@ -13,7 +13,7 @@ import pytest
 from IPython.core.completer import provisionalcompleter
 from IPython.core.error import UsageError
 
-from mcbews_repl import CapabilityError, CommandResult
+from mcbews_repl import CapabilityError, CommandResult, FrameTooLarge
 from mcbews_repl.repl.handle import Minecraft
 from mcbews_repl.repl.status import Status
 from mcbews_repl.repl.tables import PlayerSnapshot
@@ -92,8 +92,9 @@ def test_tell_reaches_the_players_panel(shell: Any) -> None:
 
 
 def test_cell_magic_runs_one_command_per_line(shell: Any) -> None:
-    table = shell.run_cell_magic("mc", "", "say one\n# a comment\n/fly\ntime set day")
-    assert list(table["command"]) == ["say one", "fly", "time set day"]
+    table = shell.run_cell_magic("mc", "", "say one\n# a comment\n/fly\ntag Steve list")
+    assert list(table["command"]) == ["say one", "fly", "tag Steve list"]
+    assert table["message"].iloc[2] == "Steve has 1 tags: builder"  # the game sends §abuilder§r
     assert list(table["ok"]) == [True, False, True]
 
 
@@ -261,3 +262,21 @@ def test_encrypt_setting_words() -> None:
     for word in ("sometimes", "yes"):
         with pytest.raises(ValueError, match="auto, on or off"):
             encrypt_policy(word)
+
+
+def test_a_command_over_the_frame_budget_is_refused_with_both_limits_shown(
+    shell: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mc = mc_of(shell)
+    sent_before = len(mc.bridge.events())
+    capsys.readouterr()
+    result = shell.run_cell("%mc /say " + '"' * 300)  # 304 bytes of line, 816 of frame
+    error = result.error_in_exec
+    assert isinstance(error, FrameTooLarge)
+    # What IPython printed for it: the extension's short error, one paragraph, no traceback.
+    shown = capsys.readouterr().out
+    assert "FrameTooLarge" in shown and "Traceback" not in shown
+    assert "304 UTF-8 bytes (the limit is 461)" in shown
+    assert "816 bytes as sent (the limit is 661" in shown
+    refused = [e for e in mc.bridge.events()[sent_before:] if e.kind == "command"]
+    assert refused and "FrameTooLarge" in refused[-1].summary  # logged, never sent

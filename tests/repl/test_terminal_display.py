@@ -72,7 +72,7 @@ def terminal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Terminal]:
 def readme_session() -> list[tuple[str, list[str]]]:
     """The README's terminal transcript as (input, expected output lines)."""
     text = README.read_text(encoding="utf-8")
-    block = text.split("In terminal IPython the same session reads", 1)[1]
+    block = text.split("In terminal IPython a session reads", 1)[1]
     block = block.split("```text\n", 1)[1].split("```", 1)[0]
     session: list[tuple[str, list[str]]] = []
     for line in block.splitlines():

@@ -169,7 +169,11 @@ def test_request_over_budget_is_refused_locally_with_the_excess() -> None:
     proto = BridgeProtocol()
     with pytest.raises(FrameTooLarge) as info:
         proto.capability_request("cap", {"text": "x" * 500}, now=0)
-    assert info.value.over_by_bytes > 0 and "over the 461-byte" in str(info.value)
+    error = info.value
+    assert (error.line_bytes, error.line_budget_bytes, error.frame_budget_bytes) == (606, 461, 661)
+    assert error.frame_bytes > 661 and error.over_by_bytes == error.frame_bytes - 661
+    assert "606 UTF-8 bytes (the limit is 461)" in str(error)
+    assert f"frame {error.frame_bytes} bytes as sent (the limit is 661" in str(error)
     assert proto.pending_requests == 0
     with pytest.raises(ValueError, match="capability must be a name"):
         proto.capability_request("two words", {}, now=0)

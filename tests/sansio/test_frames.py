@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 
 import pytest
 from hypothesis import given
@@ -12,19 +13,53 @@ from mcbews_repl import FrameTooLarge
 from mcbews_repl.sansio import (
     ChatMessage,
     FrameRejected,
+    GameError,
     check_command_line,
+    command_frame_bytes,
     decode_frame,
     encode_command,
 )
 
+from ..corpus import exact
+
 
 def test_command_budget_is_counted_in_bytes() -> None:
-    assert check_command_line("say " + "x" * 457) == "say " + "x" * 457  # 461 bytes
+    # Plain ASCII: the frame around the line (212 bytes with a UUID) binds before 461.
+    longest = "say " + "x" * 445
+    assert check_command_line(longest) == longest
+    assert len(encode_command(str(uuid.uuid4()), longest).encode()) == 661
     with pytest.raises(FrameTooLarge) as info:
-        check_command_line("say " + "x" * 458)
-    assert info.value.over_by_bytes == 1
-    with pytest.raises(FrameTooLarge):
+        check_command_line(longest + "x")
+    assert (info.value.line_bytes, info.value.frame_bytes, info.value.over_by_bytes) == (
+        450,
+        662,
+        1,
+    )
+    with pytest.raises(FrameTooLarge) as info:
         check_command_line("say " + "中" * 153)  # 4 + 459 bytes in 157 characters
+    assert info.value.line_bytes == 463 and info.value.line_budget_bytes == 461
+
+
+def test_a_line_of_quotes_is_refused_by_its_frame() -> None:
+    line = "say " + '"' * 440  # 444 bytes of line, but every quote doubles in the frame
+    with pytest.raises(FrameTooLarge) as info:
+        check_command_line(line)
+    error = info.value
+    assert (error.line_bytes, error.line_budget_bytes) == (444, 461)
+    assert (error.frame_bytes, error.frame_budget_bytes) == (1096, 661)
+    assert error.frame_bytes == len(
+        encode_command(str(uuid.uuid4()), line, frame_budget_bytes=2000)
+    )
+    message = str(error)
+    assert "444 UTF-8 bytes (the limit is 461)" in message
+    assert "frame 1096 bytes as sent (the limit is 661" in message
+
+
+def test_frame_size_is_the_size_sent() -> None:
+    for line in ["say hi", 'tellraw @a {"rawtext":[{"text":"\\ §a 中 😀"}]}', "say \t tab"]:
+        frame = encode_command(str(uuid.uuid4()), line)
+        assert command_frame_bytes(line) == len(frame.encode("utf-8"))
+    assert command_frame_bytes("x", syntax_version=1) == command_frame_bytes("x") - 7
 
 
 def test_command_line_mistakes_are_explained() -> None:
@@ -32,6 +67,8 @@ def test_command_line_mistakes_are_explained() -> None:
         check_command_line("  /  ")
     with pytest.raises(ValueError, match="line break"):
         check_command_line("say a\nsay b")
+    with pytest.raises(ValueError, match="lone surrogate"):
+        check_command_line("say \ud800")
     assert json.loads(encode_command("id", "/say hi"))["body"]["commandLine"] == "say hi"
 
 
@@ -91,3 +128,42 @@ def test_any_text_decodes_without_raising(text: str) -> None:
 )
 def test_any_json_shape_decodes_without_raising(value: object) -> None:
     decode_frame(json.dumps(value))
+
+
+@pytest.mark.parametrize(
+    ("capture_id", "sender", "message", "kind", "receiver", "version", "legacy"),
+    [
+        ("chat-17039360", "Steve", "hello", "chat", "", 17039360, False),
+        ("say-16842752", "Steve", "[Steve] hello", "say", "", 16842752, False),
+        ("tellraw-16842752", "Steve", '{"rawtext":[{"text":"test"}]}\n', "tell", "Steve",
+         16842752, False),
+        ("chat-legacy", "Anand", "alpha", "chat", "", 1, True),
+    ],
+)  # fmt: skip
+def test_captured_player_messages_decode_in_every_shape(
+    capture_id: str,
+    sender: str,
+    message: str,
+    kind: str,
+    receiver: str,
+    version: int,
+    legacy: bool,
+) -> None:
+    """The game's own frames (evidence/captures.json): both header versions of the modern
+    shape (17039360 and the older 16842752) and the legacy ``properties`` shape."""
+    frame = json.dumps(exact(capture_id), ensure_ascii=False)
+    event = decode_frame(frame)
+    assert isinstance(event, ChatMessage)
+    assert (event.sender, event.message, event.type, event.receiver) == (
+        sender,
+        message,
+        kind,
+        receiver,
+    )
+    assert (event.protocol_version, event.legacy_shape, event.is_echo) == (version, legacy, False)
+
+
+def test_captured_error_frame_decodes_as_a_game_error() -> None:
+    frame = json.dumps(exact("too-many-requests"))
+    event = decode_frame(frame)
+    assert isinstance(event, GameError) and event.status_code == -2147418109

@@ -10,7 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcbews_repl import FrameTooLarge
-from mcbews_repl.sansio import TextResponseReassembler, encode_text_response, parse_text_frame
+from mcbews_repl.sansio import (
+    TextResponseReassembler,
+    command_frame_bytes,
+    encode_text_response,
+    parse_text_frame,
+)
 from mcbews_repl.sansio.reassembly import Failed
 
 PREFIX = "scriptevent mcbews:text_resp "
@@ -70,11 +75,17 @@ def test_empty_text_is_one_frame() -> None:
     assert json.loads(lines[0][len(PREFIX) :])["c"] == ""
 
 
-def test_lines_are_filled_to_the_budget() -> None:
+def test_lines_are_filled_to_the_tighter_ceiling() -> None:
+    # Plain text: the frame (line + 212 bytes of envelope + the header's escaped quotes)
+    # binds first, so every full frame is exactly 661 bytes.
     lines = encode_text_response("Steve", "word " * 2000, response_id="f")
-    assert all(len(line.encode()) == 461 for line in lines[:-1])
+    assert all(command_frame_bytes(line) == 661 for line in lines[:-1])
+    assert all(len(line.encode()) < 461 for line in lines)
     cjk = encode_text_response("Steve", "中文" * 3000, response_id="g", max_frames=None)
-    assert all(len(line.encode()) >= 459 for line in cjk[:-1])  # 3-byte steps
+    assert all(659 <= command_frame_bytes(line) <= 661 for line in cjk[:-1])  # 3-byte steps
+    # With a roomier frame ceiling the line's 461 bytes bind instead.
+    roomy = encode_text_response("Steve", "word " * 2000, response_id="h", frame_budget_bytes=900)
+    assert all(len(line.encode()) == 461 for line in roomy[:-1])
 
 
 def test_at_and_section_sign_are_escaped_on_the_wire() -> None:

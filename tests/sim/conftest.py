@@ -40,7 +40,8 @@ def command_frame(line: str, request_id: str | None = None) -> tuple[str, str]:
         },
         "body": {"version": 17039360, "commandLine": line, "origin": {"type": "player"}},
     }
-    return rid, json.dumps(frame)
+    # Compact UTF-8 JSON, as the bridge sends it: the game's 661-byte ceiling counts this.
+    return rid, json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
 def subscribe_frame(event: str = "PlayerMessage") -> tuple[str, str]:

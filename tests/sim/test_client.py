@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 
 from mcbews_repl.sim import SimWorld
 
@@ -55,19 +56,31 @@ async def test_the_101st_command_in_flight_is_refused_and_not_run(
         assert sim.world.objectives["coins"].scores["Steve"] == 120 + 100  # 5 never ran
 
 
-async def test_a_line_over_461_bytes_is_refused(bare_server: BareServer) -> None:
+async def test_the_games_two_ceilings_are_enforced(bare_server: BareServer) -> None:
+    """461 bytes of command line and 661 of frame: the simulated world's own copy of both
+    numbers (evidence/facts.json), each checked on its own."""
     async with SimWorld(fast=True, addon=False) as sim:
         ws = await connected(bare_server, sim)
-        fits = "say " + "é" * 228 + "x"  # 4 + 456 + 1 = 461 bytes
-        too_long = fits + "x"
-        for line in (fits, too_long):
-            await ws.send(command_frame(line, request_id=f"len-{len(line.encode())}")[1])
-        replies = {r["header"]["requestId"]: r for r in [await recv_json(ws) for _ in range(2)]}
-        assert replies["len-461"]["header"]["messagePurpose"] == "commandResponse"
-        refused = replies["len-462"]
-        assert refused["header"]["messagePurpose"] == "error"
-        assert refused["body"]["statusCode"] == -2147418111
-        assert len(sim.chat_log) == 1  # only the line that fit was said
+        ids = {"fits": str(uuid.uuid4()), "over-frame": str(uuid.uuid4())}
+        fits = "say " + "x" * 445  # 449 bytes: a 661-byte frame with a UUID request id
+        over_frame = fits + "x"  # 450 bytes of line, fine, but a 662-byte frame
+        for name, line in (("fits", fits), ("over-frame", over_frame)):
+            frame = command_frame(line, ids[name])[1]
+            assert len(frame.encode()) == (661 if name == "fits" else 662)
+            await ws.send(frame)
+        # A bare envelope leaves room in the frame for a line one byte over 461.
+        long_line = "say " + "é" * 228 + "xx"  # 4 + 456 + 2 = 462 bytes
+        bare = {"header": {"requestId": "over-line", "messagePurpose": "commandRequest"},
+                "body": {"commandLine": long_line}}  # fmt: skip
+        await ws.send(json.dumps(bare, ensure_ascii=False, separators=(",", ":")))
+        replies = {r["header"]["requestId"]: r for r in [await recv_json(ws) for _ in range(3)]}
+        replies = {name: replies[rid] for name, rid in [*ids.items(), ("over-line", "over-line")]}
+        assert replies["fits"]["header"]["messagePurpose"] == "commandResponse"
+        for refused in ("over-frame", "over-line"):
+            assert replies[refused]["header"]["messagePurpose"] == "error"
+            assert replies[refused]["body"]["statusCode"] == -2147418111
+        assert sim.client is not None and sim.client.oversized == 2
+        assert len(sim.chat_log) == 1  # only the command that fit was said
 
 
 async def test_say_and_tellraw_echo_from_external_once_subscribed(
@@ -85,9 +98,14 @@ async def test_say_and_tellraw_echo_from_external_once_subscribed(
         frames = [await recv_json(ws) for _ in range(4)]
         events = [f for f in frames if f["header"]["messagePurpose"] == "event"]
         assert [e["body"] for e in events] == [
-            {"message": "hi Steve, Alex", "receiver": "", "sender": "External", "type": "say"},
             {
-                "message": '{"rawtext":[{"text":"yo"}]}',
+                "message": "[External] hi Steve, Alex",
+                "receiver": "",
+                "sender": "External",
+                "type": "say",
+            },
+            {
+                "message": '{"rawtext":[{"text":"yo"}]}\n',
                 "receiver": "Steve",
                 "sender": "External",
                 "type": "tell",
@@ -110,10 +128,9 @@ async def test_legacy_event_shape(bare_server: BareServer) -> None:
         assert event["header"]["version"] == 1
         assert event["body"]["eventName"] == "PlayerMessage"
         assert event["body"]["properties"] == {
-            "Message": "typed by Steve",
+            "Message": "[Steve] typed by Steve",
             "MessageType": "say",
             "Sender": "Steve",
-            "Receiver": "",
         }
 
 
@@ -143,3 +160,13 @@ async def test_commands_wait_for_a_tick_in_realtime(bare_server: BareServer) -> 
         await ws.send(command_frame("list")[1])
         await recv_json(ws)
         assert sim.clock.tick > start
+
+
+async def test_a_huge_or_deeply_nested_frame_is_refused_not_fatal(bare_server: BareServer) -> None:
+    async with SimWorld(fast=True, addon=False) as sim:
+        ws = await connected(bare_server, sim)
+        await ws.send("[" * 100_000 + "]" * 100_000)
+        refused = await recv_json(ws)
+        assert refused["header"]["messagePurpose"] == "error"
+        await ws.send(command_frame("getlocalplayername", "still-here")[1])
+        assert (await recv_json(ws))["header"]["requestId"] == "still-here"

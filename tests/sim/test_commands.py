@@ -11,7 +11,7 @@ from mcbews_repl.sim.commands import (
     COMMAND_NOT_FOUND,
     EXECUTION_FAIL,
     FAILED_TO_PARSE,
-    NO_TARGETS_FOUND,
+    NO_TARGET,
     CommandResult,
     Effects,
 )
@@ -107,7 +107,7 @@ def test_scoreboard_players_and_operation(game: Game) -> None:
     kills = game.world.objectives["kills"].scores
     assert kills == {"Steve": 5, "Alex": 9}
     result = game.run("scoreboard players operation Steve kills += Alex kills")
-    assert result.status_message == "Set [kills] for Steve to 14"
+    assert result.status_message == "Updated [kills] for 1 entities"  # no score is reported
     game.run("scoreboard players operation Steve kills >< Alex kills")
     assert kills == {"Steve": 9, "Alex": 14}
     game.run("scoreboard players set #global kills 2147483647")
@@ -137,14 +137,14 @@ def test_selectors_with_arguments(game: Game) -> None:
     assert len(game.run("testfor @e[c=2]").body()["victim"]) == 2
     nobody = game.run("testfor @a[name=Herobrine]")
     assert (nobody.status_code, nobody.status_message) == (
-        NO_TARGETS_FOUND,
+        NO_TARGET,
         "No targets matched selector",
     )
 
 
 def test_say_and_tell_expand_selectors_and_report_chat(game: Game) -> None:
     game.run("say hello @a")
-    assert game.chat[-1] == ChatLine("External", "hello Steve, Alex", "say")
+    assert game.chat[-1] == ChatLine("External", "[External] hello Steve, Alex", "say")
     result = game.run("tell Alex psst")
     assert result.body()["recipient"] == ["Alex"] and result.body()["message"] == "psst"
     assert game.chat[-1] == ChatLine("External", "psst", "tell", receiver="Alex")
@@ -155,7 +155,7 @@ def test_tellraw_renders_rawtext(game: Game) -> None:
     raw = '{"rawtext":[{"text":"§cHi "},{"selector":"@a[tag=vip]"}]}'
     assert game.run(f"tellraw Steve {raw}").status_code == 0
     assert game.world.players["Steve"].inbox[-1] == "§cHi Alex"
-    assert game.chat[-1] == ChatLine("External", raw, "tell", receiver="Steve")
+    assert game.chat[-1] == ChatLine("External", raw + "\n", "tell", receiver="Steve")
     assert game.run("tellraw Steve {not json").status_code == FAILED_TO_PARSE
 
 
@@ -172,7 +172,8 @@ def test_players_time_weather_and_blocks(game: Game) -> None:
     assert game.run("getlocalplayername").body()["localplayername"] == "Steve"
     assert game.run("gamemode c").status_message == "Set own game mode to Creative"
     assert game.run("gamemode 2 Alex").status_message == "Set Alex's game mode to Adventure"
-    assert game.run("tp @s 10 ~1 -3").status_message == "Teleported Steve to 10.00, 65.00, -3.00"
+    moved = game.run("tp @s 10 ~1 -3")  # whole x and z name the block: its centre
+    assert moved.status_message == "Teleported Steve to 10.50, 65.00, -2.50"
     assert game.run("time set night").status_message == "Set the time to 13000"
     assert game.run("weather thunder").status_message == "Changing to rain and thunder"
     assert game.run("setblock 1 80 1 gold_block").status_message == "Block placed"
@@ -208,7 +209,7 @@ def test_scoreboard_and_block_wording_follows_the_language_file(game: Game) -> N
     assert game.run("scoreboard objectives setdisplay sidebar nothing").status_code < 0
     assert (
         game.run("tag @a list").status_message
-        == "The 2 entities have 3 total tags: builder, explorer, vip"
+        == "The 2 entities have 3 total tags: §abuilder§r, §aexplorer§r, §avip§r"
     )
     assert game.run("testforblock 0 63 0 stone").status_message == (
         "Successfully found the block at 0,63,0."

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import mcbews_repl
-from mcbews_repl import CapabilityError, ConnectionClosed, UiChat
+from mcbews_repl import CapabilityError, CommandFailed, ConnectionClosed, UiChat
 from mcbews_repl.sim import SimWorld
 
 BRIDGE = "MCBEWS_BRIDGE"
@@ -74,7 +74,8 @@ async def test_player_snapshot_sees_python_edits(
     sim.world.players["Steve"].tags.add("edited")
     (await mc.command("tp Steve 3 70 4")).raise_for_status()
     [steve] = (await mc.call("get_player_snapshot", target="@s"))["players"]
-    assert steve["location"] == {"x": 3, "y": 70, "z": 4} and "edited" in steve["tags"]
+    # Whole x and z name a block: the game puts Steve at its centre (captures.json, teleport).
+    assert steve["location"] == {"x": 3.5, "y": 70, "z": 4.5} and "edited" in steve["tags"]
 
 
 async def test_inventory_snapshot(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:
@@ -103,7 +104,9 @@ async def test_world_commands_allowed_and_denied(
     allowed = await mc.call("run_world_command", command="say from the notebook")
     assert allowed == {"command": "say", "successCount": 1}
     said = [line for line in sim.chat_log if line.type == "say"]
-    assert [(s.sender, s.message) for s in said] == [("Script Engine", "from the notebook")]
+    assert [(s.sender, s.message) for s in said] == [
+        ("Script Engine", "[Script Engine] from the notebook")
+    ]
     with pytest.raises(CapabilityError) as denied:
         await mc.call("run_world_command", command="give @a diamond 64")
     assert denied.value.code == "CAPABILITY_FAILED"
@@ -162,6 +165,70 @@ async def test_send_text_arrives_exactly(linked: tuple[mcbews_repl.Bridge, SimWo
         await asyncio.sleep(0.01)
     assert sim.inbox("Steve") == ["§a[assistant]§r " + text]
     assert sim.inbox("Alex") == []
+
+
+HOSTILE = ('He said "no" \\ then\n"yes" @a §c 中文 😀 \x01 ' * 80)[:3000]
+
+
+async def until_shown(sim: SimWorld, player: str) -> list[str]:
+    for _ in range(300):
+        if sim.inbox(player):
+            break
+        await asyncio.sleep(0.01)
+    return sim.inbox(player)
+
+
+async def test_hostile_traffic_fits_the_games_own_ceilings(
+    linked: tuple[mcbews_repl.Bridge, SimWorld],
+) -> None:
+    """The simulated world enforces its own copy of 461 and 661 (from its evidence corpus):
+    quotes, backslashes, newlines, escapes and CJK all go through without a refusal."""
+    mc, sim = linked
+    await mc.send_text("Steve", HOSTILE)
+    assert await until_shown(sim, "Steve") == ["§a[assistant]§r " + HOSTILE]
+    result = await mc.call("run_world_command", command="say " + HOSTILE[:40])
+    assert result["successCount"] == 1
+    assert (await mc.command("say " + '"' * 200)).ok  # 204 bytes of line, 616 of frame
+    assert sim.client is not None and sim.client.oversized == 0
+
+
+async def test_a_wrong_frame_budget_on_the_bridge_is_caught(
+    linked: tuple[mcbews_repl.Bridge, SimWorld],
+) -> None:
+    """Were the bridge's frame ceiling wrong (here 900 bytes instead of 661), the game's
+    copy in the simulated world refuses the frames and the caller hears of it."""
+    mc, sim = linked
+    mc.connections[0].proto.frame_budget_bytes = 900
+    with pytest.raises(CommandFailed) as refused:
+        await mc.send_text("Steve", '"' * 2000)
+    assert refused.value.status_code == -2147418111
+    assert "the game accepts at most 661" in refused.value.message
+    assert sim.client is not None and sim.client.oversized >= 1
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [{"event_version": 16842752}, {"legacy_events": True}],
+    ids=["header-16842752", "legacy-properties"],
+)
+async def test_older_event_shapes_carry_answers_and_chat(
+    addon_bundle: str, encrypted: bool, shape: dict[str, Any]
+) -> None:
+    """Older games: the modern body under header version 16842752, or the legacy
+    ``properties`` shape (both captured, evidence/captures.json). The bridge reads both."""
+    async with bridge_and_sim(addon_bundle, encrypted, **shape) as (mc, sim):
+        [alex] = (await mc.call("get_player_snapshot", target="Alex"))["players"]
+        assert alex["name"] == "Alex"
+        sim.chat("Alex", "hello from an older game")
+        for _ in range(300):
+            chats = [e for e in mc.events() if e.kind == "chat"]
+            if chats:
+                break
+            await asyncio.sleep(0.01)
+        assert chats[-1].data["sender"] == "Alex"
+        assert chats[-1].data["message"] == "hello from an older game"
+        version = 16842752 if "event_version" in shape else 1
+        assert mc.connections[0].protocol_version == version
 
 
 async def test_a_thousand_concurrent_commands(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:

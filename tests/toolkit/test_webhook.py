@@ -106,7 +106,7 @@ async def test_failures_are_retried_with_the_same_delivery_id(
         world.mc.log, receiver.url, SECRET, kinds=["chat"], backoff_seconds=0.01
     )
     forwarder.start()
-    world.sim.run_command("say retried", as_player="Steve")
+    world.sim.chat("Steve", "retried")  # plain chat: a PlayerMessage of type chat
     await settle(forwarder, "delivered", 1)
     await forwarder.stop()
     assert len(receiver.requests) == 4 and forwarder.counters["retried"] == 3

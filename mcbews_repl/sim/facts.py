@@ -1,0 +1,108 @@
+"""The game's facts, read from the simulated world's evidence corpus (``sim/evidence/``).
+
+The corpus records what the real game says, each entry with its source: the game's English
+strings (``lang.json``, from Mojang's bedrock-samples), published captures of its frames
+(``captures.json``), and status codes, limits, event shapes and behaviours marked captured or
+assumed (``facts.json``; docs/sim.md lists them). The simulated world answers from here and
+never from the bridge's ``wire.json``, so a wrong number on one side shows up as a failing
+end-to-end test instead of agreeing with itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+__all__ = [
+    "COMMAND_LINE_BUDGET_BYTES",
+    "COMMAND_NOT_FOUND",
+    "ENCRYPTION_REQUIRED",
+    "EXECUTION_FAIL",
+    "EXTERNAL_SENDER",
+    "FAILED_TO_PARSE",
+    "FRAME_BUDGET_BYTES",
+    "LEGACY_EVENT_REQUEST_ID",
+    "MALFORMED_REQUEST",
+    "MAX_IN_FLIGHT_COMMANDS",
+    "MODERN_EVENT_VERSION",
+    "NO_TARGET",
+    "OLDER_EVENT_VERSION",
+    "SCRIPTEVENT_MESSAGE_MAX_CHARS",
+    "SCRIPT_ENGINE_SENDER",
+    "SUCCESS",
+    "TOO_MANY_PENDING",
+    "corpus",
+    "lang",
+    "text",
+]
+
+
+@cache
+def corpus(name: str) -> dict[str, Any]:
+    """One file of the evidence corpus, parsed: ``sources``, ``lang``, ``captures``, ``facts``."""
+    raw = resources.files("mcbews_repl.sim").joinpath("evidence", f"{name}.json")
+    data: dict[str, Any] = json.loads(raw.read_text(encoding="utf-8"))
+    return data
+
+
+def lang() -> dict[str, str]:
+    """The game's English strings (key -> text with its ``%s``/``%1$d`` placeholders)."""
+    strings: dict[str, str] = corpus("lang")["strings"]
+    return strings
+
+
+def _fact(group: str, key: str) -> Any:
+    return corpus("facts")[group][key]["value"]
+
+
+# %s, %d, %1$s, %2$d, %.2f: the game's printf-style placeholders; %% is a percent sign.
+_PLACEHOLDER = re.compile(r"%%|%(?:(\d+)\$)?(?:\.(\d+))?([sdf])")
+
+
+def text(key: str, *args: object) -> str:
+    """The game's string ``key`` with its placeholders filled from ``args``, in order or by
+    position (``%2$s`` is the second argument)."""
+    template = lang()[key]
+    next_index = iter(range(len(args)))
+
+    def fill(match: re.Match[str]) -> str:
+        if match.group(0) == "%%":
+            return "%"
+        position, precision, kind = match.groups()
+        value = args[int(position) - 1 if position else next(next_index)]
+        if kind == "d":
+            return str(int(value))  # type: ignore[call-overload]
+        if kind == "f":
+            return f"{float(value):.{int(precision or 6)}f}"  # type: ignore[arg-type]
+        return str(value)
+
+    return _PLACEHOLDER.sub(fill, template)
+
+
+# Signed 32-bit status codes (facts.json "status_codes").
+SUCCESS: Final[int] = _fact("status_codes", "success")
+EXECUTION_FAIL: Final[int] = _fact("status_codes", "execution_fail")
+NO_TARGET: Final[int] = _fact("status_codes", "no_target")
+FAILED_TO_PARSE: Final[int] = _fact("status_codes", "syntax_error")
+COMMAND_NOT_FOUND: Final[int] = _fact("status_codes", "command_not_found")
+TOO_MANY_PENDING: Final[int] = _fact("status_codes", "too_many_requests")
+MALFORMED_REQUEST: Final[int] = _fact("status_codes", "malformed_request")
+ENCRYPTION_REQUIRED: Final[int] = _fact("status_codes", "encryption_required")
+
+# The game's limits (facts.json "limits"): its own copy, not the bridge's.
+COMMAND_LINE_BUDGET_BYTES: Final[int] = _fact("limits", "command_line_bytes")
+FRAME_BUDGET_BYTES: Final[int] = _fact("limits", "frame_bytes")
+MAX_IN_FLIGHT_COMMANDS: Final[int] = _fact("limits", "max_in_flight_commands")
+SCRIPTEVENT_MESSAGE_MAX_CHARS: Final[int] = _fact("limits", "scriptevent_message_chars")
+
+# PlayerMessage event shapes (facts.json "events").
+MODERN_EVENT_VERSION: Final[int] = _fact("events", "modern_header_version")
+OLDER_EVENT_VERSION: Final[int] = _fact("events", "older_header_version")
+LEGACY_EVENT_REQUEST_ID: Final[str] = _fact("events", "legacy_shape")["request_id"]
+
+# Chat names of command origins: what WebSocket commands and scripts' commands run as.
+EXTERNAL_SENDER: Final[str] = text("commands.origin.external")
+SCRIPT_ENGINE_SENDER: Final[str] = text("commands.origin.script")

@@ -1,0 +1,117 @@
+"""The addon's declared module versions are what its code is type-checked against.
+
+``manifest.json`` declares ``@minecraft/server`` 2.4.0, ``@minecraft/server-ui`` 2.0.0 and the
+gametest beta of ``min_engine_version``; ``npm test`` runs a second ``tsc`` with
+``tsconfig.manifest.json``, which maps each module to the typings of exactly that version
+(npm aliases in ``package.json``). These tests check the three places agree and that the
+guard really rejects an API newer than the manifest.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .conftest import ADDON_SRC, REPO
+
+MANIFEST = REPO / "mcbews_repl" / "addon" / "behavior_pack" / "manifest.json"
+# What each alias must be: the npm package at exactly the manifest's version.
+ALIASES = {
+    "@minecraft/server": "@minecraft/server-2.4.0",
+    "@minecraft/server-ui": "@minecraft/server-ui-2.0.0",
+    "@minecraft/server-gametest": "@minecraft/server-gametest-1.21.130",
+}
+
+
+def _json(path: Path) -> dict[str, object]:
+    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _declared() -> dict[str, str]:
+    manifest = _json(MANIFEST)
+    deps = manifest["dependencies"]
+    assert isinstance(deps, list)
+    return {d["module_name"]: d["version"] for d in deps}
+
+
+def test_aliases_pin_exactly_the_declared_versions() -> None:
+    declared = _declared()
+    dev = _json(ADDON_SRC / "package.json")["devDependencies"]
+    assert isinstance(dev, dict)
+    engine = _json(MANIFEST)["header"]["min_engine_version"]  # type: ignore[index]
+    for module, alias in ALIASES.items():
+        spec = dev[alias]
+        assert spec.startswith(f"npm:{module}@"), spec
+        version = spec.rsplit("@", 1)[1]
+        if module == "@minecraft/server-gametest":
+            # A beta module follows the game: the typings of min_engine_version's release.
+            game = ".".join(str(n) for n in engine)
+            assert declared[module] == "1.0.0-beta" and version == f"1.0.0-beta.{game}-stable"
+        else:
+            assert version == declared[module], (module, version, declared[module])
+
+
+def test_the_guard_maps_every_module_and_runs_in_npm_test() -> None:
+    config = _json(ADDON_SRC / "tsconfig.manifest.json")
+    paths = config["compilerOptions"]["paths"]  # type: ignore[index]
+    assert paths == {m: [f"./node_modules/{a}"] for m, a in ALIASES.items()}
+    scripts = _json(ADDON_SRC / "package.json")["scripts"]
+    assert "tsc --noEmit -p tsconfig.manifest.json" in scripts["test"]  # type: ignore[index]
+
+
+def _tsc(project: Path) -> subprocess.CompletedProcess[str]:
+    tsc = ADDON_SRC / "node_modules" / "typescript" / "bin" / "tsc"
+    return subprocess.run(
+        ["node", str(tsc), "--noEmit", "-p", str(project)],
+        cwd=ADDON_SRC,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def addon_modules() -> Path:
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are needed to type-check the addon")
+    if not (ADDON_SRC / "node_modules" / "@minecraft" / "server-2.4.0").is_dir():
+        done = subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund"],
+            cwd=ADDON_SRC,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+    return ADDON_SRC
+
+
+def test_a_newer_api_fails_the_guard_but_not_the_main_check(addon_modules: Path) -> None:
+    # BiomeTypes is in @minecraft/server 2.10.0's typings and not in 2.4.0's.
+    probe_dir = addon_modules / "src" / "__version_probe__"
+    probe_dir.mkdir(exist_ok=True)
+    try:
+        (probe_dir / "probe.ts").write_text(
+            'import { BiomeTypes } from "@minecraft/server";\n'
+            "export const probe: unknown = BiomeTypes;\n",
+            encoding="utf-8",
+        )
+        projects = {}
+        for name in ("tsconfig.json", "tsconfig.manifest.json"):
+            project = probe_dir / name
+            project.write_text(
+                json.dumps({"extends": f"../../{name}", "include": ["./probe.ts"]}),
+                encoding="utf-8",
+            )
+            projects[name] = _tsc(project)
+    finally:
+        shutil.rmtree(probe_dir)
+    assert projects["tsconfig.json"].returncode == 0, projects["tsconfig.json"].stdout
+    guard = projects["tsconfig.manifest.json"]
+    assert guard.returncode != 0
+    assert "has no exported member named 'BiomeTypes'" in guard.stdout, guard.stdout

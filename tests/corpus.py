@@ -1,0 +1,43 @@
+"""The simulated world's evidence corpus (mcbews_repl/sim/evidence/), read as plain JSON.
+
+Tests compare the simulated world, the bridge's decoder and the toolkit's parsers with it.
+Nothing here goes through ``mcbews_repl.sim.facts``: the strings are filled by this file's
+own small filler, so a test does not check the simulated world's code against itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+EVIDENCE = Path(__file__).resolve().parents[1] / "mcbews_repl" / "sim" / "evidence"
+
+
+def read(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((EVIDENCE / f"{name}.json").read_text(encoding="utf-8"))
+    return data
+
+
+CAPTURES: dict[str, dict[str, Any]] = {c["id"]: c for c in read("captures")["captures"]}
+LANG: dict[str, str] = read("lang")["strings"]
+FACTS: dict[str, Any] = read("facts")
+SOURCES: dict[str, Any] = read("sources")
+
+
+def lang(key: str, *args: object) -> str:
+    """The language file's string with ``%s``/``%d``/``%1$s`` filled in."""
+    out, auto = LANG[key], 0
+    for match in re.finditer(r"%(\d+\$)?[sd]", LANG[key]):
+        if match.group(1):
+            value = args[int(match.group(1)[:-1]) - 1]
+        else:
+            value, auto = args[auto], auto + 1
+        out = out.replace(match.group(0), str(value), 1)
+    return out
+
+
+def exact(capture_id: str) -> Any:
+    """A fresh copy of what the capture recorded (tests may fill its placeholders)."""
+    return json.loads(json.dumps(CAPTURES[capture_id]["exact"]))

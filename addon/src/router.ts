@@ -1,9 +1,11 @@
 // Channel A: one request message in, one answer out (as chunk lines for the bridge player).
-// Never throws: a capability that throws answers CAPABILITY_FAILED; a request whose id cannot
-// be read has nowhere to be routed and is dropped with a reason for the log.
+// Never throws: a payload that does not fit the capability's declared parameters answers
+// INVALID_REQUEST, a capability that throws answers CAPABILITY_FAILED; a request whose id
+// cannot be read has nowhere to be routed and is dropped with a reason for the log.
 import { encodeAnswer, errorAnswer, okAnswer, type Answer } from "./answer.js";
 import type { CapabilityContext } from "./capability.js";
 import { splitPayload } from "./chunks.js";
+import { checkParams } from "./params.js";
 import { parseRequest } from "./request.js";
 import { BRIDGE_PREFIX } from "./wire.js";
 
@@ -22,6 +24,8 @@ export function routeRequest(message: string, ctx: CapabilityContext): RouteOutc
   if (cap === undefined) {
     return answerWith(requestId, errorAnswer("UNSUPPORTED_CAPABILITY", `no such capability: ${capability}`));
   }
+  const invalid = checkParams(cap, payload);
+  if (invalid !== null) return answerWith(requestId, errorAnswer("INVALID_REQUEST", invalid));
   let answer: Answer;
   try {
     const result = cap.run(payload, ctx);

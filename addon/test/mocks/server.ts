@@ -201,8 +201,16 @@ interface Timer {
   callback: () => void;
 }
 
+/** A non-player entity, as world.getEntity returns it. */
+export interface MockEntity {
+  id: string;
+  typeId: string;
+  nameTag: string;
+}
+
 class MockState {
   players: Player[] = [];
+  entities: MockEntity[] = [];
   dynamicProperties = new Map<string, unknown>();
   worldCommands: string[] = [];
   worldCommandHandler: (command: string) => { successCount: number } = () => ({ successCount: 1 });
@@ -227,6 +235,13 @@ export const world = {
   getAllPlayers: (): Player[] => [...state.players],
   getDimension: (_id: string) => overworld,
   getDefaultSpawnLocation: (): Vec3 => ({ x: 0, y: 32767, z: 0 }),
+  /** Like the game: undefined for an unknown id, a throw for one that is not an id at all. */
+  getEntity(id: string): MockEntity | undefined {
+    if (!/^-?\d+$/.test(id)) throw new Error(`invalid entity id ${id}`);
+    const player = state.players.find((p) => p.id === id);
+    if (player) return { id, typeId: "minecraft:player", nameTag: player.name };
+    return state.entities.find((e) => e.id === id);
+  },
   getDynamicProperty: (key: string): unknown => state.dynamicProperties.get(key),
   setDynamicProperty: (key: string, value: unknown): void => {
     state.dynamicProperties.set(key, value);
@@ -263,6 +278,9 @@ export const mc = {
     const player = new Player(init);
     state.players.push(player);
     return player;
+  },
+  addEntity(entity: MockEntity): void {
+    state.entities.push(entity);
   },
   removePlayer(name: string): void {
     state.players = state.players.filter((p) => p.name !== name);

@@ -196,7 +196,9 @@ class GameConnection:
         return None
 
     def _record(self, kind: str, summary: str, **data: Any) -> None:
-        self._log.append(kind, summary, self.id, **data)
+        entry = self._log.append(kind, summary, self.id, **data)
+        if "truncated" in entry.data:  # long text cut to the log's bound: say so per game
+            self.proto.counters["log_truncated"] += 1
 
     def _deliver_ui_chat(self, event: UiChatMessage) -> None:
         self._on_ui_chat(

@@ -84,7 +84,12 @@ class Bridge:
         self.settings = replace(settings or Settings(), **options)
         self.host = host
         self.token = _make_token(token)
-        self.log = EventLog(self.settings.log_capacity)
+        self.log = EventLog(
+            self.settings.log_capacity,
+            max_bytes=self.settings.log_max_bytes,
+            connection_max_bytes=self.settings.log_connection_max_bytes,
+            text_chars=self.settings.log_text_chars,
+        )
         self._port = port
         self._server: Server | None = None
         self._connections: list[GameConnection] = []

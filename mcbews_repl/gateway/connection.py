@@ -13,7 +13,7 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
@@ -35,6 +35,7 @@ from .inbound import Inbound
 from .negotiate import Negotiated, negotiate
 from .results import CommandResult, UiChat
 from .settings import Settings
+from .uichat import UiChatHooks, UiChatQueue
 from .window import CommandWindow
 
 __all__ = ["GameConnection"]
@@ -58,7 +59,7 @@ class GameConnection:
         connection_id: int,
         settings: Settings,
         log: EventLog,
-        on_ui_chat: Callable[[UiChat], None],
+        ui_chat_hooks: UiChatHooks,
     ) -> None:
         self.id = connection_id
         self.peer = _format_peer(websocket.remote_address)
@@ -73,7 +74,12 @@ class GameConnection:
         self._ws = websocket
         self._settings = settings
         self._log = log
-        self._on_ui_chat = on_ui_chat
+        self.ui_chats = UiChatQueue(
+            ui_chat_hooks,
+            self._ui_chat_dropped,
+            in_flight=settings.ui_chat_in_flight,
+            backlog=settings.ui_chat_backlog,
+        )
         self._window = CommandWindow(
             self._send,
             self.proto.command_frame,
@@ -129,6 +135,8 @@ class GameConnection:
             "calls_pending": len(self._calls),
             "bridge_requests_pending": self.proto.pending_requests,
             "retries": self._window.retries,
+            "ui_chats_running": self.ui_chats.running,
+            "ui_chats_queued": self.ui_chats.queued,
             "frames_in": self.frames_in,
             "frames_out": self.frames_out,
         }
@@ -201,8 +209,20 @@ class GameConnection:
             self.proto.counters["log_truncated"] += 1
 
     def _deliver_ui_chat(self, event: UiChatMessage) -> None:
-        self._on_ui_chat(
+        self.ui_chats.put(
             UiChat(event.player, event.message, event.conversation_id, event.message_id, self)
+        )
+
+    def _ui_chat_dropped(self, message: UiChat) -> None:
+        self.proto.counters["ui_chat_dropped"] += 1
+        waiting = self.ui_chats.backlog_limit
+        _log.info("connection #%d dropped a UI chat message: %d already wait", self.id, waiting)
+        self._record(
+            "rejected",
+            f"ui_chat_dropped: {waiting} UI chat messages already wait for the callbacks",
+            reason="ui_chat_dropped",
+            detail=f"{message.player}'s message {message.message_id}",
+            message_id=message.message_id,
         )
 
     def expire(self, now: float) -> None:

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import inspect
 import logging
 import re
 import secrets
 import socket
 import time
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from dataclasses import replace
-from functools import partial
 from http import HTTPStatus
 from types import TracebackType
 from typing import Any
@@ -35,12 +33,12 @@ from .delivery import Progress
 from .eventlog import EventLog, LogEntry
 from .results import CommandResult, UiChat
 from .settings import Settings
+from .uichat import UiChatCallback, UiChatHooks
 
 __all__ = ["Bridge", "UiChatCallback", "serve"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
 
-UiChatCallback = Callable[[UiChat], object]
 # Frames over max_frame_bytes are read and dropped by the sans-I/O decoder; websockets
 # closes the connection (1009) only past this multiple, so a peer cannot make us buffer
 # unbounded data yet an oversized frame alone does not cost a player the connection.
@@ -97,6 +95,7 @@ class Bridge:
         self._arrival = asyncio.Event()
         self._ui_callbacks: list[UiChatCallback] = []
         self._tasks: set[asyncio.Future[Any]] = set()
+        self._ui_chat_hooks = UiChatHooks(self._ui_callbacks, self._spawn, self._callback_failed)
         self._closed = False
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -225,7 +224,7 @@ class Bridge:
 
     async def _handle(self, websocket: ServerConnection) -> None:
         connection = GameConnection(
-            websocket, self._next_id, self.settings, self.log, self._dispatch_ui_chat
+            websocket, self._next_id, self.settings, self.log, self._ui_chat_hooks
         )
         self._next_id += 1
         self._connections.append(connection)
@@ -338,23 +337,6 @@ class Bridge:
         """Remove a callback registered with :meth:`on_ui_chat` (no error if absent)."""
         if callback in self._ui_callbacks:
             self._ui_callbacks.remove(callback)
-
-    def _dispatch_ui_chat(self, message: UiChat) -> None:
-        for callback in list(self._ui_callbacks):
-            try:
-                outcome = callback(message)
-            except Exception as exc:
-                self._callback_failed(callback, message, exc)
-                continue
-            if inspect.isawaitable(outcome):
-                task = self._spawn(outcome)
-                task.add_done_callback(partial(self._callback_done, callback, message))
-
-    def _callback_done(
-        self, callback: UiChatCallback, message: UiChat, task: asyncio.Future[Any]
-    ) -> None:
-        if not task.cancelled() and (exc := task.exception()) is not None:
-            self._callback_failed(callback, message, exc)
 
     def _callback_failed(
         self, callback: UiChatCallback, message: UiChat, exc: BaseException

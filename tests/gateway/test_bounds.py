@@ -3,13 +3,15 @@ the marker shows, and the connection keeps working."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
 
-from mcbews_repl import Bridge, serve
+from mcbews_repl import Bridge, UiChat, serve
+from mcbews_repl.limits import UI_CHAT_BACKLOG, UI_CHAT_IN_FLIGHT
 
-from .conftest import FAST, ConnectGame
+from .conftest import FAST, ConnectGame, until
 
 MIB = 1024 * 1024
 
@@ -17,7 +19,7 @@ MIB = 1024 * 1024
 @pytest.fixture
 async def small_log() -> AsyncIterator[Bridge]:
     options = {"log_max_bytes": 2 * MIB, "log_connection_max_bytes": MIB}
-    async with serve(port=0, **FAST, **options) as bridge:  # type: ignore[arg-type]
+    async with serve(port=0, **FAST, **options) as bridge:
         yield bridge
 
 
@@ -48,3 +50,34 @@ async def test_huge_chats_are_truncated_and_the_log_stays_within_its_bytes(
     assert mc.log.size_bytes <= 2 * MIB and mc.log.connection_bytes(connection.id) <= MIB
     assert any(e.summary.startswith("<Alex> a quiet") for e in mc.events())
     assert (await mc.command("say still here", connection=mc.connections[0])).ok
+
+
+async def test_ui_chat_flood_with_a_slow_callback_runs_a_few_and_drops_the_rest(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    game = await connect_game()
+    release = asyncio.Event()
+    served: list[str] = []
+
+    @mc.on_ui_chat
+    async def slow(msg: UiChat) -> None:
+        await release.wait()
+        served.append(msg.message)
+
+    tasks_before = len(asyncio.all_tasks())
+    for i in range(5000):
+        await game.ui_chat("Steve", f"spam {i}", f"ui{i}")
+    assert (await mc.command("say alive")).ok  # every frame before it has been handled
+    connection = mc.connections[0]
+    kept = UI_CHAT_IN_FLIGHT + UI_CHAT_BACKLOG
+    assert (connection.ui_chats.running, connection.ui_chats.queued) == (4, 256)
+    assert connection.counters["ui_chat_dropped"] == 5000 - kept
+    assert len(asyncio.all_tasks()) - tasks_before <= UI_CHAT_IN_FLIGHT
+    dropped = [e for e in mc.events() if e.data.get("reason") == "ui_chat_dropped"]
+    assert dropped and "256 UI chat messages already wait" in dropped[-1].summary
+    release.set()  # the slow callback catches up: every message kept is served once
+    await until(lambda: len(served) == kept)
+    assert sorted(served) == sorted(f"spam {i}" for i in range(kept))
+    await until(lambda: connection.ui_chats.running == 0)
+    await game.ui_chat("Steve", "after the flood", "ui-after")
+    await until(lambda: served[-1] == "after the flood")

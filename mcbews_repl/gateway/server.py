@@ -8,26 +8,26 @@ to the most recent game connection unless ``connection=`` names another one.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
 import re
 import secrets
 import socket
 import time
 import traceback
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from dataclasses import replace
-from http import HTTPStatus
 from types import TracebackType
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection
 from websockets.asyncio.server import serve as websocket_serve
-from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
 from ..exceptions import NotConnected, RequestTimeout
+from ..limits import READ_LIMIT_FACTOR
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
+from .admission import Admission, redacting_logger
 from .connection import GameConnection
 from .delivery import Progress
 from .eventlog import EventLog, LogEntry
@@ -39,10 +39,6 @@ __all__ = ["Bridge", "UiChatCallback", "serve"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
 
-# Frames over max_frame_bytes are read and dropped by the sans-I/O decoder; websockets
-# closes the connection (1009) only past this multiple, so a peer cannot make us buffer
-# unbounded data yet an oversized frame alone does not cost a player the connection.
-_READ_LIMIT_FACTOR = 4
 # The player types the token after /connect: URL-unreserved characters only.
 _TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
 _AUTO_TOKEN_BYTES = 4  # 8 hex digits: a convenience secret (the game shows the URI in chat)
@@ -96,6 +92,9 @@ class Bridge:
         self._ui_callbacks: list[UiChatCallback] = []
         self._tasks: set[asyncio.Future[Any]] = set()
         self._ui_chat_hooks = UiChatHooks(self._ui_callbacks, self._spawn, self._callback_failed)
+        self._admission = Admission(
+            self.token, self.settings, self.log, lambda: len(self._connections)
+        )
         self._closed = False
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -107,10 +106,11 @@ class Bridge:
             self._handle,
             self.host,
             self._port,
-            process_request=self._check_request,
+            process_request=self._admission.check,
             select_subprotocol=self._select_subprotocol,
-            max_size=self.settings.max_frame_bytes * _READ_LIMIT_FACTOR,
+            max_size=self.settings.max_frame_bytes * READ_LIMIT_FACTOR,
             compression=None,  # frames are small; deflate would cost more than it saves
+            logger=redacting_logger(self.token),
         )
         self._port = self._server.sockets[0].getsockname()[1]
         self._spawn(self._expire_loop())
@@ -181,27 +181,6 @@ class Bridge:
 
     # --- connections ----------------------------------------------------------------------
 
-    def _check_request(self, websocket: ServerConnection, request: Request) -> Response | None:
-        return self._check_path(websocket, request) or self._check_encryption(websocket, request)
-
-    @staticmethod
-    def _offers_encryption(request: Request) -> bool:
-        offered = ",".join(request.headers.get_all("Sec-WebSocket-Protocol"))
-        return ENCRYPT_SUBPROTOCOL in (name.strip() for name in offered.split(","))
-
-    def _check_encryption(self, websocket: ServerConnection, request: Request) -> Response | None:
-        """``encrypt=True``: refuse a client that does not offer the wsencrypt subprotocol."""
-        if self.settings.encrypt is not True or self._offers_encryption(request):
-            return None
-        peer = websocket.remote_address
-        _log.info("refused a connection from %s: it cannot encrypt", peer)
-        summary = f"unencrypted client {peer} (encrypt=True)"
-        self.log.append("refused", summary, None, peer=str(peer))
-        return websocket.respond(
-            HTTPStatus.FORBIDDEN,
-            f"this bridge requires encryption; the client did not offer {ENCRYPT_SUBPROTOCOL}\n",
-        )
-
     def _select_subprotocol(
         self, websocket: ServerConnection, offered: Sequence[Subprotocol]
     ) -> Subprotocol | None:
@@ -211,18 +190,12 @@ class Bridge:
             return Subprotocol(ENCRYPT_SUBPROTOCOL)
         return None
 
-    def _check_path(self, websocket: ServerConnection, request: Request) -> Response | None:
-        if self.token is None:
-            return None
-        path = request.path.split("?", 1)[0].rstrip("/")
-        if hmac.compare_digest(path.encode(), f"/{self.token}".encode()):
-            return None
-        peer = websocket.remote_address
-        _log.info("refused a connection from %s: wrong path (%d chars)", peer, len(path))
-        self.log.append("refused", f"wrong /connect path from {peer}", None, peer=str(peer))
-        return websocket.respond(HTTPStatus.FORBIDDEN, "wrong /connect path or token\n")
-
     async def _handle(self, websocket: ServerConnection) -> None:
+        if len(self._connections) >= self.settings.max_connections:
+            # Handshakes that passed the check together can overshoot it; 1013: try later.
+            why = self._admission.over_capacity(str(websocket.remote_address))
+            await websocket.close(1013, why[:120])
+            return
         connection = GameConnection(
             websocket, self._next_id, self.settings, self.log, self._ui_chat_hooks
         )
@@ -242,6 +215,12 @@ class Bridge:
             await connection.run()
         finally:
             self._connections.remove(connection)
+
+    @property
+    def counters(self) -> Counter[str]:
+        """Refused handshakes by reason (``refused:wrong_token``, ``refused:throttled``,
+        ``refused:unencrypted``, ``refused:max_connections``) and ``delayed`` answers."""
+        return self._admission.counters
 
     @property
     def connections(self) -> list[GameConnection]:

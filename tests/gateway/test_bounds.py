@@ -4,14 +4,26 @@ the marker shows, and the connection keeps working."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
+from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from mcbews_repl import Bridge, UiChat, serve
-from mcbews_repl.limits import UI_CHAT_BACKLOG, UI_CHAT_IN_FLIGHT
+from mcbews_repl.limits import (
+    HANDSHAKE_FAILURE_BURST,
+    HANDSHAKE_FAILURES_PER_SECOND,
+    UI_CHAT_BACKLOG,
+    UI_CHAT_IN_FLIGHT,
+)
 
 from .conftest import FAST, ConnectGame, until
+from .fakegame import FakeGame
 
 MIB = 1024 * 1024
 
@@ -81,3 +93,72 @@ async def test_ui_chat_flood_with_a_slow_callback_runs_a_few_and_drops_the_rest(
     await until(lambda: connection.ui_chats.running == 0)
     await game.ui_chat("Steve", "after the flood", "ui-after")
     await until(lambda: served[-1] == "after the flood")
+
+
+async def _knock(url: str, **options: Any) -> int:
+    """One opening handshake; its HTTP status (101 when the connection opened)."""
+    try:
+        async with connect(url, **options):
+            return 101
+    except InvalidStatus as exc:
+        return exc.response.status_code
+
+
+async def test_wrong_tokens_are_paced_per_address_after_a_burst(mc: Bridge) -> None:
+    wrong = mc.url.rsplit("/", 1)[0] + "/0badc0de"
+    start = time.monotonic()
+    answers = [await _knock(wrong) for _ in range(HANDSHAKE_FAILURE_BURST + 5)]
+    elapsed = time.monotonic() - start
+    assert answers == [403] * len(answers)
+    # One client asking as fast as answers come: the burst, then 2 checks a second.
+    assert len(answers) <= HANDSHAKE_FAILURE_BURST + HANDSHAKE_FAILURES_PER_SECOND * elapsed + 1
+    assert mc.counters["refused:wrong_token"] == len(answers) and mc.counters["delayed"] == 5
+    throttled = [e for e in mc.events() if e.data.get("reason") == "throttled"]
+    assert len(throttled) == 1 and "127.0.0.1" in throttled[0].summary  # said once
+    # The right token from the same address is answered at once; another address is not
+    # slowed by this one's failures.
+    async with FakeGame(mc.url):
+        await mc.wait_connected(timeout=10)
+    assert await _knock(wrong, local_addr=("127.0.0.2", 0)) == 403
+    assert mc.counters["delayed"] == 5
+
+
+async def test_a_parallel_guesser_is_refused_unchecked_beyond_the_pace() -> None:
+    async with serve(port=0, **FAST, handshake_max_delay=0.5) as mc:
+        wrong = mc.url.rsplit("/", 1)[0] + "/0badc0de"
+        answers = await asyncio.gather(*(_knock(wrong) for _ in range(40)))
+        # The burst and one paced check (half a second at 2/s); the rest refused unchecked.
+        assert sorted(answers) == [403] * 11 + [429] * 29
+        assert mc.counters["refused:throttled"] == 29 and mc.counters["refused:wrong_token"] == 11
+        async with FakeGame(mc.url, local_address="127.0.0.2"):  # another address gets in
+            await mc.wait_connected(timeout=10)
+
+
+async def test_the_token_is_never_logged(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    async with serve(port=0, **FAST) as mc:
+        assert mc.token is not None
+        await _knock(mc.url.rsplit("/", 1)[0] + f"/{mc.token}x")
+        async with FakeGame(mc.url):
+            await mc.wait_connected(timeout=10)
+            await mc.command("say hi")
+        # The bridge's records (not the test's own client's, which dialled the URL).
+        server = [r for r in caplog.records if not r.name.startswith("websockets.client")]
+        assert any("GET /<token>" in r.getMessage() for r in server)
+        assert not [r.getMessage() for r in server if mc.token in r.getMessage()]
+        assert mc.token not in repr([e.data for e in mc.events()])
+
+
+async def test_games_beyond_max_connections_are_refused() -> None:
+    async with serve(port=0, **FAST, max_connections=2) as mc, AsyncExitStack() as stack:
+        games = [await stack.enter_async_context(FakeGame(mc.url, player=p)) for p in "AB"]
+        await until(lambda: len(mc.connections) == 2)
+        assert await _knock(mc.url) == 503
+        assert mc.counters["refused:max_connections"] == 1
+        (refused,) = [e for e in mc.events() if e.kind == "refused"]
+        assert "2 games already connected" in refused.summary
+        assert (await mc.command("say still", connection=mc.connections[0])).ok
+        await games[0].close()
+        await until(lambda: len(mc.connections) == 1)
+        async with FakeGame(mc.url, player="C"):  # room again
+            await until(lambda: len(mc.connections) == 2)

@@ -25,6 +25,7 @@ from ..exceptions import (
     NotConnected,
     RequestTimeout,
 )
+from ..limits import READER_FRAMES_PER_TURN
 from ..sansio import BridgeProtocol, UiChatMessage, check_command_line
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .calls import CapabilityCalls
@@ -167,17 +168,24 @@ class GameConnection:
             if self._wants_encryption and (cause := await self._encrypt()) is not None:
                 return
             handshake = asyncio.create_task(self._handshake())
-            while True:
-                try:
-                    message = await self._ws.recv()
-                except WebSocketClosed as exc:
-                    cause = exc
-                    break
-                self._inbound.feed(message)
+            cause = await self._read_frames()
         finally:
             if handshake is not None:
                 handshake.cancel()
             self._close_down(cause)
+
+    async def _read_frames(self) -> BaseException:
+        """Feed every frame to the inbound half until the socket closes; return why."""
+        while True:
+            for _ in range(READER_FRAMES_PER_TURN):
+                try:
+                    message = await self._ws.recv()
+                except WebSocketClosed as exc:
+                    return exc
+                self._inbound.feed(message)
+            # recv() returns frames already parsed without suspending, and one socket read
+            # can hold a thousand small ones: yield so other connections are served too.
+            await asyncio.sleep(0)
 
     async def _encrypt(self) -> BaseException | None:
         """Run the handshake; on failure close the socket and return why (None: encrypted)."""

@@ -4,6 +4,7 @@ the marker shows, and the connection keeps working."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -18,6 +19,7 @@ from mcbews_repl import Bridge, UiChat, serve
 from mcbews_repl.limits import (
     HANDSHAKE_FAILURE_BURST,
     HANDSHAKE_FAILURES_PER_SECOND,
+    READER_FRAMES_PER_TURN,
     UI_CHAT_BACKLOG,
     UI_CHAT_IN_FLIGHT,
 )
@@ -162,3 +164,31 @@ async def test_games_beyond_max_connections_are_refused() -> None:
         await until(lambda: len(mc.connections) == 1)
         async with FakeGame(mc.url, player="C"):  # room again
             await until(lambda: len(mc.connections) == 2)
+
+
+async def test_a_flooding_reader_lets_the_event_loop_serve_others(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    hostile = await connect_game()
+    quiet = await connect_game(player="Alex")
+    connection = mc.connections[0]
+    steps: list[int] = []
+    sampling = True
+
+    async def sample() -> None:  # runs once per event loop turn
+        last = connection.frames_in
+        while sampling:
+            await asyncio.sleep(0)
+            steps.append(connection.frames_in - last)
+            last = connection.frames_in
+
+    sampler = asyncio.ensure_future(sample())
+    frame = json.dumps({"header": {"messagePurpose": "event"}, "body": {}})
+    for _ in range(3000):  # small frames: one socket read holds hundreds of them
+        await hostile.send_raw(frame)
+    await mc.command("say sync", connection=connection)
+    sampling = False
+    await sampler
+    assert sum(steps) >= 3000 and max(steps) <= READER_FRAMES_PER_TURN
+    assert (await mc.command("say fine", connection=mc.connections[1])).ok
+    assert quiet.executed["say fine"] == 1

@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run demo notebooks test lint pytest addon-test bench clean
+.PHONY: run demo notebooks test lint pytest addon-test bench soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ addon-test:
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sansio.py
+
+# Ten minutes of worlds coming and going, notebook traffic and a hostile peer; prints a
+# table (docs/benchmarks.md). `make soak SOAK_ARGS=--quick` runs it for 60 s.
+soak: $(STAMP)
+	$(BIN)/python benchmarks/bench_soak.py $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run demo notebooks test lint pytest addon-test bench soak clean
+.PHONY: run demo notebooks test lint pytest addon-test bench bench-peers bench-answers soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,10 +42,19 @@ addon-test:
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sansio.py
 
+# Command throughput beside bedrockpy, fcwslib and mcpews, one emulated game for all; the
+# peers install themselves into .bench-cache/ on the first run. ARGS=--quick for a short look.
+bench-peers: $(STAMP)
+	$(BIN)/python benchmarks/bench_peers.py $(ARGS)
+
+# Inventory snapshots of 1, 10 and 50 full inventories through the simulated world.
+bench-answers: $(STAMP)
+	$(BIN)/python benchmarks/bench_answers.py $(ARGS)
+
 # Ten minutes of worlds coming and going, notebook traffic and a hostile peer; prints a
-# table (docs/benchmarks.md). `make soak SOAK_ARGS=--quick` runs it for 60 s.
+# table (docs/benchmarks.md). ARGS=--quick runs it for 60 s.
 soak: $(STAMP)
-	$(BIN)/python benchmarks/bench_soak.py $(SOAK_ARGS)
+	$(BIN)/python benchmarks/bench_soak.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -22,6 +22,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+import docs_page
 import workload as w
 
 from mcbews_repl.sansio import (
@@ -261,32 +262,14 @@ def machine(reference: dict[str, Any]) -> list[str]:
     except OSError:
         pass
     versions = ", ".join(f"{k} {v}" for k, v in reference["versions"].items())
+    revision = docs_page.git_revision("mcbews_repl/sansio")
     return [
         f"- Machine: {cpu}, {os.cpu_count()} logical CPUs, {platform.system()} "
         f"{platform.release()}",
-        f"- Ours: Python {platform.python_version()} (`.venv`), mcbews_repl at {git_revision()}",
+        f"- Ours: Python {platform.python_version()} (`.venv`), mcbews_repl at {revision}",
         f"- Reference: Python {reference['python']} (`.bench-venv`), {versions}",
         f"- Run: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}",
     ]
-
-
-def git_revision() -> str:
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(ROOT), "status", "--porcelain", "--", "mcbews_repl/sansio"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown revision"
-    return f"`{head}`" + (" (sansio modified)" if dirty else "")
 
 
 def ms(seconds: float) -> str:
@@ -545,7 +528,10 @@ def main() -> None:
     print(page)
     if not args.no_write:
         args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(page, encoding="utf-8")
+        # Other benchmarks' sections of the page (docs_page markers) stay as they are.
+        old = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
+        kept = docs_page.blocks(old)
+        args.output.write_text("\n\n".join([page.rstrip("\n"), *kept]) + "\n", encoding="utf-8")
         log(f"wrote {args.output.relative_to(ROOT)}")
     if not all(verdicts.values()):
         log("some targets were missed; see the Targets list")

@@ -1,0 +1,41 @@
+"""mcbews_repl's side of ``bench_peers.py``: this checkout's gateway, as a user runs it.
+
+    .venv/bin/python benchmarks/peers/serve_mcbews.py '{"mode": "burst", "commands": 10000}'
+
+``mcbews_repl.serve`` with its defaults (a random path token, the 100-command window, the
+event log), except ``encrypt=False``: the emulated game does not run ``ws:encrypt``.
+Commands are ``await mc.command(line, connection=...)``; the gateway windows them itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import driver
+
+import mcbews_repl
+
+
+async def main() -> None:
+    config = driver.read_config()
+    logging.getLogger("mcbews_repl").setLevel(logging.WARNING)
+    rss_before = driver.rss_bytes()
+    async with mcbews_repl.serve(port=0, encrypt=False) as mc:
+        driver.announce(mc.url)
+        wanted = int(config.get("connections", 1))
+        while len(mc.connections) < wanted:
+            await asyncio.sleep(0.005)
+        for connection in mc.connections:
+            await connection.wait_ready()
+
+        async def issue(connection: Any) -> bool:
+            result = await mc.command(config["line"], connection=connection)
+            return result.ok
+
+        await driver.run(config, mc.connections, issue, rss_before)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -125,6 +125,14 @@ CALLBACK_FAILURES_KEPT: Final = _bound(
     "the REPL's mc.callback_failures keeps the most recent ones; older ones are counted",
     setting=False,
 )
+CALLBACK_FAILURES_PRINTED: Final = _bound(
+    "callback_failures_printed",
+    10,
+    "failures",
+    "the REPL prints the first failures of UI chat callbacks with their tracebacks, then "
+    "says it stops: 5,000 failing messages must not print 5,000 tracebacks into a cell",
+    setting=False,
+)
 
 # --- chunk reassembly ------------------------------------------------------------------------
 ANSWER_RESERVED_BUFFERS: Final = _bound(

@@ -53,6 +53,7 @@ def _status_fields(s: Status) -> list[tuple[str, object]]:
                 f"{c['player'] or '?'} from {c['peer']}{lock}, {c['pending']} pending",
             )
         )
+    fields += s.limits
     fields += [(f"#{e.cursor} {e.kind}", e.summary) for e in s.recent]
     return fields
 

@@ -70,6 +70,7 @@ class Extension:
             text_prelude=cfg.text_prelude,
             text_interval=cfg.text_interval,
             encrypt=self.encrypt if self.encrypt is not None else cfg.encrypt_value,
+            max_connections=cfg.max_connections,
         )
         return await bridge.start()
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 import asyncio
 import sys
 import traceback
+from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from ..gateway import Bridge, CommandResult, GameConnection, LogEntry, UiChat
+from ..limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED
+from .counters import counter_rows
 from .explore import Explore
 from .runtime import Pending, Runtime
 from .tables import (
@@ -56,6 +59,7 @@ class Status:
     connections: list[dict[str, Any]]
     pending: int
     recent: list[LogEntry] = field(repr=False)
+    limits: list[tuple[str, str]] = field(default_factory=list, repr=False)  # counters.py
 
 
 @dataclass(frozen=True)
@@ -99,8 +103,11 @@ class Minecraft(Explore):
         self._bridge = bridge
         self._kernel_loop = kernel_loop
         self._call_timeout = call_timeout
-        self._wrappers: dict[UiCallback, Callable[[UiChat], None]] = {}
-        self.callback_failures: list[CallbackFailure] = []
+        self._wrappers: dict[UiCallback, Callable[[UiChat], asyncio.Future[None]]] = {}
+        # The newest failures; callback_failure_count counts them all (limits.py).
+        self.callback_failures: deque[CallbackFailure] = deque(maxlen=CALLBACK_FAILURES_KEPT)
+        self.callback_failure_count = 0
+        self._callback_tasks: set[asyncio.Task[None]] = set()
         self.sim: Any = None  # the simulated world, once `%mc sim` started one
         # What Tab completion offers: names seen in answers so far, and the capabilities the
         # shipped addon has until mc.caps() tells what this world's addon really offers.
@@ -264,18 +271,26 @@ class Minecraft(Explore):
             if wrapper is not None:
                 self._runtime.call_soon(partial(self._bridge.off_ui_chat, wrapper))
 
-    def _wrap(self, callback: UiCallback) -> Callable[[UiChat], None]:
-        def deliver(message: UiChat) -> None:
+    def _wrap(self, callback: UiCallback) -> Callable[[UiChat], asyncio.Future[None]]:
+        # The bridge awaits what deliver() returns, so its bounded UI chat queue counts a
+        # message as running until the callback has finished on whichever loop it runs.
+        def deliver(message: UiChat) -> asyncio.Future[None]:
+            finished = asyncio.get_running_loop().create_future()
             loop = self._kernel_loop
             if loop is not None and not loop.is_closed():
-                loop.call_soon_threadsafe(self._invoke, callback, message, loop)
+                loop.call_soon_threadsafe(self._invoke, callback, message, loop, finished)
             else:
-                self._invoke(callback, message, asyncio.get_running_loop())
+                self._invoke(callback, message, asyncio.get_running_loop(), finished)
+            return finished
 
         return deliver
 
     def _invoke(
-        self, callback: UiCallback, message: UiChat, loop: asyncio.AbstractEventLoop
+        self,
+        callback: UiCallback,
+        message: UiChat,
+        loop: asyncio.AbstractEventLoop,
+        finished: asyncio.Future[None],
     ) -> None:
         # Hand the callback a message whose reply() goes through the runtime thread: the
         # gateway's own UiChat.reply() must only run on the bridge's loop.
@@ -286,10 +301,14 @@ class Minecraft(Explore):
             outcome = callback(mine)
         except Exception as exc:
             self._report(callback, message, exc)
+            outcome = None
+        if not asyncio.iscoroutine(outcome):
+            _settle(finished)
             return
-        if asyncio.iscoroutine(outcome):
-            task = loop.create_task(self._await_callback(callback, message, outcome))
-            task.add_done_callback(lambda _t: None)
+        task = loop.create_task(self._await_callback(callback, message, outcome))
+        self._callback_tasks.add(task)  # referenced until it ends
+        task.add_done_callback(self._callback_tasks.discard)
+        task.add_done_callback(lambda _task: _settle(finished))
 
     async def _await_callback(
         self, callback: UiCallback, message: UiChat, outcome: Coroutine[Any, Any, Any]
@@ -305,11 +324,21 @@ class Minecraft(Explore):
         self.callback_failures.append(
             CallbackFailure(name, message.player, message.message, repr(exc), text)
         )
+        self.callback_failure_count += 1
+        if self.callback_failure_count > CALLBACK_FAILURES_PRINTED:
+            return  # counted, shown by %mc, the newest kept: a flood must not flood the cell
         print(
             f"UI chat callback {name} failed on {message.player}'s message "
-            f"{message.message!r}:\n{text}",
+            f"{message.message[:200]!r}:\n{text}",
             file=sys.stderr,
         )
+        if self.callback_failure_count == CALLBACK_FAILURES_PRINTED:
+            print(
+                f"UI chat callbacks failed {CALLBACK_FAILURES_PRINTED} times; later failures "
+                f"are not printed: %mc counts them and mc.callback_failures keeps the newest "
+                f"{CALLBACK_FAILURES_KEPT}.",
+                file=sys.stderr,
+            )
 
     # --- status -----------------------------------------------------------------------------
 
@@ -332,6 +361,7 @@ class Minecraft(Explore):
             connections,
             sum(c.pending for c in self.connections),
             recent,
+            counter_rows(self._bridge, self.callback_failure_count, CALLBACK_FAILURES_KEPT),
         )
 
     def __repr__(self) -> str:
@@ -340,6 +370,18 @@ class Minecraft(Explore):
             f"<mc {s.url}: {len(s.connections)} game(s) connected, {s.pending} pending; "
             f"connect with {s.connect_command}>"
         )
+
+
+def _settle(finished: asyncio.Future[None]) -> None:
+    """Tell the bridge's loop (from any thread) that a callback has finished."""
+
+    def settle() -> None:
+        if not finished.done():
+            finished.set_result(None)
+
+    loop = finished.get_loop()
+    if not loop.is_closed():
+        loop.call_soon_threadsafe(settle)
 
 
 def _progress_bar(text_length: int) -> Callable[[int, int], None] | None:

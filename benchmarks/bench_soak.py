@@ -41,6 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import docs_page
+from machine_load import LoadMeter
+
 import mcbews_repl
 from mcbews_repl import Bridge, GameConnection, McbewsError, UiChat
 from mcbews_repl.gateway import LogEntry
@@ -342,9 +345,11 @@ def verdict(ok: bool) -> str:
     return "pass" if ok else "**miss**"
 
 
-def print_calls(tally: Tally) -> None:
-    print("\n| calls | made | answered | failed with a clear error | lost |")
-    print("|---|---|---|---|---|")
+def call_lines(tally: Tally) -> list[str]:
+    lines = [
+        "| calls | made | answered | failed with a clear error | lost |",
+        "|---|---|---|---|---|",
+    ]
     kinds = sorted(tally.made)
     for kind in [*kinds, "all"]:
         chosen = kinds if kind == "all" else [kind]
@@ -354,9 +359,8 @@ def print_calls(tally: Tally) -> None:
         lost = sum(tally.lost[k] for k in chosen)
         label = "**all**" if kind == "all" else kind
         failures = f"{sum(failed.values()):,}" + (f" ({why})" if why else "")
-        print(f"| {label} | {made:,} | {answered:,} | {failures} | {lost} |")
-    for detail in tally.lost_detail[:10]:
-        print(f"lost: {detail}")
+        lines.append(f"| {label} | {made:,} | {answered:,} | {failures} | {lost} |")
+    return lines + [f"\nlost: {detail}" for detail in tally.lost_detail[:10]]
 
 
 def figure_rows(f: Figures, lost: int) -> list[tuple[str, str, str, str]]:
@@ -387,11 +391,11 @@ def figure_rows(f: Figures, lost: int) -> list[tuple[str, str, str, str]]:
     ]  # fmt: skip
 
 
-def print_figures(figures: Figures, tally: Tally) -> None:
-    print("\n| measure | value | target | verdict |")
-    print("|---|---|---|---|")
-    for row in figure_rows(figures, sum(tally.lost.values())):
-        print("| " + " | ".join(row) + " |")
+def figure_lines(figures: Figures, tally: Tally) -> list[str]:
+    rows = figure_rows(figures, sum(tally.lost.values()))
+    return ["| measure | value | target | verdict |", "|---|---|---|---|"] + [
+        "| " + " | ".join(row) + " |" for row in rows
+    ]
 
 
 COUNTER_COLUMNS = [
@@ -406,47 +410,90 @@ COUNTER_COLUMNS = [
 ]
 
 
-def print_connections(connections: Connections) -> None:
+def connection_lines(connections: Connections) -> list[str]:
     names = [k.removeprefix("rejected:") for k in COUNTER_COLUMNS]
-    print("\n| connections | " + " | ".join(names) + " | other rejections |")
-    print("|---|" + "---|" * (len(names) + 1))
+    lines = [
+        "| connections of | " + " | ".join(names) + " | other rejections |",
+        "|---|" + "---|" * (len(names) + 1),
+    ]
     for name, group in sorted(connections.groups.items()):
         other = sum(v for k, v in group.items() if k.startswith("rejected:"))
         other -= group["rejected:too_many_buffers"]
         cells = " | ".join(f"{group[k]:,}" for k in COUNTER_COLUMNS)
-        print(f"| {name} | {cells} | {other:,} |")
+        lines.append(f"| {name} | {cells} | {other:,} |")
+    return lines
 
 
-def print_bridge(mc: Bridge, ui: UiTally, figures: Figures) -> None:
-    errors = sum(1 for e in mc.events() if e.kind == "callback_error")
-    print(
-        f"\nUI chat: {ui.received:,} messages reached the slow callback ({ui.replied:,} "
-        f"replied), the failing one ran {ui.failing_calls:,} times; {errors:,} "
-        "callback_error entries are still in the log"
-    )
-    print(f"refused handshakes: {dict(mc.counters) or 'none'}")
-    log = mc.log
-    print(f"event log: {len(log):,} entries, {mib(log.size_bytes)} estimated; {dict(log.counters)}")
-    print(f"games: {figures.games}")
+def bridge_lines(mc: Bridge, ui: UiTally, figures: Figures) -> list[str]:
+    log, games = mc.log, figures.games
+    dropped = {k: v for k, v in log.counters.items() if k.startswith("dropped")}
+    return [
+        f"- UI chat: {ui.received:,} messages reached the slow callback ({ui.replied:,} "
+        f"answered), the failing one ran {ui.failing_calls:,} times.",
+        f"- Refused handshakes: {dict(mc.counters) or 'none'}.",
+        f"- Event log at the end: {len(log):,} entries, {mib(log.size_bytes)} estimated; "
+        f"{log.counters['truncated']:,} texts cut; dropped early: {dropped or 'none'}.",
+        f"- The worlds connected {games.get('connects', 0):,} times "
+        f"({games.get('connect_failed', 0):,} attempts failed); players typed "
+        f"{games.get('ui_chats_typed', 0):,} UI chat messages.",
+    ]
+
+
+INTRO = """## Soak: unstable worlds, notebook traffic and a hostile peer (issue 14)
+
+`make soak` runs `benchmarks/bench_soak.py` for 10 minutes (`ARGS=--quick`: 60 s). The
+bridge (`mcbews_repl.serve()` with its defaults) and a notebook run in one process: six
+cells calling commands, capabilities (a quarter of them one the addon does not have) and
+long `send_text` (3,000-30,000 characters) on the open worlds, now and then closing a
+world's connection, and two UI chat callbacks, one answering each message after up to a
+second, one failing on every third. `benchmarks/soak_games.py`, a second process, runs
+four simulated worlds (the real addon in QuickJS) that connect, stay 3-40 s, leave for
+0.3-3 s and come back, while their players type into the chat panel; and, at 30 % of the
+run, a hostile peer with the right token: 150 chats of 1 MiB, 200 junk frames (not JSON,
+binary, deep nesting, unknown purposes, stray answers, over 1 MiB), 2,000 partial UI chat
+streams, 1,000 chunks of answers nobody asked for, 500 bad positions, 900 spoofed or
+unknown-channel chats, 30 wrong-token handshakes at once from another address, then 5,000
+UI chats. A call is *lost* if it neither answers nor raises a `McbewsError` within a
+guard well past its own timeout. Memory is traced with tracemalloc (started before the
+bridge; "start" is taken at 10 % of the run) and read as RSS; live tasks are sampled
+every quarter second. The figures are taken with tracemalloc running, which slows Python
+down.
+"""
+
+
+def page(lines: list[str], seconds: float, seed: int, load: str) -> str:
+    head = [
+        INTRO,
+        "### Results",
+        "",
+        f"- mcbews_repl at {docs_page.git_revision()}; {seconds:g} s, seed {seed}",
+        f"- **Load: {load}.**",
+        "",
+    ]
+    return "\n".join(head + lines) + "\n"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="60 s instead of 10 minutes")
+    parser.add_argument("--quick", action="store_true", help="60 s; prints, writes no page")
     parser.add_argument("--seconds", type=float, help="the run's length in seconds")
     parser.add_argument("--seed", type=int, default=14)
+    write_help = "write docs/benchmarks.md (default: only for a full 10-minute run)"
+    parser.add_argument("--write", action=argparse.BooleanOptionalAction, help=write_help)
     args = parser.parse_args()
     seconds = args.seconds or (60.0 if args.quick else 600.0)
     logging.basicConfig(level=logging.CRITICAL)  # the bridge's own lines would bury the table
+    print(f"soak: {seconds:g} s, {CELLS} notebook cells, worlds and a hostile peer", flush=True)
+    meter = LoadMeter.start()
     tracemalloc.start()
-    print(
-        f"soak: {seconds:g} s, {CELLS} notebook cells, worlds and a hostile peer (seed {args.seed})"
-    )
     mc, tally, ui, figures, connections = asyncio.run(soak(seconds, args.seed))
-    print_calls(tally)
-    print_figures(figures, tally)
-    print_connections(connections)
-    print_bridge(mc, ui, figures)
+    lines = [*call_lines(tally), "", *figure_lines(figures, tally), ""]
+    lines += [*connection_lines(connections), "", *bridge_lines(mc, ui, figures)]
+    text = page(lines, seconds, args.seed, meter.describe())
+    print(text)
+    if args.write if args.write is not None else (args.seconds is None and not args.quick):
+        docs_page.write_section("soak", text)
+        print(f"wrote {docs_page.PAGE.relative_to(docs_page.ROOT)} (section 'soak')")
     return 0 if sum(tally.lost.values()) == 0 else 1
 
 

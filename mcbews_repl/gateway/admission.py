@@ -103,7 +103,7 @@ class HandshakeThrottle:
         budget = self._budgets.get(address)
         if budget is None:
             budget = self._budgets[address] = _Budget(float(self.burst), now)
-            if len(self._budgets) > self.tracked:
+            while len(self._budgets) > self.tracked:
                 self._budgets.popitem(last=False)  # the least recently seen address
             return budget
         budget.tokens = min(self.burst, budget.tokens + (now - budget.at) * self.per_second)
@@ -147,6 +147,7 @@ class Admission:
         # wrong-token answers that were held back (delayed).
         self.counters: Counter[str] = Counter()
         self._delayed_now = 0
+        self.delayed_peak = 0  # the most answers held back at once
 
     async def check(self, websocket: ServerConnection, request: Request) -> Response | None:
         """websockets' ``process_request``: None accepts, a Response refuses."""
@@ -191,6 +192,7 @@ class Admission:
         self._announce(address, "slowing down")
         self.counters["delayed"] += 1
         self._delayed_now += 1
+        self.delayed_peak = max(self.delayed_peak, self._delayed_now)
         try:
             await asyncio.sleep(delay)
         finally:

@@ -255,8 +255,10 @@ class Minecraft(Explore):
         """Call ``callback(msg)`` for every UI chat message (usable as a decorator).
 
         In a notebook the callback runs on the kernel's own loop, between or during awaits of
-        your cells, never in parallel with them; its failures are printed and kept in
-        ``mc.callback_failures``.
+        your cells, never in parallel with them. At most 4 messages of a game are served at
+        once and 256 wait; beyond that they are dropped and counted (``%mc`` shows it). The
+        first failures are printed, all are counted (``callback_failure_count``) and the
+        newest 100 are kept in ``mc.callback_failures``.
         """
         wrapper = self._wrap(callback)
         self._wrappers[callback] = wrapper

@@ -19,6 +19,7 @@ from mcbews_repl import Bridge, UiChat, serve
 from mcbews_repl.limits import (
     HANDSHAKE_FAILURE_BURST,
     HANDSHAKE_FAILURES_PER_SECOND,
+    HANDSHAKES_DELAYED_MAX,
     READER_FRAMES_PER_TURN,
     UI_CHAT_BACKLOG,
     UI_CHAT_IN_FLIGHT,
@@ -192,3 +193,39 @@ async def test_a_flooding_reader_lets_the_event_loop_serve_others(
     assert sum(steps) >= 3000 and max(steps) <= READER_FRAMES_PER_TURN
     assert (await mc.command("say fine", connection=mc.connections[1])).ok
     assert quiet.executed["say fine"] == 1
+
+
+async def test_held_wrong_guesses_are_capped_across_addresses() -> None:
+    options = {"handshake_failure_burst": 1, "handshake_failures_per_second": 2.0}
+    async with serve(port=0, **FAST, **options, handshake_max_delay=2.5) as mc:
+        wrong = mc.url.rsplit("/", 1)[0] + "/0badc0de"
+        sources = [f"127.0.0.{k}" for k in range(10, 30)]  # 20 addresses, 6 guesses each
+        knocks = [_knock(wrong, local_addr=(a, 0)) for a in sources for _ in range(6)]
+        answers = await asyncio.gather(*knocks)
+        # Each address: 1 at full speed and 5 paced (0.5 to 2.5 s); only 64 answers are
+        # held back at once (HANDSHAKES_DELAYED_MAX), the others are answered at once.
+        assert answers == [403] * 120
+        assert mc._admission.delayed_peak == HANDSHAKES_DELAYED_MAX == 64
+        assert mc.counters["delayed"] < 100
+        mc._admission.throttle.tracked = 8  # the address table's bound, made small to reach
+        others = [f"127.0.0.{k}" for k in range(40, 50)]
+        await asyncio.gather(*(_knock(wrong, local_addr=(a, 0)) for a in others))
+        assert len(mc._admission.throttle) == 8
+        async with FakeGame(mc.url):
+            await mc.wait_connected(timeout=10)
+
+
+async def test_several_flooding_games_stay_within_the_log_in_all(
+    small_log: Bridge, connect_game: ConnectGame
+) -> None:
+    mc = small_log
+    games = [await connect_game(mc, player=name) for name in ("A", "B", "C")]
+    for game in games:  # each fills its 1 MiB share; together more than the 2 MiB in all
+        for i in range(300):
+            await game.chat(game.player, f"{i} " + "w" * 4000)
+    for connection in mc.connections:
+        assert (await mc.command("say sync", connection=connection)).ok
+    assert mc.log.counters["dropped_for_bytes"] > 0
+    assert mc.log.size_bytes <= 2 * MIB
+    newest = mc.events()[-1]
+    assert newest.kind == "command" and newest.data["command"] == "say sync"

@@ -457,7 +457,10 @@ UI chats. A call is *lost* if it neither answers nor raises a `McbewsError` with
 guard well past its own timeout. Memory is traced with tracemalloc (started before the
 bridge; "start" is taken at 10 % of the run) and read as RSS; live tasks are sampled
 every quarter second. The figures are taken with tracemalloc running, which slows Python
-down.
+down. Traced memory counts the Python objects alive; RSS also holds tracemalloc's own
+record of each live allocation and memory the allocator keeps for reuse, so RSS may grow
+where traced memory does not. The event log fills towards its bounds as the run goes on
+(10,000 entries, 16 MiB): that is most of the traced growth.
 """
 
 

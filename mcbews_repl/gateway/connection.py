@@ -34,6 +34,7 @@ from .encryption import EncryptionError, SessionCipher
 from .eventlog import EventLog
 from .inbound import Inbound
 from .negotiate import Negotiated, negotiate
+from .observer import Direction, Observers, command_reply, ui_chat_outcome, watched
 from .results import CommandResult, UiChat
 from .settings import Settings
 from .uichat import UiChatHooks, UiChatQueue
@@ -61,10 +62,12 @@ class GameConnection:
         settings: Settings,
         log: EventLog,
         ui_chat_hooks: UiChatHooks,
+        observers: Observers | None = None,
     ) -> None:
         self.id = connection_id
         self.peer = _format_peer(websocket.remote_address)
         self.path = websocket.request.path if websocket.request else ""
+        self.subprotocol = websocket.subprotocol  # the wsencrypt one when encryption is agreed
         self.connected_at = time.time()
         self.local_player: str | None = None
         self.encrypted = False  # True once ws:encrypt is agreed (frames are then binary)
@@ -72,6 +75,8 @@ class GameConnection:
         self.closed = False
         self.frames_out = 0
         self.proto = BridgeProtocol(max_frame_bytes=settings.max_frame_bytes)
+        # Who watches this connection's frames and outcomes (observer.py): the bridge's.
+        self.observers = observers if observers is not None else Observers()
         self._ws = websocket
         self._settings = settings
         self._log = log
@@ -101,6 +106,7 @@ class GameConnection:
             self._deliver_ui_chat,
             connection_id=connection_id,
         )
+        self._inbound.tap = lambda data: self._tap("in", data)
         self._ready = asyncio.Event()
         self._cipher: SessionCipher | None = None
         # Outgoing frames wait while the encryption handshake runs (see negotiate.py).
@@ -190,7 +196,7 @@ class GameConnection:
     async def _encrypt(self) -> BaseException | None:
         """Run the handshake; on failure close the socket and return why (None: encrypted)."""
         try:
-            agreed = await negotiate(self._ws, self._settings, self._inbound.feed)
+            agreed = await negotiate(self._ws, self._settings, self._inbound.feed, self._tap)
         except WebSocketClosed as exc:
             return exc
         except EncryptionError as exc:
@@ -216,7 +222,13 @@ class GameConnection:
         if "truncated" in entry.data:  # long text cut to the log's bound: say so per game
             self.proto.counters["log_truncated"] += 1
 
+    def _tap(self, direction: Direction, data: str | bytes) -> None:
+        if self.observers:
+            self.observers.frame(self, direction, data)
+
     def _deliver_ui_chat(self, event: UiChatMessage) -> None:
+        if self.observers:
+            self.observers.outcome(self, ui_chat_outcome(event))
         self.ui_chats.put(
             UiChat(event.player, event.message, event.conversation_id, event.message_id, self)
         )
@@ -279,6 +291,7 @@ class GameConnection:
         # Sealing and queueing the frame happen with no await between them (websockets
         # writes an unfragmented message before its first await), so frames reach the
         # wire in the order the cipher stream saw them.
+        self._tap("out", frame)
         data = frame if self._cipher is None else self._cipher.seal(frame)
         try:
             await self._ws.send(data)
@@ -323,6 +336,11 @@ class GameConnection:
 
     async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
         """Run one command; a game-reported failure is a result (``ok`` is False)."""
+        request = {"line": line, "timeout": timeout}
+        work = self._run_command(line, timeout)
+        return await watched(self.observers, self, "command", request, work, command_reply)
+
+    async def _run_command(self, line: str, timeout: float | None) -> CommandResult:
         start = time.monotonic()
         try:
             result = await self._command(line, timeout)
@@ -352,6 +370,15 @@ class GameConnection:
         timeout: float | None = None,
     ) -> dict[str, Any]:
         """Ask the addon for ``capability``; return its result or raise ``CapabilityError``."""
+        request = {"capability": capability, "payload": dict(payload or {}), "timeout": timeout}
+        work = self._call(capability, payload, timeout)
+        return await watched(
+            self.observers, self, "capability", request, work, lambda r: {"result": r}
+        )
+
+    async def _call(
+        self, capability: str, payload: Mapping[str, Any] | None, timeout: float | None
+    ) -> dict[str, Any]:
         self._check_open()
         limit = self._settings.call_timeout if timeout is None else timeout
         return await self._calls.call(capability, payload, limit)
@@ -367,6 +394,25 @@ class GameConnection:
         title: str | None = None,
     ) -> int:
         """Show ``text`` in ``player``'s addon panel; returns the number of frames sent."""
+        request = {
+            "player": player,
+            "text": text,
+            "role": role,
+            "conversation_id": conversation_id,
+            "title": title,
+        }
+        work = self._send_text(player, text, role, progress, conversation_id, title)
+        return await watched(self.observers, self, "text", request, work, lambda n: {"frames": n})
+
+    async def _send_text(
+        self,
+        player: str,
+        text: str,
+        role: str,
+        progress: Progress | None,
+        conversation_id: str | None,
+        title: str | None,
+    ) -> int:
         self._check_open()
         interval = self._settings.text_interval
         lines = encode_text_lines(

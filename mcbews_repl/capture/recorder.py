@@ -29,7 +29,9 @@ from ..limits import CAPTURE_FRAME_MAX_BYTES, CAPTURE_MAX_BYTES, KIB
 from .records import CallRecord, EndRecord, FrameRecord, Header, encode_line, read_capture
 from .redact import redact
 
-__all__ = ["Recorder", "game_facts", "start_recording"]
+__all__ = ["STOPPED_ON_REQUEST", "Recorder", "game_facts", "size_text", "start_recording"]
+
+STOPPED_ON_REQUEST = "stopped on request"
 
 _log = logging.getLogger("mcbews_repl.capture")
 # Room kept under max_bytes for the end record, so a full recording still says why it ended.
@@ -37,7 +39,8 @@ _END_RESERVE_BYTES = 256
 _MIN_MAX_BYTES = 4 * KIB  # the header and a few frames
 
 
-def _size(n: int) -> str:
+def size_text(n: int) -> str:
+    """A file size as people read it: KiB below a MiB, MiB above."""
     return f"{n / (1 << 20):.1f} MiB" if n >= 1 << 20 else f"{n / 1024:.1f} KiB"
 
 
@@ -129,7 +132,7 @@ class Recorder:
             self._close_file()
             raise CaptureError(f"cannot record to {self.path}: {exc.strerror or exc}") from exc
 
-    def stop(self, reason: str = "stopped") -> None:
+    def stop(self, reason: str = STOPPED_ON_REQUEST) -> None:
         """Stop recording, complete the header (and redact); safe to call twice."""
         if self.state == "stopped":
             return
@@ -150,10 +153,10 @@ class Recorder:
 
     def describe(self) -> str:
         """One sentence: where, how much, and (once stopped) why it stopped."""
-        what = f"{self.frames} frames, {self.calls} calls, {_size(self.bytes)}"
+        what = f"{self.frames} frames, {self.calls} calls, {size_text(self.bytes)}"
         redacted = ", redacted" if self.redact else ""
         if self.state == "recording":
-            return f"recording to {self.path}{redacted}: {what} of {_size(self.max_bytes)}"
+            return f"recording to {self.path}{redacted}: {what} of {size_text(self.max_bytes)}"
         problem = f"; {self.finish_error}" if self.finish_error else ""
         return f"stopped ({self.stop_reason}): {self.path}{redacted}, {what}{problem}"
 
@@ -211,7 +214,7 @@ class Recorder:
         """Write one record; 1 if written, 0 if the recording had to stop instead."""
         data = encode_line(value)
         if self.bytes + len(data) > self.max_bytes - _END_RESERVE_BYTES:
-            self.stop(f"it reached its size limit of {_size(self.max_bytes)}")
+            self.stop(f"it reached its size limit of {size_text(self.max_bytes)}")
             return 0
         try:
             self._write_now(value, data)

@@ -6,7 +6,7 @@ the last line says why the recording ended (docs/captures.md)::
     {"type": "header", "format": "mcbews-capture", "version": 1, "package": "...", ...}
     {"type": "frame", "t": 0.012, "conn": 1, "dir": "out", "text": "{\\"header\\": ...}"}
     {"type": "call", "t": 0.015, "conn": 1, "kind": "command", "at": 0.011, ...}
-    {"type": "end", "t": 3.2, "reason": "stopped", "frames": 40, "calls": 7, "bytes": 18211}
+    {"type": "end", "t": 3.2, "reason": "stopped on request", "frames": 40, ...}
 
 ``t`` is seconds since the recording began. A frame is the plaintext both sides exchanged
 (after decryption); a frame that was binary and not encrypted is kept as ``b64``, and one

@@ -18,6 +18,7 @@ from ..exceptions import (
 from ..gateway import CommandResult
 from ..toolkit.answers import Answer, ObjectiveScores, RegionScan
 from .handle import Minecraft
+from .recording import Recording, recording_fields
 from .render import ansi, card_html, card_text, command_html, command_text
 from .runtime import Pending
 from .status import Status, status_fields
@@ -121,6 +122,11 @@ RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], Non
         _pretty(lambda mc: _status_text(mc.status())),
     ),
     (PlayerSnapshot, _player_html, _pretty(_player_text)),
+    (
+        Recording,
+        lambda r: card_html(*recording_fields(r)),
+        _pretty(lambda r: card_text(*recording_fields(r))),
+    ),
     *((kind, _answer_html, _pretty(_answer_text)) for kind in _answer_types()),
 ]
 

@@ -24,6 +24,7 @@ from .connections import Connection, ConnectionRef, resolve
 from .counters import counter_rows
 from .explore import Explore
 from .progress import progress_bar
+from .recording import Recordings
 from .runtime import Pending, Runtime
 from .status import Status
 from .tables import (
@@ -90,10 +91,11 @@ class CallbackFailure:
     traceback: str = field(repr=False)
 
 
-class Minecraft(Explore):
+class Minecraft(Explore, Recordings):
     """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ...
 
-    The toolkit's queries, scoreboard, contexts and agent tools come from :class:`Explore`.
+    The toolkit's queries, scoreboard, contexts and agent tools come from :class:`Explore`;
+    ``record()`` and ``recording`` from :class:`Recordings`.
     """
 
     def __init__(
@@ -146,6 +148,8 @@ class Minecraft(Explore):
             return
         self.off_ui_chat()
         try:
+            if self.recording is not None:
+                self.recording.stop()  # the capture is finished before the bridge goes
             if self._runtime.running:
                 self._runtime.run(self._close(), CLOSE_TIMEOUT_SECONDS)
         except TimeoutError:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
+from ..exceptions import McbewsError
 from ..sansio.formatting import strip_codes
 from .config import encrypt_policy
 from .explore_magics import ExploreMagics
@@ -153,6 +154,29 @@ class McMagics(ExploreMagics, Magics):
             raise UsageError("usage: %mc tell <player> <text>")
         frames = self._wait(self.handle.send_text(player, text))
         print(f"Sent to {player} in {frames} frame(s).")
+
+    def _sub_record(self, rest: str) -> Any:
+        target, _, flags = rest.partition(" ")
+        if target.startswith("-"):
+            target, flags = "", rest
+        args = BY_NAME["record"].parse(flags)
+        current = self.handle.recording
+        if target in ("", "stop"):
+            if flags.strip():
+                raise UsageError(
+                    "%mc record: options go with a PATH, e.g. %mc record s.jsonl --redact"
+                )
+            if current is None:
+                print("Not recording; %mc record PATH starts a recording.")
+                return None
+            return current.stop() if target == "stop" else current
+        limit = {} if args.max_mb is None else {"max_bytes": int(args.max_mb * (1 << 20))}
+        try:
+            return self.handle.record(target, args.redact, overwrite=args.overwrite, **limit)
+        except ValueError as exc:
+            if isinstance(exc, McbewsError):
+                raise
+            raise UsageError(f"%mc record: {exc}") from None
 
     def _cell(self, line: str, cell: str) -> Any:
         import pandas as pd

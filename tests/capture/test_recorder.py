@@ -37,7 +37,7 @@ async def test_an_encrypted_session_is_recorded_as_plaintext_from_its_handshake(
         await notebook_flow(mc, sim)
     capture = read_capture(path)
     assert capture.header.complete and capture.end is not None
-    assert capture.end.reason == "stopped"
+    assert capture.end.reason == "stopped on request"
     facts = capture.facts(1)
     assert facts["encrypted"] and facts["encryption"] == {"form": "ws:encrypt", "mode": "cfb8"}
     assert facts["local_player"] == "Steve" and facts["event_version"] == 17039360

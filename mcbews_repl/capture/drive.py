@@ -130,12 +130,12 @@ class _Driver:
     def __init__(self, capture: Capture, bridge: Bridge, *, fast: bool, lost: float) -> None:
         self.capture, self.bridge, self.fast, self.lost = capture, bridge, fast, lost
         self.games: dict[int, tuple[ReplayGame, GameConnection]] = {}
-        self.ui_chats: list[tuple[int, dict[str, Any]]] = []
+        self.ui_chats: list[tuple[GameConnection | None, dict[str, Any]]] = []
         self.report = ReplayReport(capture.path)
 
     def on_ui_chat(self, message: UiChat) -> None:
-        conn = next((c for c, (_, g) in self.games.items() if g is message.connection), 0)
-        self.ui_chats.append((conn, _ui_chat(_fields_of(message))))
+        # Its game may not be in self.games yet: UI chat can come before wait_connected().
+        self.ui_chats.append((message.connection, _ui_chat(_fields_of(message))))
 
     async def connect(self) -> None:
         for conn in self.capture.connections():
@@ -171,10 +171,10 @@ class _Driver:
             await asyncio.sleep(0.01)
         await asyncio.sleep(_SETTLE_SECONDS)
         expected = [(c.conn, _ui_chat(c.result)) for c in self.capture.calls if c.kind == "ui_chat"]
-        if expected != self.ui_chats:
-            self.report.differences.append(
-                Difference(-1, 0, "ui_chat", {}, expected, self.ui_chats)
-            )
+        recorded_id = {id(live): conn for conn, (_, live) in self.games.items()}
+        got = [(recorded_id.get(id(live), 0), fields) for live, fields in self.ui_chats]
+        if expected != got:
+            self.report.differences.append(Difference(-1, 0, "ui_chat", {}, expected, got))
         for conn, (game, _) in self.games.items():
             self.report.games[conn] = game.finish()
 

@@ -1,0 +1,33 @@
+"""Every capture in this folder, replayed through a fresh bridge, gives the recorded results.
+
+The folder starts with sessions recorded from the simulated world (make_captures.py): the
+notebook flows, one of them redacted, and encrypted, refused and plaintext sessions. A
+capture of a real game becomes a regression test by being dropped in (docs/captures.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mcbews_repl.testing import read_capture, replay_capture
+
+HERE = Path(__file__).resolve().parent
+CAPTURES = sorted(HERE.glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", CAPTURES, ids=[p.stem for p in CAPTURES])
+async def test_a_capture_replays_with_the_recorded_results(path: Path) -> None:
+    report = await replay_capture(path)
+    assert report.ok, report.describe()
+    assert report.calls == len([c for c in read_capture(path).calls if c.kind != "ui_chat"])
+
+
+def test_the_folder_holds_the_notebook_flows_and_an_encrypted_session() -> None:
+    names = {p.stem for p in CAPTURES}
+    assert {"01_getting_started", "02_exploring_a_world", "03_inventory_analysis",
+            "04_ui_chat_bot", "04_ui_chat_bot_redacted"} <= names  # fmt: skip
+    encrypted = [read_capture(p).facts(1).get("encrypted") for p in CAPTURES]
+    assert encrypted.count(True) >= 5 and False in encrypted
+    assert read_capture(HERE / "04_ui_chat_bot_redacted.jsonl").header.redacted

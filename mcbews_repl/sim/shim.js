@@ -11,7 +11,8 @@
     return out;
   };
   let cache = new Map();
-  const invalidate = () => { cache = new Map(); };
+  let sections = new Map(); // "dim:cx:sy:cz" -> a block section; "dim:cx:cz" -> chunk loaded
+  const invalidate = () => { cache = new Map(); sections = new Map(); };
   const state = (name) => {
     if (!cache.has(name)) cache.set(name, call("player", { name }));
     const s = cache.get(name);
@@ -53,10 +54,63 @@
     return { successCount: out.successCount };
   };
 
+  // --- blocks: read a 16x16x16 section at a time, cached like player state ------------
+  class LocationOutOfWorldBoundariesError extends Error { constructor(m) { super(m); this.name = "LocationOutOfWorldBoundariesError"; } }
+  class LocationInUnloadedChunkError extends Error { constructor(m) { super(m); this.name = "LocationInUnloadedChunkError"; } }
+  const heights = new Map(); // dimension -> {min, max}: fixed for the world's life
+  const heightRange = (dim) => {
+    if (!heights.has(dim)) heights.set(dim, call("height_range", { dimension: dim }));
+    return { ...heights.get(dim) };
+  };
+  const section = (dim, cx, sy, cz) => {
+    const key = `${dim}:${cx}:${sy}:${cz}`;
+    let found = sections.get(key);
+    if (found === undefined) { found = call("block_section", { dimension: dim, cx, sy, cz }); sections.set(key, found); }
+    return found;
+  };
+
+  class BlockPermutation {
+    constructor(entry) { this._e = entry; }
+    get type() { return { id: this._e.typeId }; }
+    getAllStates() { return { ...this._e.states }; }
+    getState(name) { return this._e.states[name]; }
+    matches(typeId, states) {
+      const id = typeId.includes(":") ? typeId : `minecraft:${typeId}`;
+      return id === this._e.typeId && Object.entries(states ?? {}).every(([k, v]) => this._e.states[k] === v);
+    }
+  }
+
+  class Block {
+    constructor(dimension, x, y, z, entry) { this.dimension = dimension; this.x = x; this.y = y; this.z = z; this._e = entry; }
+    get location() { return { x: this.x, y: this.y, z: this.z }; }
+    get typeId() { return this._e.typeId; }
+    get type() { return { id: this._e.typeId }; }
+    get permutation() { return new BlockPermutation(this._e); }
+    get isAir() { return this._e.typeId === "minecraft:air"; }
+    get isLiquid() { return this._e.typeId === "minecraft:water" || this._e.typeId === "minecraft:lava"; }
+    get isValid() { return true; }
+  }
+
   class Dimension {
     constructor(id) { this.id = `minecraft:${id}`; this._short = id; }
-    get heightRange() { return this._short === "overworld" ? { min: -64, max: 320 } : { min: 0, max: 128 }; }
+    get heightRange() { return heightRange(this._short); }
     runCommand(command) { return runCommand({ dimension: this._short }, command); }
+    isChunkLoaded(location) {
+      const cx = Math.floor(location.x) >> 4, cz = Math.floor(location.z) >> 4;
+      const key = `${this._short}:${cx}:${cz}`;
+      if (!sections.has(key)) sections.set(key, call("chunk_loaded", { dimension: this._short, cx, cz }));
+      return sections.get(key);
+    }
+    // The game's contract (its typings): undefined in an unloaded chunk, a throw outside the
+    // dimension's height range.
+    getBlock(location) {
+      const x = Math.floor(location.x), y = Math.floor(location.y), z = Math.floor(location.z);
+      const range = heightRange(this._short);
+      if (y < range.min || y >= range.max) throw new LocationOutOfWorldBoundariesError(`y ${y} is outside ${this.id}'s height range`);
+      const found = section(this._short, x >> 4, y >> 4, z >> 4);
+      if (!found.loaded) return undefined;
+      return new Block(this, x, y, z, found.palette[found.ids[((y & 15) * 16 + (z & 15)) * 16 + (x & 15)]]);
+    }
   }
 
   class Player {
@@ -142,6 +196,23 @@
   let currentTick = 0;
   let nextRunId = 1;
   const jobs = new Map(); // id -> { due, every, fn }
+  // system.runJob generators. The game gives jobs a time slice each tick; the simulated
+  // world gives them a fixed number of resumptions per tick, shared round robin, so a
+  // test sees the same ticks every run (docs/sim.md, "Script API block reads").
+  const JOB_STEPS_PER_TICK = 16;
+  let nextJobId = 1;
+  const generators = new Map(); // id -> generator
+  const runJobs = () => {
+    let steps = 0;
+    while (generators.size > 0 && steps < JOB_STEPS_PER_TICK) {
+      for (const [id, generator] of [...generators]) {
+        if (steps >= JOB_STEPS_PER_TICK) break;
+        steps += 1;
+        const step = guard("system.runJob generator", () => generator.next());
+        if (step === undefined || step.done) generators.delete(id);
+      }
+    }
+  };
   const schedule = (fn, delay, every) => {
     const id = nextRunId++;
     jobs.set(id, { due: currentTick + Math.max(1, Math.floor(delay)), every, fn });
@@ -154,6 +225,8 @@
     runTimeout: (fn, ticks = 1) => schedule(fn, ticks, 0),
     runInterval: (fn, ticks = 1) => schedule(fn, ticks, Math.max(1, Math.floor(ticks))),
     clearRun: (id) => { jobs.delete(id); },
+    runJob: (generator) => { const id = nextJobId++; generators.set(id, generator); return id; },
+    clearJob: (id) => { generators.delete(id); },
     afterEvents: { scriptEventReceive: signal() },
     beforeEvents: { startup: signal() },
   };
@@ -188,7 +261,8 @@
   }
 
   globalThis.__mc_server = {
-    ...enums, Player, ItemStack, system, world,
+    ...enums, Player, ItemStack, Block, BlockPermutation, system, world,
+    LocationInUnloadedChunkError, LocationOutOfWorldBoundariesError,
   };
   globalThis.__mc_server_ui = { FormCancelationReason: enums.FormCancelationReason, ModalFormData };
   globalThis.__mc_server_gametest = {
@@ -217,6 +291,8 @@
         if (job.every > 0) job.due = tick + job.every; else jobs.delete(id);
         guard("system.run callback", job.fn);
       }
+      runJobs();
+      if (generators.size > 0) return tick + 1; // a job still running: fast mode ticks on
       let next = -1; // the next one-shot job: fast mode runs its tick at once
       for (const job of jobs.values()) if (job.every === 0 && (next < 0 || job.due < next)) next = job.due;
       return next;

@@ -190,9 +190,10 @@ describe("list_capabilities", () => {
   it("lists every registered capability with its description and parameters", () => {
     const out = result(listCapabilities.run({}, makeContext()));
     const caps = out["capabilities"] as { name: string; description: string; params: Record<string, string> }[];
-    expect(caps.map((c) => c.name)).toEqual(["get_player_snapshot", "get_inventory_snapshot", "run_world_command", "list_capabilities"]);
+    expect(caps.map((c) => c.name)).toEqual(["get_player_snapshot", "get_inventory_snapshot", "run_world_command", "get_blocks", "list_capabilities"]);
     for (const cap of caps) expect(cap.description.length).toBeGreaterThan(10);
     expect(caps[2]?.params).toHaveProperty("command");
+    expect(Object.keys(caps[3]?.params ?? {})).toEqual(["from", "to", "dimension", "states", "start"]);
     expect(out["commandPolicy"]).toMatch(/^bridge commands allowed: .*say/);
   });
 });

@@ -125,6 +125,7 @@ async def test_list_and_unknown_capabilities(
         "get_player_snapshot",
         "get_inventory_snapshot",
         "run_world_command",
+        "get_blocks",
         "list_capabilities",
     ]
     with pytest.raises(CapabilityError) as unknown:

@@ -1,8 +1,9 @@
 // The default capability set, in the order list_capabilities reports it.
-import type { Capability } from "../capability.js";
+import type { AnyCapability } from "../capability.js";
+import { getBlocks } from "./getBlocks.js";
 import { inventorySnapshot } from "./inventorySnapshot.js";
 import { listCapabilities } from "./listCapabilities.js";
 import { playerSnapshot } from "./playerSnapshot.js";
 import { runWorldCommand } from "./runWorldCommand.js";
 
-export const DEFAULT_CAPABILITIES: readonly Capability[] = [playerSnapshot, inventorySnapshot, runWorldCommand, listCapabilities];
+export const DEFAULT_CAPABILITIES: readonly AnyCapability[] = [playerSnapshot, inventorySnapshot, runWorldCommand, getBlocks, listCapabilities];

@@ -1,0 +1,217 @@
+// get_blocks: the blocks of a box as a palette plus a run-length encoding.
+//
+// Positions are read in one fixed order, x fastest, then z, then y (bottom layer first, each
+// layer row by row along z): position i of a box of size [sx, sy, sz] at origin [x0, y0, z0]
+// is x = x0 + i % sx, z = z0 + floor(i / sx) % sz, y = y0 + floor(i / (sx * sz)). `runs` is
+// "<palette index>*<count>" (or just the index for a run of one) per run, comma separated.
+// A position in an unloaded chunk reads as UNLOADED, one outside the dimension's height range
+// as OUT_OF_WORLD: both are palette entries of their own, never air.
+//
+// The reading runs as a system.runJob generator that yields every POSITIONS_PER_YIELD
+// positions, so a large box is spread over ticks instead of stalling one (the game's
+// watchdog). The answer must fit the bridge's answer limits; when a varied box would not,
+// it covers a prefix of the positions (`start`, `count`) and the caller asks for the rest.
+import { system, world, type Dimension } from "@minecraft/server";
+import type { CapabilityResult, JobCapability } from "../capability.js";
+import { dumpsWire, utf8Len, type JsonObject, type JsonValue } from "../json.js";
+import { MAX_CHUNKS_PER_MESSAGE, MAX_MESSAGE_BYTES, UPSTREAM_CHUNK_CODE_POINTS } from "../wire.js";
+
+/**
+ * Positions per request: one 16x16x16 section. Even when no two neighbours match, a run costs
+ * at most 5 bytes ("123*1," is never needed: a run of one is "123,"), so 4096 positions take
+ * at most 20 KiB of runs, leaving the rest of ANSWER_BUDGET_BYTES for the palette. Larger boxes
+ * are split by the caller (mcbews_repl/blocks.py).
+ */
+export const MAX_BLOCKS_PER_REQUEST = 4096;
+/**
+ * What an answer may take: 128 chunks of at most 256 code points (wire.json). Every chunk but
+ * the last carries at least 256 UTF-8 bytes, so an answer of at most this many bytes never
+ * needs more than 128 chunks; it is also below the 64 KiB message limit.
+ */
+export const ANSWER_BUDGET_BYTES = Math.min(MAX_CHUNKS_PER_MESSAGE * UPSTREAM_CHUNK_CODE_POINTS, MAX_MESSAGE_BYTES);
+/** Room kept for the answer's envelope and fixed fields (ids, origin, size, counts). */
+const ENVELOPE_BYTES = 512;
+/** Positions read between two yields of the job. */
+export const POSITIONS_PER_YIELD = 256;
+/** Whole-block coordinates the game accepts (its world border). */
+const MAX_COORDINATE = 30_000_000;
+export const UNLOADED = "<unloaded>";
+export const OUT_OF_WORLD = "<out_of_world>";
+const DIMENSIONS = ["overworld", "nether", "the_end"];
+
+export interface BoxRequest {
+  dimension: string;
+  origin: [number, number, number];
+  size: [number, number, number];
+  start: number;
+  states: boolean;
+}
+
+type Parsed = { ok: true; box: BoxRequest } | { ok: false; message: string };
+
+function corner(value: unknown, name: string): [number, number, number] | string {
+  const ok = Array.isArray(value) && value.length === 3 && value.every((v) => Number.isInteger(v) && Math.abs(v as number) <= MAX_COORDINATE);
+  return ok ? (value as [number, number, number]) : `${name} must be [x, y, z]: three whole numbers within ±${MAX_COORDINATE}`;
+}
+
+/** Check a payload: two corners (inclusive, any order), a dimension, where to start. */
+export function parseBox(payload: Record<string, unknown>): Parsed {
+  const from = corner(payload["from"], "from");
+  const to = corner(payload["to"], "to");
+  if (typeof from === "string") return { ok: false, message: from };
+  if (typeof to === "string") return { ok: false, message: to };
+  const dimension = String(payload["dimension"] ?? "overworld").replace(/^minecraft:/, "");
+  if (!DIMENSIONS.includes(dimension)) return { ok: false, message: `dimension must be one of ${DIMENSIONS.join(", ")}` };
+  const origin = [0, 1, 2].map((i) => Math.min(from[i]!, to[i]!)) as [number, number, number];
+  const size = [0, 1, 2].map((i) => Math.abs(from[i]! - to[i]!) + 1) as [number, number, number];
+  const volume = size[0] * size[1] * size[2];
+  if (volume > MAX_BLOCKS_PER_REQUEST) {
+    return { ok: false, message: `the box holds ${volume} blocks, more than ${MAX_BLOCKS_PER_REQUEST} per request: split it` };
+  }
+  const start = payload["start"] ?? 0;
+  if (!Number.isInteger(start) || (start as number) < 0 || (start as number) >= volume) {
+    return { ok: false, message: `start must be a whole number from 0 to ${volume - 1}` };
+  }
+  return { ok: true, box: { dimension, origin, size, start: start as number, states: payload["states"] === true } };
+}
+
+interface Reading {
+  key: string;
+  typeId: string;
+  states: JsonObject | null;
+}
+
+function runToken(entry: number, length: number): string {
+  return length > 1 ? `${entry}*${length}` : String(entry);
+}
+
+/** Palette and runs, growing within the answer budget. */
+export class RunEncoder {
+  readonly palette: string[] = [];
+  readonly states: (JsonObject | null)[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly runs: string[] = [];
+  private current = -1;
+  private length = 0;
+  private bytes = ENVELOPE_BYTES;
+  count = 0;
+
+  constructor(private readonly budget: number = ANSWER_BUDGET_BYTES) {}
+
+  /** Add one position; false (and nothing added) when it would not fit the budget. */
+  push(reading: Reading): boolean {
+    const known = this.index.get(reading.key);
+    const entry = known ?? this.palette.length;
+    let cost = known === undefined ? utf8Len(dumpsWire(reading.typeId)) + utf8Len(dumpsWire(reading.states)) + 2 : 0;
+    if (entry === this.current) cost += runToken(entry, this.length + 1).length - runToken(entry, this.length).length;
+    else cost += runToken(entry, 1).length + 1;
+    if (this.bytes + cost > this.budget) return false;
+    if (known === undefined) {
+      this.index.set(reading.key, entry);
+      this.palette.push(reading.typeId);
+      this.states.push(reading.states);
+    }
+    if (entry === this.current) this.length += 1;
+    else {
+      this.flush();
+      this.current = entry;
+      this.length = 1;
+    }
+    this.bytes += cost;
+    this.count += 1;
+    return true;
+  }
+
+  private flush(): void {
+    if (this.current >= 0) this.runs.push(runToken(this.current, this.length));
+  }
+
+  encoded(): string {
+    this.flush();
+    this.current = -1;
+    return this.runs.join(",");
+  }
+}
+
+function readOne(dimension: Dimension, x: number, y: number, z: number, withStates: boolean): Reading {
+  const range = dimension.heightRange;
+  if (y < range.min || y >= range.max) return { key: OUT_OF_WORLD, typeId: OUT_OF_WORLD, states: null };
+  let block;
+  try {
+    block = dimension.getBlock({ x, y, z });
+  } catch (err) {
+    // The typings document both errors; a chunk that unloads mid-read throws the first.
+    const name = err instanceof Error ? err.name : "";
+    if (name === "LocationInUnloadedChunkError") block = undefined;
+    else if (name === "LocationOutOfWorldBoundariesError") return { key: OUT_OF_WORLD, typeId: OUT_OF_WORLD, states: null };
+    else throw err;
+  }
+  if (block === undefined) return { key: UNLOADED, typeId: UNLOADED, states: null };
+  if (!withStates) return { key: block.typeId, typeId: block.typeId, states: null };
+  const states = block.permutation.getAllStates() as JsonObject;
+  return { key: block.typeId + JSON.stringify(states, Object.keys(states).sort()), typeId: block.typeId, states };
+}
+
+/** Read the box from `box.start`, yielding every POSITIONS_PER_YIELD positions. */
+export function* readBox(dimension: Dimension, box: BoxRequest, encoder: RunEncoder): Generator<void, void, void> {
+  const [sx, sy, sz] = box.size;
+  const [x0, y0, z0] = box.origin;
+  const volume = sx * sy * sz;
+  for (let i = box.start; i < volume; i++) {
+    const x = x0 + (i % sx);
+    const z = z0 + (Math.floor(i / sx) % sz);
+    const y = y0 + Math.floor(i / (sx * sz));
+    if (!encoder.push(readOne(dimension, x, y, z, box.states))) return;
+    if ((i - box.start + 1) % POSITIONS_PER_YIELD === 0 && i + 1 < volume) yield;
+  }
+}
+
+export function answerOf(box: BoxRequest, encoder: RunEncoder): JsonObject {
+  const runs = encoder.encoded();
+  const result: { [key: string]: JsonValue } = {
+    dimension: `minecraft:${box.dimension}`,
+    origin: box.origin,
+    size: box.size,
+    order: "xzy",
+    start: box.start,
+    count: encoder.count,
+    palette: encoder.palette,
+  };
+  if (box.states) result["states"] = encoder.states;
+  result["runs"] = runs;
+  return result;
+}
+
+/** Run the read as a job; the promise settles when the job has finished (or failed). */
+export function readAsJob(box: BoxRequest): Promise<CapabilityResult> {
+  return new Promise((resolve) => {
+    const dimension = world.getDimension(box.dimension);
+    const encoder = new RunEncoder();
+    function* job(): Generator<void, void, void> {
+      try {
+        yield* readBox(dimension, box, encoder);
+        resolve({ ok: true, result: answerOf(box, encoder) });
+      } catch (err) {
+        resolve({ ok: false, message: `reading blocks failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 200) });
+      }
+    }
+    system.runJob(job());
+  });
+}
+
+export const getBlocks: JobCapability = {
+  name: "get_blocks",
+  description: `Block types in a box (at most ${MAX_BLOCKS_PER_REQUEST}) as a palette and runs, x fastest, then z, then y; unloaded or out-of-world positions are their own entries`,
+  params: {
+    from: "array: [x, y, z], one corner (whole numbers, inclusive)",
+    to: "array: [x, y, z], the opposite corner",
+    dimension: "string: overworld (default), nether or the_end",
+    states: "boolean: also give each palette entry's block states (default false)",
+    start: "integer: the position to start from, in the reading order (default 0)",
+  },
+  start(payload) {
+    const parsed = parseBox(payload);
+    if (!parsed.ok) return Promise.resolve({ ok: false, message: parsed.message });
+    return readAsJob(parsed.box);
+  },
+};

@@ -1,29 +1,45 @@
 # The two commands of the README:  `make run`  and  `make test`.
-# `make run` opens JupyterLab on the getting-started notebook (the simulated world is its
-# default); headless machines get the URL printed.
+# `make run` installs what running needs (not the test tools) and opens JupyterLab on the
+# getting-started notebook (the simulated world is its default); on a machine without a
+# browser it prints that notebook's URL.
+# `make test` installs everything, test tools included, and runs every check.
 # Both create ./.venv on first use and reinstall when pyproject.toml changes.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip --disable-pip-version-check
+STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
+NOTEBOOK := 01_getting_started.ipynb
 
 .PHONY: run demo notebooks test lint pytest addon-test bench bench-peers bench-answers clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,repl,lab]'
-	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/jupyter lab notebooks/01_getting_started.ipynb $(if $(filter 0,$(shell id -u)),--allow-root,)
+# What running needs: the package, JupyterLab and the notebooks' libraries.
+$(STAMP_RUN): pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet -e '.[lab]'
+	touch $(STAMP_RUN)
+
+# Everything: the above plus pytest, mypy, ruff, playwright, hypothesis ...
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e '.[dev,repl,lab]'
+	touch $(STAMP) $(STAMP_RUN)
+
+# default_url makes JupyterLab open, and print, the notebook itself rather than the Launcher.
+run: $(STAMP_RUN)
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks \
+		--LabApp.default_url=/lab/tree/$(NOTEBOOK) \
+		$(if $(filter 0,$(shell id -u)),--allow-root,)
 
 # The same first look without a browser: a bridge and a simulated world in the terminal.
-demo: $(STAMP)
+demo: $(STAMP_RUN)
 	$(BIN)/python -m mcbews_repl demo
 
 # Re-run every notebook against the simulated world and save its outputs.
-notebooks: $(STAMP)
+notebooks: $(STAMP_RUN)
 	MCBEWS_PORT=19131 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
 
 lint: $(STAMP)

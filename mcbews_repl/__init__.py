@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from .exceptions import (
+    AddressInUse,
+    BridgeStopped,
     CapabilityError,
     CommandFailed,
     CommandQueueFull,
@@ -13,11 +15,14 @@ from .exceptions import (
     RequestTimeout,
 )
 from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
+from .repl.launch import start  # scripts: the notebook's mc handle on a thread of its own
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AddressInUse",
     "Bridge",
+    "BridgeStopped",
     "CapabilityError",
     "CommandFailed",
     "CommandQueueFull",
@@ -33,6 +38,7 @@ __all__ = [
     "UiChat",
     "__version__",
     "serve",
+    "start",
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from collections.abc import Sequence
 
 from . import __version__
@@ -16,9 +17,23 @@ from .sansio import (
     format_chunk,
     split_payload,
 )
+from .sansio.formatting import strip_codes, to_ansi
 from .sansio.wire import BRIDGE_PLAYER
 
 __all__ = ["main"]
+
+# What `mcbews-repl --help` says (plain text: argparse shows it as it is).
+DESCRIPTION = (
+    "Script a Minecraft Bedrock world from Python. demo: a bridge and a simulated world "
+    "talking in this terminal; sim: connect a simulated world to a bridge URL; addon export: "
+    "write the behavior pack to import into Minecraft. In IPython or Jupyter: "
+    "%load_ext mcbews_repl."
+)
+
+
+def game_text(text: str) -> str:
+    """Game text as the player sees it: colours on a terminal, the bare words elsewhere."""
+    return to_ansi(text) if sys.stdout.isatty() else strip_codes(text)
 
 
 def _chat_frame(sender: str, message: str) -> str:
@@ -53,7 +68,8 @@ async def live_demo() -> int:
             + ", ".join(f"{i['amount']}x {i['typeId'].split(':')[1]}" for i in items[:4])
         )
         frames = await mc.send_text("Steve", "Hello Steve! 你好 @a §c", role="assistant")
-        print(f"Sent Steve a text response in {frames} frame(s); he sees: {sim.inbox('Steve')[-1]}")
+        shown = game_text(sim.inbox("Steve")[-1])
+        print(f"Sent Steve a text response in {frames} frame(s); he sees: {shown}")
     print("\nNext: `make test`, or in IPython: %load_ext mcbews_repl then %mc sim")
     return 0
 
@@ -84,7 +100,7 @@ def demo() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="mcbews-repl", description=__doc__)
+    parser = argparse.ArgumentParser(prog="mcbews-repl", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"mcbews-repl {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     demo_cmd = commands.add_parser("demo", help="a bridge and a simulated world, talking")

@@ -6,6 +6,8 @@
     ├── FrameTooLarge          (also ValueError) a command cannot fit the line and frame ceilings
     ├── InvalidArgument        (also ValueError) a toolkit argument broke a rule; nothing was sent
     ├── NotConnected           no game client is connected (or the chosen one is gone)
+    │   └── BridgeStopped      the bridge itself was stopped (``%mc stop``, unload, ``close()``)
+    ├── AddressInUse           (also OSError) another program already listens on the port
     ├── ConnectionClosed       the game connection closed while a request was pending
     ├── RequestTimeout         (also TimeoutError) no answer within the timeout
     ├── CommandQueueFull       the connection's command queue is full; nothing was sent
@@ -20,6 +22,8 @@ reports it as events. Plain local misuse (a bad argument) raises ``ValueError`` 
 from __future__ import annotations
 
 __all__ = [
+    "AddressInUse",
+    "BridgeStopped",
     "CapabilityError",
     "CommandFailed",
     "CommandQueueFull",
@@ -86,6 +90,22 @@ class InvalidArgument(McbewsError, ValueError):
 
 class NotConnected(McbewsError):
     """No game client is connected; type the /connect line in Minecraft first."""
+
+
+class BridgeStopped(NotConnected):
+    """The bridge was stopped, so nothing can reach a game until it is started again."""
+
+
+class AddressInUse(McbewsError, OSError):
+    """The bridge could not listen: another program (often another notebook) holds the port."""
+
+    def __init__(self, host: str, port: int, reason: str) -> None:
+        self.host = host
+        self.port = port
+        super().__init__(
+            f"cannot listen on {host}:{port}: {reason}; another bridge or notebook may hold "
+            "it: stop that one, or choose another port (port=0 picks a free one)"
+        )
 
 
 class ConnectionClosed(McbewsError):

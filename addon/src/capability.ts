@@ -8,6 +8,12 @@ export type CapabilityResult = { ok: true; result: JsonObject } | { ok: false; m
 
 export type CommandOutcome = { ok: true; successCount: number } | { ok: false; error: string };
 
+/** What a table needs to tell an entity apart: its type and its name tag ("" if unnamed). */
+export interface EntityInfo {
+  typeId: string;
+  nameTag: string;
+}
+
 export interface CapabilityContext {
   /** Every player in the world, the bridge player included (capabilities filter it out). */
   players(): readonly Player[];
@@ -15,6 +21,8 @@ export interface CapabilityContext {
   sourcePlayer: string | null;
   /** Run a command as the world (the overworld); never throws. */
   runCommand(command: string): CommandOutcome;
+  /** The entity with this id (querytarget's uniqueId), if it is loaded; never throws. */
+  entity(id: string): EntityInfo | undefined;
   /** The command policy in force for run_world_command. */
   policy(): CommandPolicy;
   /** The registry answering this request, for discovery. */
@@ -26,7 +34,8 @@ export interface CapabilityInfo {
   readonly name: string;
   /** One line, shown by list_capabilities. */
   readonly description: string;
-  /** Parameter name to a one-line description (type and default). */
+  /** Parameter name to a one-line "type: description" (type and default); the leading type
+   * word (string, number, integer, boolean, array, object) is checked (params.ts). */
   readonly params: Readonly<Record<string, string>>;
 }
 

@@ -44,6 +44,14 @@ const host: Host = {
       return { ok: false, error: describeError(err) };
     }
   },
+  entity(id) {
+    try {
+      const found = world.getEntity(id);
+      return found === undefined ? undefined : { typeId: found.typeId, nameTag: found.nameTag };
+    } catch {
+      return undefined; // getEntity throws on an id it cannot read
+    }
+  },
   readPolicy: () => world.getDynamicProperty(POLICY_PROPERTY),
   writePolicy: (encoded) => world.setDynamicProperty(POLICY_PROPERTY, encoded),
   warn: (message) => console.warn(message),

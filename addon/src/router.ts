@@ -1,10 +1,12 @@
 // Channel A: one request message in, one answer out (as chunk lines for the bridge player).
-// Never throws: a capability that throws answers CAPABILITY_FAILED; a request whose id cannot
-// be read has nowhere to be routed and is dropped with a reason for the log. A job capability
-// answers later: its outcome is a promise of the same kinds, which never rejects.
+// Never throws: a payload that does not fit the capability's declared parameters answers
+// INVALID_REQUEST, a capability that throws answers CAPABILITY_FAILED; a request whose id
+// cannot be read has nowhere to be routed and is dropped with a reason for the log. A job
+// capability answers later: its outcome is a promise of the same kinds, which never rejects.
 import { encodeAnswer, errorAnswer, okAnswer, type Answer } from "./answer.js";
 import type { CapabilityContext, CapabilityResult, JobCapability } from "./capability.js";
 import { splitPayload } from "./chunks.js";
+import { checkParams } from "./params.js";
 import { parseRequest } from "./request.js";
 import { BRIDGE_PREFIX } from "./wire.js";
 
@@ -24,6 +26,8 @@ export function routeRequest(message: string, ctx: CapabilityContext): RouteOutc
   if (cap === undefined) {
     return answerWith(requestId, errorAnswer("UNSUPPORTED_CAPABILITY", `no such capability: ${capability}`));
   }
+  const invalid = checkParams(cap, payload);
+  if (invalid !== null) return answerWith(requestId, errorAnswer("INVALID_REQUEST", invalid));
   if ("start" in cap) return { kind: "later", requestId, outcome: routeJob(requestId, cap, payload, ctx) };
   let answer: Answer;
   try {

@@ -2,7 +2,7 @@
 // real host from @minecraft/server, tests build fakes. Keeps the state (request queue, upstream
 // outbox, text buffers, policy cache) in one object owned by main.ts.
 import type { Player } from "@minecraft/server";
-import type { CapabilityContext, CommandOutcome, Registry } from "./capability.js";
+import type { CapabilityContext, CommandOutcome, EntityInfo, Registry } from "./capability.js";
 import { TELL_WRAPPER } from "./chunks.js";
 import { applyPolicyCommand, decodePolicy, encodePolicy, POLICY_EVENT, type CommandPolicy } from "./policy.js";
 import { BoundedQueue } from "./queue.js";
@@ -18,6 +18,8 @@ export interface Host {
   /** Spawn the bridge player; may throw (for instance without Beta APIs). */
   spawnBridge(): void;
   runWorldCommand(command: string): CommandOutcome;
+  /** The loaded entity with this id; undefined when there is none (never throws). */
+  entity(id: string): EntityInfo | undefined;
   readPolicy(): unknown;
   writePolicy(encoded: string): void;
   warn(message: string): void;
@@ -119,6 +121,7 @@ export class BridgeRuntime {
       players: () => this.host.players(),
       sourcePlayer: source,
       runCommand: (command) => this.host.runWorldCommand(command),
+      entity: (id) => this.host.entity(id),
       policy: () => this.policy(),
       registry: this.registry,
     };

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { inventorySnapshot } from "../src/capabilities/inventorySnapshot.js";
+import { describeEntities, MAX_ENTITY_IDS } from "../src/capabilities/describeEntities.js";
 import { listCapabilities } from "../src/capabilities/listCapabilities.js";
 import { playerSnapshot } from "../src/capabilities/playerSnapshot.js";
 import { runWorldCommand } from "../src/capabilities/runWorldCommand.js";
@@ -190,10 +191,43 @@ describe("list_capabilities", () => {
   it("lists every registered capability with its description and parameters", () => {
     const out = result(listCapabilities.run({}, makeContext()));
     const caps = out["capabilities"] as { name: string; description: string; params: Record<string, string> }[];
-    expect(caps.map((c) => c.name)).toEqual(["get_player_snapshot", "get_inventory_snapshot", "run_world_command", "get_blocks", "list_capabilities"]);
+    expect(caps.map((c) => c.name)).toEqual([
+      "get_player_snapshot",
+      "get_inventory_snapshot",
+      "run_world_command",
+      "describe_entities",
+      "get_blocks",
+      "list_capabilities",
+    ]);
     for (const cap of caps) expect(cap.description.length).toBeGreaterThan(10);
     expect(caps[2]?.params).toHaveProperty("command");
-    expect(Object.keys(caps[3]?.params ?? {})).toEqual(["from", "to", "dimension", "states", "start"]);
+    expect(Object.keys(caps[4]?.params ?? {})).toEqual(["from", "to", "dimension", "states", "start"]);
     expect(out["commandPolicy"]).toMatch(/^bridge commands allowed: .*say/);
+  });
+});
+
+describe("describe_entities", () => {
+  beforeEach(() => {
+    mc.addPlayer({ name: "Steve", id: "-4294967295" });
+    mc.addEntity({ id: "-12884901887", typeId: "minecraft:cow", nameTag: "" });
+    mc.addEntity({ id: "-12884901888", typeId: "minecraft:villager_v2", nameTag: "§6Bob" });
+  });
+
+  it("gives each id's type and name tag, in the order asked, null for the gone and the invalid", () => {
+    const out = result(describeEntities.run({ ids: ["-12884901888", "-4294967295", "-1", "cow", "-12884901887"] }, makeContext()));
+    expect(out["entities"]).toEqual([
+      { id: "-12884901888", typeId: "minecraft:villager_v2", nameTag: "§6Bob" },
+      { id: "-4294967295", typeId: "minecraft:player", nameTag: "Steve" },
+      { id: "-1", typeId: null, nameTag: null },
+      { id: "cow", typeId: null, nameTag: null },
+      { id: "-12884901887", typeId: "minecraft:cow", nameTag: "" },
+    ]);
+  });
+
+  it("refuses ids that are not strings, and too many at once", () => {
+    expect(describeEntities.run({ ids: [1] }, makeContext()).ok).toBe(false);
+    const many = Array.from({ length: MAX_ENTITY_IDS + 1 }, (_, k) => `-${k}`);
+    expect(describeEntities.run({ ids: many }, makeContext()).ok).toBe(false);
+    expect(result(describeEntities.run({}, makeContext()))["entities"]).toEqual([]);
   });
 });

@@ -87,6 +87,21 @@ describe("get_blocks request checks", () => {
   });
 });
 
+describe("get_blocks parameters are checked before it runs", () => {
+  it.each([
+    [{ from: [0, 0, 0], to: [1, 1, 1], state: true }, 'unknown parameter "state" for get_blocks'],
+    [{ from: [0, 0, 0], to: [1, 1, 1], states: "yes" }, 'parameter "states" of get_blocks must be a boolean'],
+    [{ from: "0 0 0", to: [1, 1, 1] }, 'parameter "from" of get_blocks must be an array'],
+    [{ from: [0, 0, 0], to: [1, 1, 1], start: 1.5 }, 'parameter "start" of get_blocks must be an integer'],
+  ])("refuses %j as INVALID_REQUEST", (payload, message) => {
+    const out = routeRequest(JSON.stringify({ v: 2, request_id: "p1", capability: "get_blocks", payload }), makeContext());
+    if (out.kind !== "answer") throw new Error(`not answered at once: ${out.kind}`);
+    const body = JSON.parse(joinChunks(out.lines)) as { ok: boolean; error: { code: string; message: string } };
+    expect(body.error.code).toBe("INVALID_REQUEST");
+    expect(body.error.message).toContain(message);
+  });
+});
+
 describe("get_blocks encoding", () => {
   it("reads x fastest, then z, then y, as runs over a palette", async () => {
     mc.setBlock(1, 64, 0, { typeId: "minecraft:stone" });
@@ -198,6 +213,7 @@ describe("get_blocks through the runtime", () => {
         players: () => state.players.map(asPlayer),
         spawnBridge: () => void mc.addPlayer({ name: BRIDGE_PLAYER }),
         runWorldCommand: () => ({ ok: true, successCount: 1 }),
+        entity: () => undefined,
         readPolicy: () => undefined,
         writePolicy: () => undefined,
         warn: (message) => void warnings.push(message),

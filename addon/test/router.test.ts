@@ -84,6 +84,40 @@ describe("router answers", () => {
     expect(body).toEqual({ ok: false, error: { code: "CAPABILITY_FAILED", message: "no player named Nobody is online" } });
   });
 
+  it("an unknown parameter is INVALID_REQUEST naming it and listing the accepted ones", () => {
+    mc.addPlayer({ name: "Steve" });
+    const { body } = answerOf(req("get_inventory_snapshot", { player: 123 }));
+    expect(body).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    const message = (body["error"] as { message: string }).message;
+    expect(message).toContain('unknown parameter "player" for get_inventory_snapshot');
+    expect(message).toContain("accepted: target (string:");
+    const none = answerOf(req("list_capabilities", { verbose: true })).body["error"] as { message: string };
+    expect(none.message).toContain("list_capabilities takes no parameters");
+  });
+
+  it("a parameter of the wrong type is INVALID_REQUEST naming it, its type and what it got", () => {
+    const { body } = answerOf(req("get_inventory_snapshot", { target: 123 }));
+    expect(body).toEqual({
+      ok: false,
+      error: {
+        code: "INVALID_REQUEST",
+        message:
+          'parameter "target" of get_inventory_snapshot must be a string, not an integer; ' +
+          "accepted: target (string: a player name, '@s', or '@a'/empty for every player (default))",
+      },
+    });
+    expect(answerOf(req("describe_entities", { ids: "-1" })).body).toMatchObject({ error: { code: "INVALID_REQUEST" } });
+  });
+
+  it("valid parameters, null ones and undeclared types still reach the capability", () => {
+    mc.addPlayer({ name: "Steve" });
+    expect(answerOf(req("get_player_snapshot", { target: "Steve" })).body).toMatchObject({ ok: true });
+    expect(answerOf(req("get_player_snapshot", { target: null })).body).toMatchObject({ ok: true });
+    const loose: Capability = { name: "loose", description: "", params: { x: "anything" }, run: (p) => ({ ok: true, result: { x: p["x"] as string } }) };
+    const ctx = { ...makeContext(), registry: createRegistry([loose]) };
+    expect(answerOf(req("loose", { x: [1] }), ctx).body).toEqual({ ok: true, result: { x: [1] } });
+  });
+
   it("an answer too large for 128 chunks becomes CAPABILITY_FAILED", () => {
     const huge: Capability = { name: "huge", description: "", params: {}, run: () => ({ ok: true, result: { x: "x".repeat(40000) } }) };
     const { body } = answerOf(req("huge"), { ...makeContext(), registry: createRegistry([huge]) });

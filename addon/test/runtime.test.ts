@@ -25,6 +25,7 @@ function fakeHost(): Fake {
       mc.addPlayer({ name: BRIDGE_PLAYER });
     },
     runWorldCommand: (command) => ({ ok: true, successCount: command.length }),
+    entity: () => undefined,
     readPolicy: () => state.dynamicProperties.get("policy"),
     writePolicy: (encoded) => void state.dynamicProperties.set("policy", encoded),
     warn: (message) => void warnings.push(message),

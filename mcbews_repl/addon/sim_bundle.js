@@ -21,6 +21,26 @@ if (m3 === void 0) throw new Error("the simulator host must set globalThis.__mc_
 var FormCancelationReason = m3.FormCancelationReason;
 var ModalFormData = m3.ModalFormData;
 
+// src/capabilities/describeEntities.ts
+var MAX_ENTITY_IDS = 64;
+var describeEntities = {
+  name: "describe_entities",
+  description: "Type id and name tag of each entity id given (querytarget's uniqueId); null when gone",
+  params: { ids: `array: entity ids as strings, at most ${MAX_ENTITY_IDS}` },
+  run(payload, ctx) {
+    const ids = payload["ids"] ?? [];
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string")) {
+      return { ok: false, message: "ids must be an array of entity id strings" };
+    }
+    if (ids.length > MAX_ENTITY_IDS) return { ok: false, message: `at most ${MAX_ENTITY_IDS} ids per request` };
+    const entities = ids.map((id) => {
+      const found = ctx.entity(id);
+      return found ? { id, typeId: found.typeId, nameTag: found.nameTag } : { id, typeId: null, nameTag: null };
+    });
+    return { ok: true, result: { entities } };
+  }
+};
+
 // src/json.ts
 function escapeWire(jsonText) {
   let out = "";
@@ -468,7 +488,7 @@ var runWorldCommand = {
 };
 
 // src/capabilities/index.ts
-var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, getBlocks, listCapabilities];
+var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, listCapabilities];
 
 // src/capability.ts
 function createRegistry(capabilities) {
@@ -539,6 +559,53 @@ function cut(prefix, id, points, totalGuess, maxCodePoints, budget, wrapper) {
   }
 }
 
+// src/params.ts
+var TYPE_WORD = /^(string|number|integer|boolean|array|object)\b/;
+function declaredType(description) {
+  const match = TYPE_WORD.exec(description.trim());
+  return match ? match[1] : null;
+}
+function typeOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "number" && Number.isInteger(value)) return "an integer";
+  return `a ${typeof value}`;
+}
+function fits(value, type) {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+  }
+}
+function accepted(cap) {
+  const names = Object.keys(cap.params);
+  if (names.length === 0) return `${cap.name} takes no parameters`;
+  return `accepted: ${names.map((n) => `${n} (${cap.params[n]})`).join("; ")}`;
+}
+function checkParams(cap, payload) {
+  for (const [key, value] of Object.entries(payload)) {
+    if (!Object.hasOwn(cap.params, key)) {
+      return `unknown parameter "${key}" for ${cap.name}; ${accepted(cap)}`.slice(0, 400);
+    }
+    const type = declaredType(cap.params[key] ?? "");
+    if (value === null || type === null || fits(value, type)) continue;
+    const wanted = type === "integer" || type === "array" || type === "object" ? `an ${type}` : `a ${type}`;
+    return `parameter "${key}" of ${cap.name} must be ${wanted}, not ${typeOf(value)}; ${accepted(cap)}`.slice(0, 400);
+  }
+  return null;
+}
+
 // src/request.ts
 function fail(code, message, requestId) {
   return { ok: false, code, message, requestId };
@@ -577,6 +644,8 @@ function routeRequest(message, ctx) {
   if (cap === void 0) {
     return answerWith(requestId, errorAnswer("UNSUPPORTED_CAPABILITY", `no such capability: ${capability}`));
   }
+  const invalid = checkParams(cap, payload);
+  if (invalid !== null) return answerWith(requestId, errorAnswer("INVALID_REQUEST", invalid));
   if ("start" in cap) return { kind: "later", requestId, outcome: routeJob(requestId, cap, payload, ctx) };
   let answer;
   try {
@@ -847,6 +916,7 @@ var BridgeRuntime = class {
       players: () => this.host.players(),
       sourcePlayer: source,
       runCommand: (command) => this.host.runWorldCommand(command),
+      entity: (id) => this.host.entity(id),
       policy: () => this.policy(),
       registry: this.registry
     };
@@ -942,6 +1012,14 @@ var host = {
       return { ok: true, successCount: world.getDimension("overworld").runCommand(command).successCount };
     } catch (err) {
       return { ok: false, error: describeError(err) };
+    }
+  },
+  entity(id) {
+    try {
+      const found = world.getEntity(id);
+      return found === void 0 ? void 0 : { typeId: found.typeId, nameTag: found.nameTag };
+    } catch {
+      return void 0;
     }
   },
   readPolicy: () => world.getDynamicProperty(POLICY_PROPERTY),

@@ -8,6 +8,7 @@ to the most recent game connection unless ``connection=`` names another one.
 from __future__ import annotations
 
 import asyncio
+import errno
 import hmac
 import inspect
 import logging
@@ -28,7 +29,7 @@ from websockets.asyncio.server import serve as websocket_serve
 from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
-from ..exceptions import NotConnected, RequestTimeout
+from ..exceptions import AddressInUse, NotConnected, RequestTimeout
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .connection import GameConnection
 from .delivery import Progress
@@ -49,6 +50,7 @@ _READ_LIMIT_FACTOR = 4
 _TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
 _AUTO_TOKEN_BYTES = 4  # 8 hex digits: a convenience secret (the game shows the URI in chat)
 _WILDCARD_HOSTS = ("", "0.0.0.0", "::")
+_PORT_MAX = 65535  # TCP ports are 16-bit
 
 
 def _lan_address() -> str:
@@ -82,6 +84,8 @@ class Bridge:
         **options: Any,
     ) -> None:
         self.settings = replace(settings or Settings(), **options)
+        if not 0 <= port <= _PORT_MAX:
+            raise ValueError(f"port must be 0..{_PORT_MAX} (0 picks a free one), not {port}")
         self.host = host
         self.token = _make_token(token)
         self.log = EventLog(self.settings.log_capacity)
@@ -99,15 +103,20 @@ class Bridge:
     async def start(self) -> Bridge:
         """Start listening; ``port=0`` picks a free port (``url`` tells which)."""
         self._closed = False
-        self._server = await websocket_serve(
-            self._handle,
-            self.host,
-            self._port,
-            process_request=self._check_request,
-            select_subprotocol=self._select_subprotocol,
-            max_size=self.settings.max_frame_bytes * _READ_LIMIT_FACTOR,
-            compression=None,  # frames are small; deflate would cost more than it saves
-        )
+        try:
+            self._server = await websocket_serve(
+                self._handle,
+                self.host,
+                self._port,
+                process_request=self._check_request,
+                select_subprotocol=self._select_subprotocol,
+                max_size=self.settings.max_frame_bytes * _READ_LIMIT_FACTOR,
+                compression=None,  # frames are small; deflate would cost more than it saves
+            )
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            raise AddressInUse(self.host, self._port, "the address is already in use") from exc
         self._port = self._server.sockets[0].getsockname()[1]
         self._spawn(self._expire_loop())
         _log.info("bridge listening on %s:%d", self.host, self._port)

@@ -1,9 +1,11 @@
 """Settings of the IPython extension, as traitlets so ``%config McbewsRepl.port = 0`` works.
 
-Each setting can also come from an environment variable (read when the extension loads),
-which is handy for classrooms and CI: ``MCBEWS_HOST``, ``MCBEWS_PORT``, ``MCBEWS_TOKEN``
-(``none`` turns the path token off), ``MCBEWS_COMMAND_TIMEOUT``, ``MCBEWS_CALL_TIMEOUT``,
-``MCBEWS_TEXT_PRELUDE``, ``MCBEWS_TEXT_INTERVAL``, ``MCBEWS_ENCRYPT`` (auto, on, off).
+Where a setting comes from, strongest first: ``%config`` and ``ipython_config.py`` (IPython's
+configuration), then an environment variable (read when the extension loads; handy for
+classrooms and CI), then the default. The variables: ``MCBEWS_HOST``, ``MCBEWS_PORT``,
+``MCBEWS_TOKEN`` (``none`` turns the path token off), ``MCBEWS_COMMAND_TIMEOUT``,
+``MCBEWS_CALL_TIMEOUT``, ``MCBEWS_TEXT_PRELUDE``, ``MCBEWS_TEXT_INTERVAL``,
+``MCBEWS_ENCRYPT`` (auto, on, off).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from traitlets import Float, Int, Unicode
+from traitlets import CaselessStrEnum, Float, Int, TraitError, Unicode
 from traitlets.config import Configurable
 
 from ..sansio.wire import DEFAULT_TIMEOUT_SECONDS, TEXT_FRAME_INTERVAL_SECONDS, TEXT_PRELUDE_SECONDS
@@ -54,8 +56,10 @@ class McbewsRepl(Configurable):
         TEXT_FRAME_INTERVAL_SECONDS, help="Pause between text response frames."
     ).tag(config=True)
 
-    encrypt = Unicode(
-        "auto", help="Encrypt game sessions: 'auto' (when offered), 'on' (required) or 'off'."
+    encrypt = CaselessStrEnum(
+        ["auto", "on", "off"],
+        "auto",
+        help="Encrypt game sessions: 'auto' (when offered), 'on' (required) or 'off'.",
     ).tag(config=True)
 
     def __init__(self, **kwargs: Any) -> None:
@@ -63,17 +67,18 @@ class McbewsRepl(Configurable):
         self.apply_environment(os.environ)
 
     def apply_environment(self, env: Any) -> None:
-        """Take overrides from environment variables; a bad value says which variable."""
+        """Take settings from environment variables, except those IPython's configuration
+        set (``%config``, ``ipython_config.py``); a bad value says which variable."""
+        configured = set(self.config.get(type(self).__name__, {}))
         for name, var in ENV_VARS.items():
             raw = env.get(var)
-            if raw is None or raw == "":
+            if raw is None or raw == "" or name in configured:
                 continue
             trait = self.traits()[name]
             try:
-                value: Any = type(trait.default_value)(raw)
-            except ValueError as exc:
-                raise ValueError(f"{var}={raw!r} is not a valid {name}") from exc
-            setattr(self, name, value)
+                setattr(self, name, type(trait.default_value)(raw))
+            except (ValueError, TraitError) as exc:
+                raise ValueError(f"{var}={raw!r} is not a valid {name}: {exc}") from exc
 
     @property
     def encrypt_value(self) -> bool | str:
@@ -87,12 +92,9 @@ class McbewsRepl(Configurable):
 
 
 def encrypt_policy(word: str) -> bool | str:
-    """``auto``/``on``/``off`` (also true/false, yes/no) as ``serve(encrypt=...)`` takes it."""
+    """``auto``/``on``/``off`` as ``serve(encrypt=...)`` takes it: ``"auto"``, True, False."""
     value = word.strip().lower()
-    if value == "auto":
-        return "auto"
-    if value in {"on", "true", "yes", "1", "required"}:
-        return True
-    if value in {"off", "false", "no", "0", "never"}:
-        return False
-    raise ValueError(f"encrypt must be auto, on or off, not {word!r}")
+    policies: dict[str, bool | str] = {"auto": "auto", "on": True, "off": False}
+    if value not in policies:
+        raise ValueError(f"encrypt must be auto, on or off, not {word!r}")
+    return policies[value]

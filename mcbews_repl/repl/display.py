@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..exceptions import CapabilityError, McbewsError, NotConnected, RequestTimeout
+from ..exceptions import (
+    BridgeStopped,
+    CapabilityError,
+    ConnectionClosed,
+    McbewsError,
+    NotConnected,
+    RequestTimeout,
+)
 from ..gateway import CommandResult
-from .handle import Minecraft, Status
+from ..toolkit.answers import Answer, ObjectiveScores, RegionScan
+from .handle import Minecraft
 from .render import ansi, card_html, card_text, command_html, command_text
 from .runtime import Pending
+from .status import Status, status_fields
 from .tables import PlayerSnapshot
 
-__all__ = ["RENDERERS", "display_pending", "error_text", "show_welcome", "status_of"]
+__all__ = ["RENDERERS", "display_pending", "error_text", "show_error", "show_welcome", "status_of"]
 
 TIPS = [
     "Cheats on, and you are an operator (the /connect command needs both).",
@@ -41,28 +51,12 @@ def status_of(mc: Minecraft) -> Status:
     return mc.status()
 
 
-def _status_fields(s: Status) -> list[tuple[str, object]]:
-    fields: list[tuple[str, object]] = [("listening", s.url), ("connect with", s.connect_command)]
-    if not s.connections:
-        fields.append(("games", "none yet (no Minecraft? run %mc sim)"))
-    for c in s.connections:
-        lock = " 🔒" if c["encrypted"] else ""
-        fields.append(
-            (
-                f"game #{c['id']}",
-                f"{c['player'] or '?'} from {c['peer']}{lock}, {c['pending']} pending",
-            )
-        )
-    fields += [(f"#{e.cursor} {e.kind}", e.summary) for e in s.recent]
-    return fields
-
-
 def _status_html(s: Status) -> str:
-    return card_html("mcbews bridge", f"{len(s.connections)} game(s) connected", _status_fields(s))
+    return card_html("mcbews bridge", s.headline, status_fields(s))
 
 
 def _status_text(s: Status) -> str:
-    return card_text("mcbews bridge", f"{len(s.connections)} game(s) connected", _status_fields(s))
+    return card_text("mcbews bridge", s.headline, status_fields(s))
 
 
 def _player_html(p: PlayerSnapshot) -> str:
@@ -71,6 +65,47 @@ def _player_html(p: PlayerSnapshot) -> str:
 
 def _player_text(p: PlayerSnapshot) -> str:
     return card_text(p.name, str(p.data.get("id", "")), p.card_fields())
+
+
+# The evidence every toolkit answer carries; the card shows it after the answer's own fields.
+_EVIDENCE = ("command", "known", "reason", "status_code", "message")
+
+
+def _answer_card(answer: Any) -> tuple[str, str, list[tuple[str, object]]]:
+    """A toolkit answer (ItemCount, ScoreList ...) as a card: what it says, then the evidence."""
+    rows: list[tuple[str, object]] = []
+    if dataclasses.is_dataclass(answer):
+        for f in dataclasses.fields(answer):
+            value = getattr(answer, f.name)
+            if f.name in _EVIDENCE or (isinstance(value, tuple) and value and
+                                       dataclasses.is_dataclass(value[0])):  # fmt: skip
+                continue  # nested rows: the headline and to_dataframe() show them
+            rows.append((f.name.replace("_", " "), "—" if value is None else value))
+    command = getattr(answer, "command", None)
+    if command:
+        rows += [("command", f"/{command}"), ("game said", getattr(answer, "message", ""))]
+    verdict = "known" if answer.known else f"unknown: {getattr(answer, 'reason', None)}"
+    return answer.describe(), f"{type(answer).__name__}, {verdict}", rows
+
+
+def _answer_types() -> list[type]:
+    """Every toolkit answer class: IPython's plain-text printer prefers a class's own
+    dataclass ``__repr__`` to a printer registered for its base, so each is registered."""
+    found: list[type] = [ObjectiveScores, RegionScan]
+    pending: list[type] = [Answer]
+    while pending:
+        kind = pending.pop()
+        found.append(kind)
+        pending += kind.__subclasses__()
+    return found
+
+
+def _answer_html(answer: Any) -> str:
+    return card_html(*_answer_card(answer))
+
+
+def _answer_text(answer: Any) -> str:
+    return card_text(*_answer_card(answer))
 
 
 RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], None]]] = [
@@ -86,30 +121,65 @@ RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], Non
         _pretty(lambda mc: _status_text(mc.status())),
     ),
     (PlayerSnapshot, _player_html, _pretty(_player_text)),
+    *((kind, _answer_html, _pretty(_answer_text)) for kind in _answer_types()),
 ]
 
 
 def display_pending(pending: Pending[Any]) -> None:
     """``mc.players()`` without ``await`` at the end of a cell: wait and show the result."""
+    from IPython import get_ipython
     from IPython.display import display
 
-    value = pending.result()
+    try:
+        value = pending.result()
+    except McbewsError as exc:
+        # A display formatter's own failures become full tracebacks: show ours short here.
+        show_error(get_ipython(), exc)
+        return
     if value is not None:
         display(value)  # type: ignore[no-untyped-call]
 
 
-def error_text(exc: BaseException) -> str:
-    """One readable paragraph for our own errors, with what to do next."""
-    hint = ""
+def _hint(exc: BaseException) -> str:
+    """What to do next, for the errors where the message alone does not say."""
+    if isinstance(exc, BridgeStopped):
+        return "Start it again with %mc serve."
     if isinstance(exc, NotConnected):
-        hint = "Type the /connect line in Minecraft, or run %mc sim for a simulated world."
-    elif isinstance(exc, RequestTimeout):
-        hint = "See %mc events for what arrived; raise the timeout with timeout=..."
-    elif isinstance(exc, CapabilityError):
-        hint = "%mc caps lists what this world's addon offers."
-    name = type(exc).__name__ if isinstance(exc, McbewsError) else "Error"
-    body = f"[bold red]{name}:[/] {_escape(str(exc))}"
-    return ansi(body + (f"\n[dim]{_escape(hint)}[/]" if hint else ""))
+        return "Type the /connect line in Minecraft (%mc connect shows it), or run %mc sim."
+    if isinstance(exc, ConnectionClosed):
+        return "The game left: type the /connect line again (or %mc sim), then retry."
+    if isinstance(exc, RequestTimeout):
+        return "See %mc events for what arrived; raise the timeout with timeout=..."
+    if isinstance(exc, CapabilityError) and exc.code in _CAPABILITY_HINTS:
+        return _CAPABILITY_HINTS[exc.code]
+    return ""
+
+
+_CAPABILITY_HINTS = {
+    "UNSUPPORTED_CAPABILITY": "%mc caps lists what this world's addon offers.",
+    "INVALID_REQUEST": "%mc caps lists each capability's parameters.",
+}
+
+
+def error_text(exc: BaseException) -> str:
+    """One short red paragraph for our own errors: what happened, then what to do next."""
+    hint = _hint(exc)
+    body = f"[bold red]{type(exc).__name__}:[/] [red]{_escape(str(exc))}[/]"
+    # No hard wrapping: the notebook or terminal wraps the message to its own width.
+    return ansi(body + (f"\n[dim]{_escape(hint)}[/]" if hint else ""), wrap=False)
+
+
+def show_error(shell: Any, exc: BaseException) -> None:
+    """Show ``exc`` the way IPython shows an error, as one short message without traceback.
+
+    ``_showtraceback`` is where IPython sends what it displays: a kernel turns it into an
+    ``error`` output (red in JupyterLab and the classic notebook), a terminal prints it.
+    """
+    stb = [error_text(exc)]
+    if shell is None:
+        print(stb[0], file=sys.stderr)
+        return
+    shell._showtraceback(type(exc), exc, stb)
 
 
 def _escape(text: str) -> str:

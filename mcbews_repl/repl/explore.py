@@ -7,52 +7,57 @@ the catalogue of tools (``describe``, ``json_schemas``) is plain data and answer
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import inspect
+import json
 from collections.abc import Callable, Coroutine
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from ..exceptions import CapabilityError
 from ..gateway import Bridge
 from ..toolkit import ChatContexts, EventForwarder, Scoreboard, Tools, WorldQueries
 from ..toolkit.answers import EntityList, ItemCount, ScoreList
 from ..toolkit.live import LiveEvents
+from .connections import Submit
 from .runtime import Pending, Runtime
-from .tables import events_frame
+from .tables import entities_frame, events_frame
 
 if TYPE_CHECKING:
-    import asyncio
-
     import pandas as pd
 
 __all__ = ["Explore", "OnLoop", "ToolsHandle"]
 
 T = TypeVar("T")
+# Entity ids per describe_entities request, as JSON bytes: with the request's envelope they
+# stay well inside the game's 461-byte command line (ids are up to 20 digits and a sign).
+_IDS_BYTES_PER_REQUEST = 300
 
 
 class OnLoop(Generic[T]):
     """Calls any method of a loop-bound toolkit object on the runtime thread: a Pending."""
 
-    def __init__(self, target: T, runtime: Runtime) -> None:
+    def __init__(self, target: T, submit: Submit) -> None:
         self._target = target
-        self._runtime = runtime
+        self._submit = submit
 
     @property
     def target(self) -> T:
         """The object itself (use it only from the runtime's loop)."""
         return self._target
 
-    def __getattr__(self, name: str) -> Callable[..., Pending[Any]]:
+    def __getattr__(self, name: str) -> Any:
         attr = getattr(self._target, name)
         if not callable(attr):
-            raise AttributeError(f"{name} is not a method; use .target.{name} on the loop")
+            return attr  # a plain value (a url, a counter): reading it is safe anywhere
 
         def call(*args: Any, **kwargs: Any) -> Pending[Any]:
             async def run() -> Any:
                 out = attr(*args, **kwargs)
                 return await out if inspect.isawaitable(out) else out
 
-            return self._runtime.submit(run(), name)
+            return self._submit(run(), name)
 
         return call
 
@@ -63,9 +68,9 @@ class OnLoop(Generic[T]):
 class ToolsHandle:
     """``mc.tools``: ``describe()`` and the JSON Schemas at once, ``call(...)`` as a Pending."""
 
-    def __init__(self, tools: Tools, runtime: Runtime) -> None:
+    def __init__(self, tools: Tools, submit: Submit) -> None:
         self.tools = tools
-        self._runtime = runtime
+        self._submit = submit
 
     def describe(self) -> dict[str, Any]:
         return self.tools.describe()
@@ -78,7 +83,7 @@ class ToolsHandle:
 
     def call(self, name: str, /, **kwargs: Any) -> Pending[dict[str, Any]]:
         """Run a tool on the runtime thread; the result never raises (failures are data)."""
-        return self._runtime.submit(self.tools.call(name, **kwargs), f"tool {name}")
+        return self._submit(self.tools.call(name, **kwargs), f"tool {name}")
 
     def frame(self) -> pd.DataFrame:
         import pandas as pd
@@ -106,31 +111,33 @@ class Explore:
     @cached_property
     def query(self) -> OnLoop[WorldQueries]:
         """``await mc.query.item_count("Steve", "diamond")``, ``mc.query.tags("Alex")`` ..."""
-        return OnLoop(WorldQueries(self._bridge), self._runtime)
+        return OnLoop(WorldQueries(self._bridge), self._submit)
 
     @cached_property
     def scoreboard(self) -> OnLoop[Scoreboard]:
         """``await mc.scoreboard.set("Steve", "coins", 5)``, ``.objectives()`` ..."""
-        return OnLoop(Scoreboard(self._bridge), self._runtime)
+        return OnLoop(Scoreboard(self._bridge), self._submit)
 
     @cached_property
     def contexts(self) -> OnLoop[ChatContexts]:
         """Chat-moment contexts: ``mc.contexts.start()``, then ``mc.contexts.get(id)``."""
-        return OnLoop(ChatContexts(self._bridge, timeout=self._call_timeout), self._runtime)
+        return OnLoop(ChatContexts(self._bridge, timeout=self._call_timeout), self._submit)
 
     @cached_property
     def tools(self) -> ToolsHandle:
         """Agent tools: ``mc.tools.describe()``, ``await mc.tools.call("players")``."""
         tools = Tools(self._bridge, contexts=self.contexts.target, timeout=self._call_timeout)
-        return ToolsHandle(tools, self._runtime)
+        return ToolsHandle(tools, self._submit)
 
     def count(self, player: str, item: str, *, data: int = -1) -> Pending[ItemCount]:
         """How many ``item`` a player holds (``.value`` None when unknown; see ``.reason``)."""
-        return self.query.item_count(player, item, data=data)
+        pending: Pending[ItemCount] = self.query.item_count(player, item, data=data)
+        return pending
 
     def scores(self, holder: str) -> Pending[ScoreList]:
         """Every score of one holder; ``.to_dataframe()`` for a table."""
-        return self.query.scores(holder)
+        pending: Pending[ScoreList] = self.query.scores(holder)
+        return pending
 
     def objective(self, objective: str) -> Pending[pd.DataFrame]:
         """A whole objective as a DataFrame (holder, value)."""
@@ -142,26 +149,47 @@ class Explore:
         return self._submit(run(), f"objective {objective}")
 
     def entities(self, **filters: Any) -> Pending[pd.DataFrame]:
-        """Entities as a DataFrame (id, dimension, x, y, z, yaw); filters as ``query.entities``."""
+        """Entities as a DataFrame (id, type, name, dimension, x, y, z, yaw); filters as
+        ``query.entities``. ``querytarget`` finds them; the addon names them by id."""
 
         async def run() -> pd.DataFrame:
             found: EntityList = await self.query.target.entities(**filters)
-            return found.to_dataframe()
+            return entities_frame(found, await self._describe([e.id for e in found.entities]))
 
         return self._submit(run(), "entities")
 
+    async def _describe(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Type and name of each id, asked in batches that fit a command line; empty when
+        the world's addon predates ``describe_entities``."""
+        batches: list[list[str]] = [[]]
+        for entity_id in ids:
+            if len(json.dumps([*batches[-1], entity_id])) > _IDS_BYTES_PER_REQUEST:
+                batches.append([])
+            batches[-1].append(entity_id)
+        calls = [self._bridge.call("describe_entities", {"ids": b}, timeout=self._call_timeout)
+                 for b in batches if b]  # fmt: skip
+        try:
+            answers = await asyncio.gather(*calls)
+        except CapabilityError as exc:
+            if exc.code == "UNSUPPORTED_CAPABILITY":
+                return {}
+            raise
+        return {e["id"]: e for answer in answers for e in answer.get("entities") or []}
+
     def forward_events(
         self, url: str, secret: str, *, kinds: tuple[str, ...] = ("chat", "ui_chat")
-    ) -> Pending[EventForwarder]:
-        """Post chosen events, HMAC-signed, to ``url`` (chat events carry ``context_id``)."""
+    ) -> Pending[OnLoop[EventForwarder]]:
+        """Post chosen events, HMAC-signed, to ``url`` (chat events carry ``context_id``);
+        ``.stop()`` on the answer ends it (a Pending, like every call)."""
         contexts = self.contexts.target
 
         def enrich(entry: Any) -> dict[str, str]:
             found = contexts.context_id_for(entry.cursor)
             return {"context_id": found} if found else {}
 
-        async def run() -> EventForwarder:
-            return EventForwarder(self._bridge.log, url, secret, kinds=kinds, enrich=enrich).start()
+        async def run() -> OnLoop[EventForwarder]:
+            forwarder = EventForwarder(self._bridge.log, url, secret, kinds=kinds, enrich=enrich)
+            return OnLoop(forwarder.start(), self._submit)
 
         return self._submit(run(), "forward_events")
 
@@ -187,7 +215,7 @@ class Explore:
         update = handle.update if in_kernel and handle is not None else (lambda view: None)
         live = LiveEvents(self._bridge.log, render, update, since=since or 0, last=last,
                           deliver=deliver)  # fmt: skip
-        self._runtime.run(_start(live), timeout=10)
+        self._submit(_start(live), "events").result(10)
         if not in_kernel:
             print("(live updates need a notebook; the table above is a snapshot)")
         return live

@@ -14,6 +14,8 @@ from IPython.core.error import UsageError
 
 from ..exceptions import InvalidArgument
 from .runtime import Pending
+from .tables import clean_rows
+from .usage import BY_NAME
 
 if TYPE_CHECKING:
     from .handle import Minecraft
@@ -37,19 +39,11 @@ class ExploreMagics:
         def handle(self) -> Minecraft: ...
 
     def _sub_count(self, rest: str) -> Any:
-        from .magics import _parser
-
-        args = _parser(
-            "count", (("player",), {}), (("item",), {}), (("--data",), {"type": int, "default": -1})
-        ).parse_args(shlex.split(rest))
+        args = BY_NAME["count"].parse(rest)
         return _result(self.handle.count(args.player, args.item, data=args.data))
 
     def _sub_scores(self, rest: str) -> Any:
-        from .magics import _parser
-
-        args = _parser(
-            "scores", (("holder",), {"nargs": "?"}), (("--objective", "-o"), {"default": None})
-        ).parse_args(shlex.split(rest))
+        args = BY_NAME["scores"].parse(rest)
         if args.objective:
             return _result(self.handle.objective(args.objective))
         if args.holder is None:
@@ -58,24 +52,13 @@ class ExploreMagics:
                 return listed
             import pandas as pd
 
-            rows = [vars(o) for o in listed.objectives]
+            rows = clean_rows([vars(o) for o in listed.objectives])
             return pd.DataFrame(rows, columns=["name", "display_name", "criteria"])
         answer = _result(self.handle.scores(args.holder))
         return answer.to_dataframe() if answer.known else answer
 
     def _sub_entities(self, rest: str) -> Any:
-        from .magics import _parser
-
-        args = _parser(
-            "entities",
-            (("--type",), {"dest": "entity_type", "default": None}),
-            (("--name",), {"default": None}),
-            (("--tag",), {"default": None}),
-            (("--players",), {"action": "store_true"}),
-            (("--near",), {"nargs": 3, "type": float, "default": None}),
-            (("--radius",), {"type": float, "default": None}),
-            (("--limit",), {"type": int, "default": 64}),
-        ).parse_args(shlex.split(rest))
+        args = BY_NAME["entities"].parse(rest)
         filters = vars(args)
         filters["target"] = "players" if filters.pop("players") else "entities"
         filters["origin"] = filters.pop("near")

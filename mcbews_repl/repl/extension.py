@@ -16,12 +16,10 @@ from ..gateway import Bridge, serve
 from . import display as views
 from .config import McbewsRepl
 from .handle import Minecraft
+from .launch import listen
 from .runtime import Pending, Runtime
 
 __all__ = ["Extension", "active", "load", "unload"]
-
-# Seconds allowed for the server to close its connections when the extension unloads.
-CLOSE_TIMEOUT_SECONDS = 5.0
 
 _ACTIVE: dict[int, Extension] = {}
 
@@ -35,64 +33,102 @@ class Extension:
         self.runtime = Runtime()
         self.mc: Minecraft | None = None
         self._formatted: list[tuple[str, type]] = []
+        # The shell's exception handler before ours, put back on unload.
+        self._previous_exc: tuple[tuple[type[BaseException], ...], Any] | None = None
         self.encrypt: bool | str | None = None  # a %mc serve --encrypt choice, else config
+        self._matcher: Any = None  # the %mc Tab completer, removed on unload
 
     # --- the bridge -----------------------------------------------------------------------
 
     def start_bridge(
-        self, host: str | None = None, port: int | None = None, token: str | bool | None = True
+        self,
+        host: str | None = None,
+        port: int | None = None,
+        token: str | bool | None = True,
+        encrypt: bool | str | None = None,
     ) -> Minecraft:
-        """(Re)start the server on the runtime thread and point ``mc`` at it."""
-        self.runtime.start()
+        """Start a server on the runtime thread and point ``mc`` at it.
+
+        Raises ``ValueError`` (bad arguments) or ``OSError`` (cannot listen) with nothing
+        changed; the caller stops any previous bridge (see :meth:`restart_bridge`).
+        """
+        return self._listen(*self._prepare(host, port, token, encrypt))
+
+    def _prepare(
+        self,
+        host: str | None,
+        port: int | None,
+        token: str | bool | None,
+        encrypt: bool | str | None,
+    ) -> tuple[Bridge, bool, bool | str | None]:
+        """A bridge made from the arguments and the settings, checked but not listening."""
         cfg = self.config
         chosen_token = cfg.token_value if token is True else (None if token is False else token)
-        host = host or cfg.host
-        port = cfg.port if port is None else port
-        try:
-            bridge = self.runtime.run(self._open(host, port, chosen_token))
-        except OSError as exc:
-            if port == 0:
-                raise
-            print(f"Port {port} is busy ({exc.strerror}); using a free port instead.")
-            bridge = self.runtime.run(self._open(host, 0, chosen_token))
-        self.mc = Minecraft(self.runtime, bridge, _kernel_loop(), cfg.call_timeout)
-        self.shell.push({"mc": self.mc}, interactive=True)
-        return self.mc
-
-    async def _open(self, host: str, port: int, token: str | None) -> Bridge:
-        cfg = self.config
+        policy = encrypt if encrypt is not None else self.encrypt
         bridge = serve(
-            host,
-            port,
-            token,
+            host or cfg.host,
+            cfg.port if port is None else port,
+            chosen_token,
             command_timeout=cfg.command_timeout,
             call_timeout=cfg.call_timeout,
             text_prelude=cfg.text_prelude,
             text_interval=cfg.text_interval,
-            encrypt=self.encrypt if self.encrypt is not None else cfg.encrypt_value,
+            encrypt=policy if policy is not None else cfg.encrypt_value,
         )
-        return await bridge.start()
+        return bridge, port is None, policy  # an explicit --port is a choice, not a wish
+
+    def _listen(self, bridge: Bridge, fallback: bool, policy: bool | str | None) -> Minecraft:
+        self.runtime.start()
+        bridge = listen(self.runtime, bridge, fallback=fallback)
+        self.encrypt = policy
+        self.mc = Minecraft(self.runtime, bridge, _kernel_loop(), self.config.call_timeout)
+        self.shell.push({"mc": self.mc}, interactive=True)
+        return self.mc
+
+    def restart_bridge(
+        self,
+        host: str | None,
+        port: int | None,
+        token: str | bool | None,
+        encrypt: bool | str | None,
+    ) -> Minecraft:
+        """``%mc serve``: arguments are checked, then the new server listens before the old
+        one stops. When the new address is the old one's, the old server has to let go of
+        the port first; if the new one then cannot listen, the old address and token are
+        opened again."""
+        prepared = self._prepare(host, port, token, encrypt)  # bad arguments stop here
+        old = self.mc
+        if old is None or old.stopped:
+            return self._listen(*prepared)
+        new = prepared[0]
+        if (new.host, new.port) != (old.bridge.host, old.bridge.port):
+            mc = self._listen(*prepared)
+            old.close()
+            return mc
+        old.close()
+        try:
+            return self._listen(*prepared)
+        except OSError:
+            self.start_bridge(old.bridge.host, old.bridge.port, old.bridge.token or False)
+            raise
 
     def stop_bridge(self) -> None:
-        mc, self.mc = self.mc, None
-        if mc is None or not self.runtime.running:
-            return
-        mc.off_ui_chat()
-        try:
-            self.runtime.run(_close(mc), CLOSE_TIMEOUT_SECONDS)
-        except TimeoutError:
-            print("The bridge took too long to close; its thread will be stopped anyway.")
+        """Stop the server; ``mc`` stays, saying it is stopped, until a new one starts."""
+        if self.mc is not None:
+            self.mc.close()
 
     # --- load / unload --------------------------------------------------------------------
 
     def load(self) -> None:
-        from .magics import McMagics, complete
+        from .completion import make_matcher
+        from .magics import McMagics
 
         self.shell.configurables.append(self.config)
         self.shell.register_magics(McMagics(self.shell, self))
-        self.shell.set_hook("complete_command", complete, str_key="%mc")
+        self._matcher = make_matcher(lambda: self.mc)
+        self.shell.Completer.custom_matchers.append(self._matcher)
         self._register_formatters()
-        self.shell.set_custom_exc((McbewsError,), _short_error)
+        self._install_error_handler()
         mc = self.start_bridge()
         views.show_welcome(mc)
 
@@ -103,16 +139,34 @@ class Extension:
         magics["line"].pop("mc", None)
         magics["cell"].pop("mc", None)
         self.shell.magics_manager.registry.pop("McMagics", None)
-        dispatch = self.shell.strdispatchers.get("complete_command", _NoStrs())
-        dispatch.strs.pop("%mc", None)
+        if self._matcher in self.shell.Completer.custom_matchers:
+            self.shell.Completer.custom_matchers.remove(self._matcher)
         for mime, kind in self._formatted:
             self.shell.display_formatter.formatters[mime].pop(kind, None)
         self.shell.display_formatter.ipython_display_formatter.pop(Pending, None)
-        self.shell.set_custom_exc((), None)
+        if self._previous_exc is not None:
+            self.shell.custom_exceptions, self.shell.CustomTB = self._previous_exc
+            self._previous_exc = None
         if isinstance(self.shell.user_ns.get("mc"), Minecraft):
             del self.shell.user_ns["mc"]
         if self.config in self.shell.configurables:
             self.shell.configurables.remove(self.config)
+
+    def _install_error_handler(self) -> None:
+        """Ours for McbewsError; whatever handled other exceptions before still does."""
+        types, previous = self.shell.custom_exceptions, self.shell.CustomTB
+        self._previous_exc = (types, previous)
+
+        def handler(
+            shell: Any, etype: type[BaseException], value: BaseException, tb: Any,
+            tb_offset: int | None = None,
+        ) -> None:  # fmt: skip
+            if isinstance(value, McbewsError):
+                _short_error(shell, etype, value, tb, tb_offset)
+            else:
+                previous(etype, value, tb, tb_offset=tb_offset)
+
+        self.shell.set_custom_exc((*types, McbewsError), handler)
 
     def _register_formatters(self) -> None:
         formatters = self.shell.display_formatter.formatters
@@ -123,17 +177,6 @@ class Extension:
         self.shell.display_formatter.ipython_display_formatter.for_type(
             Pending, views.display_pending
         )
-
-
-class _NoStrs:
-    def __init__(self) -> None:
-        self.strs: dict[str, Any] = {}
-
-
-async def _close(mc: Minecraft) -> None:
-    if mc.sim is not None:
-        await mc.sim.close()
-    await mc.bridge.close()
 
 
 def _kernel_loop() -> asyncio.AbstractEventLoop | None:
@@ -152,9 +195,13 @@ def _short_error(
     value: BaseException,
     tb: Any,
     tb_offset: int | None = None,
-) -> list[str]:
-    """Our own errors are messages for the user, not tracebacks."""
-    return [views.error_text(value)]
+) -> None:
+    """Our own errors are messages for the user, not tracebacks.
+
+    IPython discards what a custom handler returns, so the handler displays the message
+    itself (through the shell, so a kernel sends it as an error output).
+    """
+    views.show_error(shell, value)
 
 
 def load(shell: Any) -> None:

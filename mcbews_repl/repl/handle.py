@@ -13,11 +13,16 @@ import traceback
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
-from ..gateway import Bridge, CommandResult, GameConnection, LogEntry, UiChat
+from ..exceptions import BridgeStopped
+from ..gateway import Bridge, CommandResult, UiChat
+from .connections import Connection, ConnectionRef, resolve
 from .explore import Explore
+from .progress import progress_bar
 from .runtime import Pending, Runtime
+from .status import Status
 from .tables import (
     PlayerSnapshot,
     caps_frame,
@@ -32,7 +37,7 @@ if TYPE_CHECKING:
 
     from ..toolkit.live import LiveEvents
 
-__all__ = ["CallbackFailure", "Minecraft", "Status", "UiMessage"]
+__all__ = ["CallbackFailure", "Minecraft", "UiMessage"]
 
 T = TypeVar("T")
 UiCallback = Callable[["UiMessage"], Any]
@@ -41,36 +46,36 @@ SHIPPED_CAPABILITIES = (
     "get_player_snapshot",
     "get_inventory_snapshot",
     "run_world_command",
+    "describe_entities",
     "list_capabilities",
 )
-# How many recent events the status panel shows.
-STATUS_RECENT_EVENTS = 5
 
 
-@dataclass(frozen=True)
-class Status:
-    """A snapshot of the bridge for the status panel."""
-
-    url: str
-    connect_command: str
-    connections: list[dict[str, Any]]
-    pending: int
-    recent: list[LogEntry] = field(repr=False)
+# Seconds allowed for the server to close its connections when the bridge stops.
+CLOSE_TIMEOUT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
 class UiMessage:
-    """A UI chat message as a notebook callback sees it; ``reply`` is safe on any loop."""
+    """A UI chat message as a notebook callback sees it.
+
+    ``connection`` is the game it came from; ``reply`` answers there, in the same
+    conversation, and is safe on any loop.
+    """
 
     player: str
     message: str
     conversation_id: str | None
     message_id: str
-    _mc: Minecraft = field(repr=False, compare=False)
+    connection: Connection | None = field(default=None, repr=False, compare=False)
 
     def reply(self, text: str, *, role: str = "assistant") -> Pending[int]:
         """Answer in the player's panel: ``await msg.reply("...")`` or ``.result()``."""
-        return self._mc.send_text(self.player, text, role=role)
+        if self.connection is None:
+            raise ValueError("this message is not tied to a game connection")
+        return self.connection.send_text(
+            self.player, text, role=role, conversation_id=self.conversation_id
+        )
 
 
 @dataclass(frozen=True)
@@ -94,11 +99,15 @@ class Minecraft(Explore):
         bridge: Bridge,
         kernel_loop: asyncio.AbstractEventLoop | None = None,
         call_timeout: float | None = None,
+        *,
+        owns_runtime: bool = False,
     ) -> None:
         self._runtime = runtime
         self._bridge = bridge
         self._kernel_loop = kernel_loop
         self._call_timeout = call_timeout
+        self._owns_runtime = owns_runtime  # mcbews_repl.start(): close() also ends the thread
+        self._stopped = False
         self._wrappers: dict[UiCallback, Callable[[UiChat], None]] = {}
         self.callback_failures: list[CallbackFailure] = []
         self.sim: Any = None  # the simulated world, once `%mc sim` started one
@@ -110,7 +119,46 @@ class Minecraft(Explore):
     # --- plumbing ---------------------------------------------------------------------------
 
     def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]:
+        if self._stopped:
+            coro.close()
+            raise self._stopped_error(f"{label or 'this call'} cannot reach a game")
         return self._runtime.submit(coro, label)
+
+    def _stopped_error(self, consequence: str) -> BridgeStopped:
+        return BridgeStopped(
+            f"the bridge that listened on {self._bridge.url} is stopped, so {consequence}"
+        )
+
+    @property
+    def stopped(self) -> bool:
+        """True once the bridge was stopped (``%mc stop``, ``close()``, leaving ``with``)."""
+        return self._stopped
+
+    def close(self) -> None:
+        """Stop the bridge and the simulated world; every later call raises BridgeStopped."""
+        if self._stopped:
+            return
+        self.off_ui_chat()
+        try:
+            if self._runtime.running:
+                self._runtime.run(self._close(), CLOSE_TIMEOUT_SECONDS)
+        except TimeoutError:
+            print("The bridge took too long to close; its thread will be stopped anyway.")
+        finally:
+            self._stopped = True
+            if self._owns_runtime:
+                self._runtime.stop()
+
+    async def _close(self) -> None:
+        if self.sim is not None:
+            await self.sim.close()
+        await self._bridge.close()
+
+    def __enter__(self) -> Minecraft:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def _done(self, value: T, label: str) -> Pending[T]:
         async def now() -> T:
@@ -125,15 +173,26 @@ class Minecraft(Explore):
 
     @property
     def url(self) -> str:
+        """The WebSocket URL the game connects to."""
+        self._check_running()
         return self._bridge.url
 
     @property
     def connect_command(self) -> str:
+        """What the player types in Minecraft (cheats on, operator)."""
+        self._check_running()
         return self._bridge.connect_command
 
+    def _check_running(self) -> None:
+        if self._stopped:
+            raise self._stopped_error("no game can connect to it")
+
     @property
-    def connections(self) -> list[GameConnection]:
-        return self._bridge.connections
+    def connections(self) -> list[Connection]:
+        """The open game connections, oldest first, as thread-safe handles."""
+        if self._stopped:
+            return []
+        return [Connection(c, self._submit) for c in self._bridge.connections]
 
     def simulate(
         self, players: list[str] | None = None, *, legacy: bool = False, addon: str | None = None
@@ -141,15 +200,32 @@ class Minecraft(Explore):
         """Connect a simulated world (what ``%mc sim`` does); ``addon``: a sim_bundle.js."""
         from .simulate import start_sim
 
+        if addon is not None and not Path(addon).is_file():
+            raise FileNotFoundError(
+                f"no simulator bundle at {addon} (npm run build in addon/ writes sim_bundle.js)"
+            )
         return start_sim(self, players, legacy=legacy, addon=addon)
 
     # --- the calls --------------------------------------------------------------------------
 
-    def wait_connected(self, timeout: float | None = 60) -> Pending[GameConnection]:
-        return self._submit(self._bridge.wait_connected(timeout), "wait_connected")
+    def wait_connected(self, timeout: float | None = 60) -> Pending[Connection]:
+        """The newest game connection, once a game has connected and finished its handshake."""
 
-    def command(self, line: str, *, timeout: float | None = None) -> Pending[CommandResult]:
-        return self._submit(self._bridge.command(line, timeout=timeout), f"/{line[:40]}")
+        async def run() -> Connection:
+            return Connection(await self._bridge.wait_connected(timeout), self._submit)
+
+        return self._submit(run(), "wait_connected")
+
+    def command(
+        self, line: str, *, timeout: float | None = None, connection: ConnectionRef | None = None
+    ) -> Pending[CommandResult]:
+        """Run one command (the newest game, or ``connection``: a handle or its id)."""
+
+        async def run() -> CommandResult:
+            chosen = resolve(self._bridge, connection)
+            return await self._bridge.command(line, timeout=timeout, connection=chosen)
+
+        return self._submit(run(), f"/{line[:40]}")
 
     def call(
         self,
@@ -158,11 +234,19 @@ class Minecraft(Explore):
         /,
         *,
         timeout: float | None = None,
+        connection: ConnectionRef | None = None,
         **fields: Any,
     ) -> Pending[dict[str, Any]]:
+        """Call an addon capability; ``CapabilityError(code, message)`` when it fails."""
         timeout = self._call_timeout if timeout is None else timeout
-        coro = self._bridge.call(capability, payload, timeout=timeout, **fields)
-        return self._submit(coro, capability)
+
+        async def run() -> dict[str, Any]:
+            chosen = resolve(self._bridge, connection)
+            return await self._bridge.call(
+                capability, payload, timeout=timeout, connection=chosen, **fields
+            )
+
+        return self._submit(run(), capability)
 
     def send_text(
         self,
@@ -171,12 +255,21 @@ class Minecraft(Explore):
         *,
         role: str = "assistant",
         progress: Callable[[int, int], None] | None = None,
+        conversation_id: str | None = None,
         title: str | None = None,
+        connection: ConnectionRef | None = None,
     ) -> Pending[int]:
+        """Show ``text`` in ``player``'s addon panel; returns the frames sent."""
         if progress is None:
-            progress = _progress_bar(len(text))
-        coro = self._bridge.send_text(player, text, role=role, progress=progress, title=title)
-        return self._submit(coro, f"send_text to {player}")
+            progress = progress_bar(len(text))
+
+        async def run() -> int:
+            return await self._bridge.send_text(
+                player, text, role=role, progress=progress, conversation_id=conversation_id,
+                title=title, connection=resolve(self._bridge, connection),
+            )  # fmt: skip
+
+        return self._submit(run(), f"send_text to {player}")
 
     def player(self, name: str | None = None) -> Pending[PlayerSnapshot]:
         """One player's snapshot (default: the player whose game is connected)."""
@@ -232,7 +325,7 @@ class Minecraft(Explore):
         entries = self._bridge.events(since or 0)
         if last is not None:
             entries = entries[-last:] if last > 0 else []
-        players = {c.id: c.local_player or "" for c in self.connections}
+        players = {c.id: c.local_player or "" for c in self._bridge.connections}
         return self._done(events_frame(entries, players), "events")
 
     async def _call(self, capability: str, **payload: Any) -> dict[str, Any]:
@@ -251,6 +344,8 @@ class Minecraft(Explore):
         your cells, never in parallel with them; its failures are printed and kept in
         ``mc.callback_failures``.
         """
+        if self._stopped:
+            raise self._stopped_error("no UI chat can arrive")
         wrapper = self._wrap(callback)
         self._wrappers[callback] = wrapper
         self._runtime.call_soon(lambda: self._bridge.on_ui_chat(wrapper))
@@ -277,10 +372,12 @@ class Minecraft(Explore):
     def _invoke(
         self, callback: UiCallback, message: UiChat, loop: asyncio.AbstractEventLoop
     ) -> None:
-        # Hand the callback a message whose reply() goes through the runtime thread: the
-        # gateway's own UiChat.reply() must only run on the bridge's loop.
+        # Hand the callback a message whose reply() goes through the runtime thread, to the
+        # game it came from: the gateway's UiChat.reply() must only run on the bridge's loop.
+        raw = message.connection
+        source = None if raw is None else Connection(raw, self._submit)
         mine = UiMessage(
-            message.player, message.message, message.conversation_id, message.message_id, self
+            message.player, message.message, message.conversation_id, message.message_id, source
         )
         try:
             outcome = callback(mine)
@@ -314,51 +411,14 @@ class Minecraft(Explore):
     # --- status -----------------------------------------------------------------------------
 
     def status(self) -> Status:
-        connections: list[dict[str, Any]] = [
-            {
-                "id": c.id,
-                "player": c.local_player,
-                "peer": c.peer,
-                "encrypted": c.encrypted,
-                "pending": c.pending,
-                "protocol": c.protocol_version,
-            }
-            for c in self.connections
-        ]
-        recent = self._bridge.events(0)[-STATUS_RECENT_EVENTS:]
-        return Status(
-            self.url,
-            self.connect_command,
-            connections,
-            sum(c.pending for c in self.connections),
-            recent,
-        )
+        """Where the bridge listens, the connected games, the latest events."""
+        return Status.of(self._bridge, stopped=self._stopped)
 
     def __repr__(self) -> str:
         s = self.status()
+        if s.stopped:
+            return f"<mc stopped (was {s.url}); %mc serve or mcbews_repl.start() starts a new one>"
         return (
             f"<mc {s.url}: {len(s.connections)} game(s) connected, {s.pending} pending; "
             f"connect with {s.connect_command}>"
         )
-
-
-def _progress_bar(text_length: int) -> Callable[[int, int], None] | None:
-    """A progress bar for long deliveries in a notebook (no bar for short texts)."""
-    # Below this many characters a delivery takes about a second: a bar would only flicker.
-    if text_length < 2000 or "ipykernel" not in sys.modules:
-        return None
-    from IPython.display import HTML, display
-
-    handle = display(HTML(""), display_id=True)  # type: ignore[no-untyped-call]
-
-    def update(sent: int, total: int) -> None:
-        if handle is not None:
-            pct = 100 * sent // max(total, 1)
-            handle.update(
-                HTML(  # type: ignore[no-untyped-call]
-                    f"<progress value='{sent}' max='{total}'></progress> "
-                    f"{sent}/{total} frames ({pct}%)"
-                )
-            )
-
-    return update

@@ -7,7 +7,6 @@ displays well. Mistakes raise ``UsageError`` (a message, no traceback). Minecraf
 
 from __future__ import annotations
 
-import argparse
 import json
 import shlex
 from collections.abc import Callable
@@ -17,76 +16,19 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
-from ..sansio.wire import BRIDGE_PLAYER
+from ..sansio.formatting import strip_codes
+from .config import encrypt_policy
 from .explore_magics import ExploreMagics
-from .handle import SHIPPED_CAPABILITIES, Minecraft
+from .handle import Minecraft
 from .runtime import Pending
+from .usage import BY_NAME, SUBCOMMANDS, help_text
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
     from .extension import Extension
 
-__all__ = ["SUBCOMMANDS", "McMagics", "complete"]
-
-SUBCOMMANDS = [
-    "serve",
-    "stop",
-    "connect",
-    "sim",
-    "cmd",
-    "player",
-    "players",
-    "inv",
-    "caps",
-    "events",
-    "call",
-    "tell",
-    "status",
-    "count",
-    "scores",
-    "entities",
-    "tools",
-]
-COMMON_COMMANDS = [
-    "say",
-    "tell",
-    "tellraw",
-    "give",
-    "clear",
-    "tp",
-    "gamemode",
-    "tag",
-    "scoreboard",
-    "testfor",
-    "querytarget",
-    "list",
-    "time",
-    "weather",
-    "summon",
-    "kill",
-    "setblock",
-    "fill",
-    "scriptevent",
-    "getlocalplayername",
-]
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that raises UsageError instead of exiting the kernel."""
-
-    def error(self, message: str) -> Any:
-        raise UsageError(f"%mc {self.prog}: {message}\n{self.format_usage()}")
-
-    def exit(self, status: int = 0, message: str | None = None) -> Any:
-        raise UsageError(message or self.format_help())
-
-
-def _parser(name: str, *args: tuple[tuple[str, ...], dict[str, Any]]) -> _Parser:
-    parser = _Parser(prog=name, add_help=False)
-    for flags, options in args:
-        parser.add_argument(*flags, **options)
-    return parser
+__all__ = ["McMagics", "parse_value"]
 
 
 def parse_value(text: str) -> Any:
@@ -106,34 +48,12 @@ class McMagics(ExploreMagics, Magics):
     @property
     def handle(self) -> Minecraft:
         if self.ext.mc is None:
-            raise UsageError("the bridge is stopped; start it with %mc serve")
-        return self.ext.mc
+            raise UsageError("the bridge is not running; start it with %mc serve")
+        return self.ext.mc  # a stopped one says so on every call
 
     @no_var_expand
     @line_cell_magic
     def mc(self, line: str, cell: str | None = None) -> Any:
-        """Talk to the connected Minecraft world.
-
-        %mc                          status: address, /connect line, games, recent events
-        %mc serve [--host H] [--port P] [--token T | --no-token] [--encrypt auto|on|off]
-        %mc stop                     stop the bridge
-        %mc connect                  print the /connect line to type in Minecraft
-        %mc sim [--players Steve,Alex] [--legacy] [--addon sim_bundle.js]   simulated world
-        %mc /<command>               run one command (also: %mc cmd <command>)
-        %mc player [name]            a player's card (default: the connected player)
-        %mc players                  every player as a DataFrame
-        %mc inv [name]               inventories as a DataFrame
-        %mc caps                     the capabilities the world's addon offers
-        %mc events [--last N]        the event log as a DataFrame
-        %mc call <capability> key=value ...   call a capability (values read as JSON)
-        %mc tell <player> <text>     show text in the player's addon panel
-        %mc count <player> <item> [--data N]   how many of an item (removes nothing)
-        %mc scores [holder] [-o objective]     scores of a holder, an objective, or objectives
-        %mc entities [--type T] [--name N] [--tag T] [--players] [--near X Y Z] [--radius R]
-        %mc tools [--schema | <tool> key=value ...]   the agent tools: list, schema, or call
-
-        %%mc runs one command per line and shows a table of the results.
-        """
         if cell is not None:
             return self._cell(line, cell)
         line = line.strip()
@@ -143,10 +63,10 @@ class McMagics(ExploreMagics, Magics):
             return self._cmd(line[1:])
         word, _, rest = line.partition(" ")
         handler: Callable[[str], Any] | None = getattr(self, f"_sub_{word}", None)
-        if handler is None:
+        if word not in BY_NAME or handler is None:
             raise UsageError(
                 f"unknown %mc sub-command {word!r}; try one of: "
-                f"{', '.join(SUBCOMMANDS)} or %mc /<command>. %mc? shows help."
+                f"{', '.join(s.name for s in SUBCOMMANDS)} or %mc /<command>. %mc? shows help."
             )
         return handler(rest.strip())
 
@@ -156,38 +76,31 @@ class McMagics(ExploreMagics, Magics):
         return self.handle.status()
 
     def _sub_serve(self, rest: str) -> Any:
-        args = _parser(
-            "serve",
-            (("--host",), {}),
-            (("--port",), {"type": int}),
-            (("--token",), {}),
-            (("--no-token",), {"action": "store_true"}),
-            (("--encrypt",), {"choices": ["auto", "on", "off"], "default": None}),
-        ).parse_args(shlex.split(rest))
+        args = BY_NAME["serve"].parse(rest)
         token: str | bool | None = False if args.no_token else (args.token or True)
-        if args.encrypt is not None:
-            from .config import encrypt_policy
-
-            self.ext.encrypt = encrypt_policy(args.encrypt)
-        self.ext.stop_bridge()
-        mc = self.ext.start_bridge(args.host, args.port, token)
+        encrypt = None if args.encrypt is None else encrypt_policy(args.encrypt)
+        try:
+            mc = self.ext.restart_bridge(args.host, args.port, token, encrypt)
+        except (OSError, ValueError) as exc:
+            still = self.ext.mc
+            kept = "" if still is None or still.stopped else f"; still listening on {still.url}"
+            raise UsageError(f"%mc serve: {exc}{kept}") from None
         print(f"Bridge listening. In Minecraft type: {mc.connect_command}")
         return mc.status()
 
     def _sub_stop(self, rest: str) -> None:
+        mc = self.ext.mc
+        if mc is None or mc.stopped:
+            print("The bridge is already stopped; %mc serve starts a new one.")
+            return
         self.ext.stop_bridge()
-        print("Bridge stopped; %mc serve starts it again.")
+        print("Bridge stopped; %mc serve starts a new one.")
 
     def _sub_connect(self, rest: str) -> None:
         print(self.handle.connect_command)
 
     def _sub_sim(self, rest: str) -> Any:
-        args = _parser(
-            "sim",
-            (("--players",), {"default": None}),
-            (("--legacy",), {"action": "store_true"}),
-            (("--addon",), {"default": None}),
-        ).parse_args(shlex.split(rest))
+        args = BY_NAME["sim"].parse(rest)
         from .simulate import start_sim
 
         names = [n.strip() for n in args.players.split(",") if n.strip()] if args.players else None
@@ -217,11 +130,7 @@ class McMagics(ExploreMagics, Magics):
         return self._wait(self.handle.caps())
 
     def _sub_events(self, rest: str) -> Any:
-        args = _parser(
-            "events",
-            (("--last",), {"type": int, "default": 20}),
-            (("--since",), {"type": int, "default": None}),
-        ).parse_args(shlex.split(rest))
+        args = BY_NAME["events"].parse(rest)
         return self._wait(self.handle.events(since=args.since, last=args.last))
 
     def _sub_call(self, rest: str) -> Any:
@@ -258,7 +167,7 @@ class McMagics(ExploreMagics, Magics):
                     "command": r.command,
                     "ok": r.ok,
                     "status": r.status_code,
-                    "message": r.status_message,
+                    "message": strip_codes(r.status_message),  # the words, not § codes
                 }
             )
         return pd.DataFrame(rows, columns=["command", "ok", "status", "message"])
@@ -268,36 +177,4 @@ class McMagics(ExploreMagics, Magics):
         return pending.result()
 
 
-def complete(shell: Any, event: Any) -> list[str]:
-    """Tab completion for ``%mc``: sub-commands, then commands, capabilities, players."""
-    from .extension import active
-
-    words = event.line.split()
-    ext = active(shell)
-    mc = ext.mc if ext is not None else None
-    if len(words) <= 1 or (len(words) == 2 and not event.line.endswith(" ")):
-        return SUBCOMMANDS + ["/" + c for c in COMMON_COMMANDS]
-    sub = words[1]
-    if sub == "cmd":
-        return COMMON_COMMANDS
-    if sub in {"player", "inv", "tell", "count", "scores"} and mc is not None:
-        return _player_names(mc)
-    if sub == "tools":
-        from ..toolkit.catalogue import CATALOGUE
-
-        return [spec.name for spec in CATALOGUE]
-    if sub == "call":
-        return _capability_names(mc)
-    return []
-
-
-def _player_names(mc: Minecraft) -> list[str]:
-    names = {c.local_player for c in mc.connections if c.local_player} | mc.seen_players
-    if mc.sim is not None:
-        names |= set(mc.sim.world.players)
-    names.discard(BRIDGE_PLAYER)  # the addon's own simulated player is not a person
-    return sorted(names)
-
-
-def _capability_names(mc: Minecraft | None) -> list[str]:
-    return list(mc.capability_names) if mc is not None else list(SHIPPED_CAPABILITIES)
+McMagics.mc.__doc__ = help_text()  # what %mc? shows, from the one table in usage.py

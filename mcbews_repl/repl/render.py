@@ -8,25 +8,51 @@ rich is imported only when a terminal rendering is actually asked for.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["ansi", "card_html", "command_html", "command_text", "table_html"]
+from ..sansio.formatting import runs, to_html
+
+__all__ = ["ansi", "card_html", "card_text", "command_html", "command_text", "game_markup"]
 
 _OK, _FAIL = "#1a7f37", "#cf222e"
 
 
 def _e(value: object) -> str:
-    return html.escape(str(value))
+    """Game text as HTML: escaped, its § codes shown as the colours the player sees."""
+    return to_html(str(value))
 
 
-def ansi(markup: str, width: int = 100) -> str:
-    """Render rich console markup to a string with ANSI colours."""
+def game_markup(value: object) -> str:
+    """Game text as rich markup: escaped, its § codes turned into rich styles."""
+    from rich.markup import escape
+
+    parts = []
+    for run in runs(str(value)):
+        style = " ".join(
+            ([run.colour.lower()] if run.colour else [])
+            + ["bold"] * run.bold
+            + ["italic"] * run.italic
+        )
+        parts.append(f"[{style}]{escape(run.text)}[/]" if style else escape(run.text))
+    return "".join(parts)
+
+
+def ansi(markup: str, width: int = 100, *, wrap: bool = True) -> str:
+    """Render rich console markup to a string with ANSI colours (``wrap``: at ``width``)."""
     from rich.console import Console
 
-    console = Console(width=width, force_terminal=True, color_system="standard", highlight=False)
+    # force_jupyter=False: in a kernel rich would otherwise also display its (empty) capture
+    # buffer, leaving a blank <pre></pre> output above every result.
+    console = Console(
+        width=width,
+        force_terminal=True,
+        force_jupyter=False,
+        color_system="truecolor",  # the game's colours are 24-bit
+        highlight=False,
+    )
     with console.capture() as capture:
-        console.print(markup, end="")
+        console.print(markup, end="", soft_wrap=not wrap)
     return capture.get()
 
 
@@ -41,7 +67,7 @@ def command_html(
     )
     return (
         f"<div style='border-left:4px solid {colour};padding:4px 10px;font-family:monospace'>"
-        f"<b style='color:{colour}'>{mark} /{_e(command)}</b> "
+        f"<b style='color:{colour}'>{mark} /{html.escape(command)}</b> "
         f"<span style='color:#666'>status {status_code}</span>"
         # say, me and tellraw answer without a statusMessage: no empty line for them
         + (f"<br>{_e(message)}" if message else "")
@@ -57,8 +83,8 @@ def command_text(
 
     colour, mark = ("green", "✔") if ok else ("red", "✘")
     lines = [f"[bold {colour}]{mark} /{escape(command)}[/] [dim]status {status_code}[/]"]
-    lines += [f"  {escape(message)}"] if message else []
-    lines += [f"  [dim]{escape(str(k))}:[/] {escape(str(v))}" for k, v in extra.items()]
+    lines += [f"  {game_markup(message)}"] if message else []
+    lines += [f"  [dim]{escape(str(k))}:[/] {game_markup(v)}" for k, v in extra.items()]
     return ansi("\n".join(lines))
 
 
@@ -81,15 +107,6 @@ def card_html(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -
 def card_text(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -> str:
     from rich.markup import escape
 
-    lines = [f"[bold cyan]{escape(title)}[/]  [dim]{escape(subtitle)}[/]"]
-    lines += [f"  [bold]{escape(k)}[/]: {escape(str(v))}" for k, v in fields]
+    lines = [f"[bold cyan]{game_markup(title)}[/]  [dim]{escape(subtitle)}[/]"]
+    lines += [f"  [bold]{escape(k)}[/]: {game_markup(v)}" for k, v in fields]
     return ansi("\n".join(lines))
-
-
-def table_html(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    head = "".join(f"<th style='text-align:left'>{_e(h)}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td style='text-align:left'>{_e(c)}</td>" for c in row) + "</tr>"
-        for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

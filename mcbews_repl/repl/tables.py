@@ -7,15 +7,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..sansio.formatting import strip_codes
+
 if TYPE_CHECKING:
     import pandas as pd
 
     from ..gateway import LogEntry
+    from ..toolkit.answers import EntityList
 
 __all__ = [
     "EQUIPMENT_SLOTS",
     "PlayerSnapshot",
     "caps_frame",
+    "clean_rows",
+    "entities_frame",
     "events_frame",
     "inventory_frame",
     "player_rows",
@@ -37,6 +42,12 @@ INVENTORY_COLUMNS = [
     "durability",
 ]
 EVENT_COLUMNS = ["cursor", "time", "kind", "connection", "player", "summary"]
+ENTITY_COLUMNS = ["id", "type", "name", "dimension", "x", "y", "z", "yaw"]
+
+
+def clean_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Table cells hold the words without their § formatting codes (the data keeps them)."""
+    return [{k: strip_codes(v) if isinstance(v, str) else v for k, v in r.items()} for r in rows]
 
 
 def _players(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -106,7 +117,7 @@ def player_rows(result: Mapping[str, Any]) -> list[PlayerSnapshot]:
 def players_frame(result: Mapping[str, Any]) -> pd.DataFrame:
     import pandas as pd
 
-    rows = [p.row() for p in player_rows(result)]
+    rows = clean_rows([p.row() for p in player_rows(result)])
     columns = list(PlayerSnapshot("", {}).row())
     return pd.DataFrame(rows, columns=columns)
 
@@ -140,7 +151,7 @@ def inventory_frame(result: Mapping[str, Any]) -> pd.DataFrame:
         rows += [_item_row(name, s.get("slot"), s) for s in player.get("slots") or []]
         equipment = player.get("equipment") or {}
         rows += [_item_row(name, k, equipment[k]) for k in EQUIPMENT_SLOTS if equipment.get(k)]
-    return pd.DataFrame(rows, columns=INVENTORY_COLUMNS)
+    return pd.DataFrame(clean_rows(rows), columns=INVENTORY_COLUMNS)
 
 
 def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
@@ -155,7 +166,7 @@ def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
         for c in result.get("capabilities") or []
         if isinstance(c, dict)
     ]
-    return pd.DataFrame(rows, columns=["name", "description", "params"])
+    return pd.DataFrame(clean_rows(rows), columns=["name", "description", "params"])
 
 
 def events_frame(entries: Iterable[LogEntry], players: Mapping[int, str]) -> pd.DataFrame:
@@ -174,4 +185,17 @@ def events_frame(entries: Iterable[LogEntry], players: Mapping[int, str]) -> pd.
         }
         for e in entries
     ]
-    return pd.DataFrame(rows, columns=EVENT_COLUMNS)
+    return pd.DataFrame(clean_rows(rows), columns=EVENT_COLUMNS)
+
+
+def entities_frame(found: EntityList, described: dict[str, dict[str, Any]]) -> pd.DataFrame:
+    """querytarget's rows with each entity's type and name (from ``describe_entities``)."""
+    import pandas as pd
+
+    rows = []
+    for e in found.entities:
+        info = described.get(e.id) or {}
+        where = {"dimension": e.dimension, "x": e.x, "y": e.y, "z": e.z, "yaw": e.yaw}
+        rows.append({"id": e.id, "type": info.get("typeId"), "name": info.get("nameTag") or None,
+                     **where})  # fmt: skip
+    return pd.DataFrame(clean_rows(rows), columns=ENTITY_COLUMNS)

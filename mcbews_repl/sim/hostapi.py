@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ __all__ = ["SCRIPT_ENGINE_SENDER", "HostApi", "HostOptions"]
 
 log = logging.getLogger("mcbews_repl.sim")
 
+_ENTITY_ID = re.compile(r"-?\d{1,20}")
 _GAME_MODES = {"Survival": "survival", "Creative": "creative", "Adventure": "adventure",
                "Spectator": "spectator"}  # fmt: skip
 
@@ -64,6 +66,22 @@ class HostApi:
     def op_players(self, args: dict[str, Any]) -> list[str]:
         wanted = args.get("name")
         return [n for n in self.world.players if wanted is None or n == wanted]
+
+    def op_entity(self, args: dict[str, Any]) -> dict[str, Any] | None:
+        """``world.getEntity(id)``: the entity with that id, None if there is none.
+
+        The game throws on a string that is not an entity id (its typings: "Throws if the
+        given entity id is invalid"); ids are signed 64-bit integers written in decimal.
+        """
+        wanted = str(args["id"])
+        if not _ENTITY_ID.fullmatch(wanted):
+            raise ValueError(f"invalid entity id {wanted!r}")
+        for entity in self.world.all_entities():
+            if entity.id == wanted:
+                player = entity.name if entity.is_player else None
+                tag = player if player is not None else entity.name_tag
+                return {"typeId": entity.type_id, "nameTag": tag, "player": player}
+        return None
 
     def op_spawn(self, args: dict[str, Any]) -> dict[str, float]:
         return self.options.spawn.to_dict()

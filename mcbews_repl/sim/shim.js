@@ -117,6 +117,7 @@
     constructor(name) { this._name = name; }
     get name() { return this._name; }
     get typeId() { return "minecraft:player"; }
+    get nameTag() { return this._name; }
     get id() { return state(this._name).id; }
     get location() { return { ...state(this._name).location }; }
     get dimension() { return new Dimension(state(this._name).dimension); }
@@ -237,6 +238,12 @@
     getPlayers: (opts) => call("players", opts ?? {}).map((n) => new Player(n)),
     getDimension: (id) => new Dimension(String(id).replace(/^minecraft:/, "")),
     getDefaultSpawnLocation: () => call("spawn", {}),
+    getEntity: (id) => {
+      const found = call("entity", { id: String(id) });
+      if (found === null) return undefined;
+      if (found.player !== null) return new Player(found.player);
+      return { id: String(id), typeId: found.typeId, nameTag: found.nameTag, isValid: () => true };
+    },
     getDynamicProperty: (key) => call("dyn_get", { key }).value ?? undefined,
     setDynamicProperty: (key, value) => { call("dyn_set", { key, value: value ?? null }); },
     sendMessage: (message) => { call("send_message", { name: null, message: rawText(message) }); },

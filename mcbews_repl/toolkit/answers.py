@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..sansio.formatting import strip_codes
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -109,6 +111,8 @@ class ScoreList(Answer):
         import pandas as pd
 
         rows = [{"holder": self.holder, **asdict(s)} for s in self.scores]
+        for row in rows:  # the table shows the words; the Score keeps its § codes
+            row["display_name"] = strip_codes(row["display_name"])
         return pd.DataFrame(rows, columns=["holder", "objective", "display_name", "value"])
 
 

@@ -19,6 +19,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -38,14 +39,27 @@ CHROMIUM_ARGS = [
 ]
 
 
+LAB_ROOTS: dict[str, Path] = {}  # the folder each JupyterLab serves, by URL
+KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-@pytest.fixture()
-def lab(tmp_path: Path) -> Iterator[str]:
+# A notebook of mistakes: our error must show as a short red message, in the browser.
+ERROR_CELLS = [
+    "%config McbewsRepl.port = 0\n%load_ext mcbews_repl",
+    "%mc sim",
+    "%mc call no_such_cap",
+]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp_path = tmp_path_factory.mktemp("lab")
     if not CHROMIUM.exists():
         if os.environ.get("MCBEWS_REQUIRE_BROWSER"):
             pytest.fail("MCBEWS_REQUIRE_BROWSER is set but /usr/bin/chromium is missing")
@@ -58,6 +72,10 @@ def lab(tmp_path: Path) -> Iterator[str]:
             if cell.cell_type == "code":
                 cell.outputs, cell.execution_count = [], None
         nbformat.write(nb, path)
+    # Written now, opened later: the getting-started screenshot shows only the notebooks.
+    cells = [nbformat.v4.new_code_cell(c) for c in ERROR_CELLS]
+    errors = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
+    nbformat.write(errors, tmp_path / "mistakes.ipynb")
     port = free_port()
     jupyter = Path(sys.executable).with_name("jupyter")
     env = {
@@ -85,6 +103,7 @@ def lab(tmp_path: Path) -> Iterator[str]:
         stderr=subprocess.PIPE,
     )
     url = f"http://127.0.0.1:{port}"
+    LAB_ROOTS[url] = tmp_path / "notebooks"
     try:
         for _ in range(120):
             try:
@@ -104,40 +123,74 @@ def lab(tmp_path: Path) -> Iterator[str]:
 
 
 # A cold JupyterLab, kernel and Chromium on a busy 2-core machine can take a while.
-@pytest.mark.timeout(400)
-def test_getting_started_runs_in_a_browser(lab: str) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+@contextlib.contextmanager
+def notebook_page(url: str, failure_shot: str) -> Iterator[Any]:
+    """Chromium on ``url`` with all cells started; a screenshot if the block fails."""
     from playwright.sync_api import sync_playwright
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    shot = ARTIFACTS / "jupyterlab-getting-started.png"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(f"{lab}/lab/tree/01_getting_started.ipynb")
-            page.wait_for_selector(".jp-Notebook", timeout=120_000)
-            assert page.locator(".jp-OutputArea table").count() == 0  # nothing ran yet
-            select = page.locator(".jp-Dialog button", has_text="Select")
-            with contextlib.suppress(PlaywrightTimeout):  # JupyterLab may ask for a kernel
-                select.click(timeout=10_000)
-            page.wait_for_function(
-                "() => window.jupyterapp && window.jupyterapp.commands"
-                ".isEnabled('notebook:run-all-cells')",
-                timeout=120_000,
-            )
-            # Start the run without waiting for its promise: it settles only when all cells ran.
-            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-            table = page.locator(".jp-OutputArea table", has_text="Excalibur").first
-            try:
-                table.wait_for(timeout=240_000)
-            except Exception:
-                page.screenshot(path=str(ARTIFACTS / "jupyterlab-failure.png"))
-                raise
-            table.scroll_into_view_if_needed()
-            page.screenshot(path=str(shot))
-            assert "minecraft:diamond_sword" in table.inner_text()
-            assert page.locator(".jp-OutputArea", has_text="Unknown command: fly").count() >= 1
+            run_all(page, url)
+            yield page
+        except Exception:
+            page.screenshot(path=str(ARTIFACTS / failure_shot))
+            raise
         finally:
             browser.close()
+
+
+def run_all(page: Any, url: str) -> None:
+    """Open a notebook that has not run yet and start running all its cells."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.goto(url)
+    page.wait_for_selector(".jp-Notebook", timeout=120_000)
+    assert page.locator(".jp-OutputArea-output").count() == 0  # nothing ran yet
+    select = page.locator(".jp-Dialog button", has_text="Select")
+    with contextlib.suppress(PlaywrightTimeout):  # JupyterLab may ask for a kernel
+        select.click(timeout=10_000)
+    page.wait_for_function(
+        "() => window.jupyterapp && window.jupyterapp.commands.isEnabled('notebook:run-all-cells')",
+        timeout=120_000,
+    )
+    # Start the run without waiting for its promise: it settles only when all cells ran.
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+
+
+@pytest.mark.timeout(400)
+def test_getting_started_runs_in_a_browser(lab: str) -> None:
+    shot = ARTIFACTS / "jupyterlab-getting-started.png"
+    url = f"{lab}/lab/tree/01_getting_started.ipynb"
+    with notebook_page(url, "jupyterlab-failure.png") as page:
+        table = page.locator(".jp-OutputArea table", has_text="Excalibur").first
+        table.wait_for(timeout=240_000)
+        table.scroll_into_view_if_needed()
+        page.screenshot(path=str(shot))
+        assert "minecraft:diamond_sword" in table.inner_text()
+        assert page.locator(".jp-OutputArea", has_text="Unknown command: fly").count() >= 1
     assert shot.stat().st_size > 10_000
+
+
+@pytest.mark.timeout(400)
+def test_our_errors_show_as_a_short_red_message_in_jupyterlab(lab: str) -> None:
+    folder = LAB_ROOTS[lab] / "scratch"  # a folder the first screenshot does not show
+    folder.mkdir(exist_ok=True)
+    shutil.copy(LAB_ROOTS[lab].parent / "mistakes.ipynb", folder)
+    url = f"{lab}/lab/tree/scratch/mistakes.ipynb"
+    with notebook_page(url, "jupyterlab-mistakes-failure.png") as page:
+        error = page.locator(".jp-OutputArea-output", has_text="CapabilityError:").first
+        error.wait_for(timeout=240_000)
+        error.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-error.png"))
+        text = error.inner_text()
+        assert "no such capability: no_such_cap" in text
+        assert "%mc caps lists what this world's addon offers." in text
+        assert "Traceback" not in text and len(text.strip().splitlines()) <= 2
+        colour = error.locator("span", has_text="CapabilityError:").first.evaluate(
+            "e => getComputedStyle(e).color"
+        )
+    red, green, blue = (int(v) for v in colour[colour.index("(") + 1 : -1].split(",")[:3])
+    assert red > 150 and green < 120 and blue < 120, colour  # it shows red

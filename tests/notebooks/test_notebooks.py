@@ -68,6 +68,7 @@ def test_01_getting_started() -> None:
 def test_02_exploring_a_world() -> None:
     nb, out = executed("02_exploring_a_world.ipynb")
     assert "Found Cow" in out and "Found Bob" in out
+    assert "<th>type</th>" in out and "minecraft:villager_v2" in out  # mc.entities()
     assert "explorer_of_the_week" in out
     assert "Showing 2 objective(s)" in out
     assert images(nb) == 1
@@ -82,8 +83,10 @@ def test_03_inventory_analysis() -> None:
 
 def test_04_ui_chat_bot() -> None:
     _, out = executed("04_ui_chat_bot.ipynb")
-    assert "Alex sees:  §a[assistant]§r In-game time:" in out
-    assert "Steve sees: §a[assistant]§r You are at 0 64 0" in out
+    # What the players see: the role prefix in the game's green, no raw § codes.
+    green = "<span style='color:#55FF55'>[assistant]</span>"
+    assert "<b>Alex sees:</b> <span style='background:#1e1e1e;" in out
+    assert f"{green} In-game time:" in out and f"{green} You are at 0 64 0" in out
     assert "B line, 661 B frame: scriptevent mcbews:text_resp" in out  # the frame ceiling binds
 
 

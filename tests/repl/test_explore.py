@@ -12,8 +12,9 @@ import pandas as pd
 import pytest
 from IPython.core.error import UsageError
 
+from mcbews_repl import CapabilityError
 from mcbews_repl.repl.handle import Minecraft
-from mcbews_repl.repl.magics import SUBCOMMANDS
+from mcbews_repl.repl.usage import BY_NAME
 from mcbews_repl.toolkit import ItemCount, ScoreList
 from mcbews_repl.toolkit.live import LiveEvents
 
@@ -34,7 +35,7 @@ def wait_until(check: Callable[[], Any], seconds: float = 5.0) -> Any:
 
 
 def test_the_new_sub_commands_are_listed() -> None:
-    assert {"count", "scores", "entities", "tools"} <= set(SUBCOMMANDS)
+    assert {"count", "scores", "entities", "tools"} <= set(BY_NAME)
 
 
 def test_count(shell: Any) -> None:
@@ -61,7 +62,11 @@ def test_scores(shell: Any) -> None:
 def test_entities(shell: Any) -> None:
     cows = shell.run_line_magic("mc", "entities --type cow")
     assert isinstance(cows, pd.DataFrame)
-    assert list(cows.columns) == ["id", "dimension", "x", "y", "z", "yaw"] and len(cows) == 1
+    assert list(cows.columns) == ["id", "type", "name", "dimension", "x", "y", "z", "yaw"]
+    assert cows[["type", "name"]].values.tolist() == [["minecraft:cow", None]]
+    everyone = shell.run_line_magic("mc", "entities")
+    named = dict(zip(everyone["name"], everyone["type"], strict=True))
+    assert named["Bob"] == "minecraft:villager_v2" and named["Steve"] == "minecraft:player"
     near = shell.run_line_magic("mc", "entities --players --near 12 70 -8 --radius 2")
     assert list(near["x"]) == [12.5]
     with pytest.raises(UsageError, match="limit"):
@@ -127,3 +132,21 @@ def test_events_follow(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
     finally:
         live.stop()
     assert not live.running
+
+
+def test_entities_without_describe_entities_keep_their_rows(
+    shell: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An addon older than describe_entities: the table keeps its rows, type and name empty."""
+    mc = mc_of(shell)
+    real_call = mc.bridge.call
+
+    async def older_addon(capability: str, *args: Any, **kwargs: Any) -> Any:
+        if capability == "describe_entities":
+            raise CapabilityError("UNSUPPORTED_CAPABILITY", "no such capability", capability)
+        return await real_call(capability, *args, **kwargs)
+
+    monkeypatch.setattr(mc.bridge, "call", older_addon)
+    table = mc.entities(entity_type="minecraft:cow").result(20)
+    assert len(table) == 1 and table["type"].isna().all() and table["name"].isna().all()
+    assert table["dimension"].tolist() == ["overworld"]

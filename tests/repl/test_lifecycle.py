@@ -7,6 +7,7 @@ import socket
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pexpect
 
@@ -87,3 +88,23 @@ async def connect_and_wait(url: str) -> bool:
                 return True
             await asyncio.sleep(0.05)
     return False
+
+
+def test_unload_puts_back_the_exception_handler_that_was_there() -> None:
+    ip = shell_instance()
+    seen: list[str] = []
+
+    def theirs(shell: Any, etype: Any, value: Any, tb: Any, tb_offset: Any = None) -> None:
+        seen.append(type(value).__name__)
+
+    ip.set_custom_exc((KeyError,), theirs)
+    before = (ip.custom_exceptions, ip.CustomTB)
+    ip.run_line_magic("config", "McbewsRepl.port = 0")
+    ip.run_line_magic("load_ext", "mcbews_repl")
+    try:
+        ip.run_cell("raise KeyError('still theirs while we are loaded')")
+        assert seen == ["KeyError"]
+    finally:
+        ip.run_line_magic("unload_ext", "mcbews_repl")
+    assert (ip.custom_exceptions, ip.CustomTB) == before
+    ip.set_custom_exc((), None)

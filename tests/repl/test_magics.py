@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
+from html import unescape
 from typing import Any
 
 import pandas as pd
 import pytest
+from IPython.core.completer import provisionalcompleter
 from IPython.core.error import UsageError
 
 from mcbews_repl import CapabilityError, CommandResult, FrameTooLarge
-from mcbews_repl.repl.handle import Minecraft, Status
+from mcbews_repl.repl.handle import Minecraft
+from mcbews_repl.repl.status import Status
 from mcbews_repl.repl.tables import PlayerSnapshot
 
 
@@ -88,8 +92,9 @@ def test_tell_reaches_the_players_panel(shell: Any) -> None:
 
 
 def test_cell_magic_runs_one_command_per_line(shell: Any) -> None:
-    table = shell.run_cell_magic("mc", "", "say one\n# a comment\n/fly\ntime set day")
-    assert list(table["command"]) == ["say one", "fly", "time set day"]
+    table = shell.run_cell_magic("mc", "", "say one\n# a comment\n/fly\ntag Steve list")
+    assert list(table["command"]) == ["say one", "fly", "tag Steve list"]
+    assert table["message"].iloc[2] == "Steve has 1 tags: builder"  # the game sends §abuilder§r
     assert list(table["ok"]) == [True, False, True]
 
 
@@ -122,9 +127,13 @@ def test_api_is_awaitable_and_has_result(shell: Any) -> None:
     assert info.value.code == "UNSUPPORTED_CAPABILITY"
 
 
-def test_our_errors_show_as_messages(shell: Any) -> None:
+def test_our_errors_show_as_messages(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
     result = shell.run_cell("mc.call('no_such_capability').result(10)")
     assert isinstance(result.error_in_exec, CapabilityError)
+    shown = capsys.readouterr().out
+    assert "CapabilityError:" in shown and "no such capability: no_such_capability" in shown
+    assert "%mc caps lists what this world's addon offers." in shown
+    assert "Traceback" not in shown
 
 
 def test_ui_chat_callbacks_get_messages_and_can_reply(shell: Any) -> None:
@@ -172,7 +181,9 @@ def wait_until(condition: Any, seconds: float = 20.0) -> None:
 
 
 def completions(shell: Any, line: str) -> list[str]:
-    return list(shell.complete("", line, len(line))[1])
+    """What IPython's completer offers (the API terminal IPython and Jupyter use)."""
+    with provisionalcompleter():
+        return [c.text for c in shell.Completer.completions(line, len(line))]
 
 
 def test_tab_completion(shell: Any) -> None:
@@ -184,6 +195,47 @@ def test_tab_completion(shell: Any) -> None:
     assert "list_capabilities" in completions(shell, "%mc call ")
 
 
+def test_serve_checks_everything_before_touching_the_running_bridge(shell: Any) -> None:
+    mc = mc_of(shell)
+    url = mc.url
+    for line in ("serve --token 'no spaces'", "serve --port 99999", "serve --port many"):
+        with pytest.raises(UsageError) as refused:
+            shell.run_line_magic("mc", line)
+        assert "%mc serve" in str(refused.value)
+    assert mc_of(shell) is mc and not mc.stopped and mc.url == url
+    assert "token must be 1-64 letters" in str(_refusal(shell, "serve --token 'no spaces'"))
+    assert f"still listening on {url}" in str(_refusal(shell, "serve --token 'no spaces'"))
+    assert mc.command("say the game is still here").result(10).ok
+
+
+def _refusal(shell: Any, line: str) -> UsageError:
+    with pytest.raises(UsageError) as refused:
+        shell.run_line_magic("mc", line)
+    return refused.value
+
+
+def test_serve_on_a_taken_port_keeps_the_old_bridge(shell: Any) -> None:
+    mc = mc_of(shell)
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        taken = holder.getsockname()[1]
+        refused = _refusal(shell, f"serve --port {taken}")
+    assert f"cannot listen on 127.0.0.1:{taken}: the address is already in use" in str(refused)
+    assert mc_of(shell) is mc and not mc.stopped
+    assert mc.command("say still here").result(10).ok
+
+
+def test_serve_again_on_the_same_port_restarts_there(shell: Any) -> None:
+    old = mc_of(shell)
+    port = old.bridge.port
+    shell.run_line_magic("mc", f"serve --port {port}")
+    new = mc_of(shell)
+    assert new is not old and old.stopped and new.bridge.port == port
+    shell.run_line_magic("mc", "sim")
+    assert new.command("say restarted").result(10).ok
+
+
 def test_serve_with_required_encryption(shell: Any) -> None:
     # Runs last in this module: it restarts the bridge, then restores a plain one.
     try:
@@ -191,8 +243,10 @@ def test_serve_with_required_encryption(shell: Any) -> None:
         assert mc_of(shell).bridge.settings.encrypt is True
         status = shell.run_line_magic("mc", "sim")
         assert [c["encrypted"] for c in status.connections] == [True]
-        html, _ = render(shell, status)
-        assert "🔒" in html
+        html, text = render(shell, status)
+        shown = unescape(html)
+        assert "Steve's game from 127.0.0.1:" in shown and ", encrypted, nothing pending" in shown
+        assert "encrypted" in text and "🔒" not in html + text  # a word, not a missing glyph
         assert shell.run_line_magic("mc", "/say secret").ok
     finally:
         shell.run_line_magic("mc", "serve --port 0 --encrypt auto")
@@ -204,19 +258,23 @@ def test_serve_with_required_encryption(shell: Any) -> None:
 def test_encrypt_setting_words() -> None:
     from mcbews_repl.repl.config import encrypt_policy
 
-    assert [encrypt_policy(w) for w in ("auto", "on", "OFF", "yes")] == ["auto", True, False, True]
-    with pytest.raises(ValueError, match="auto, on or off"):
-        encrypt_policy("sometimes")
+    assert [encrypt_policy(w) for w in ("auto", "on", "OFF")] == ["auto", True, False]
+    for word in ("sometimes", "yes"):
+        with pytest.raises(ValueError, match="auto, on or off"):
+            encrypt_policy(word)
 
 
-def test_a_command_over_the_frame_budget_is_refused_with_both_limits_shown(shell: Any) -> None:
+def test_a_command_over_the_frame_budget_is_refused_with_both_limits_shown(
+    shell: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     mc = mc_of(shell)
     sent_before = len(mc.bridge.events())
+    capsys.readouterr()
     result = shell.run_cell("%mc /say " + '"' * 300)  # 304 bytes of line, 816 of frame
     error = result.error_in_exec
     assert isinstance(error, FrameTooLarge)
-    # What IPython prints for it: the extension's short error, one paragraph, no traceback.
-    shown = "\n".join(shell.CustomTB(type(error), error, None))
+    # What IPython printed for it: the extension's short error, one paragraph, no traceback.
+    shown = capsys.readouterr().out
     assert "FrameTooLarge" in shown and "Traceback" not in shown
     assert "304 UTF-8 bytes (the limit is 461)" in shown
     assert "816 bytes as sent (the limit is 661" in shown

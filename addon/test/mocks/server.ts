@@ -214,6 +214,13 @@ export class NamedError extends Error {
   }
 }
 
+/** A non-player entity, as world.getEntity returns it. */
+export interface MockEntity {
+  id: string;
+  typeId: string;
+  nameTag: string;
+}
+
 class MockState {
   players: Player[] = [];
   /** "dimension:x,y,z" -> block; anything else is air. */
@@ -226,6 +233,7 @@ class MockState {
   jobs: Generator<void, void, void>[] = [];
   /** Resumptions each job gets per tick. */
   jobStepsPerTick = 4;
+  entities: MockEntity[] = [];
   dynamicProperties = new Map<string, unknown>();
   worldCommands: string[] = [];
   worldCommandHandler: (command: string) => { successCount: number } = () => ({ successCount: 1 });
@@ -278,6 +286,13 @@ export const world = {
     return found;
   },
   getDefaultSpawnLocation: (): Vec3 => ({ x: 0, y: 32767, z: 0 }),
+  /** Like the game: undefined for an unknown id, a throw for one that is not an id at all. */
+  getEntity(id: string): MockEntity | undefined {
+    if (!/^-?\d+$/.test(id)) throw new Error(`invalid entity id ${id}`);
+    const player = state.players.find((p) => p.id === id);
+    if (player) return { id, typeId: "minecraft:player", nameTag: player.name };
+    return state.entities.find((e) => e.id === id);
+  },
   getDynamicProperty: (key: string): unknown => state.dynamicProperties.get(key),
   setDynamicProperty: (key: string, value: unknown): void => {
     state.dynamicProperties.set(key, value);
@@ -318,6 +333,9 @@ export const mc = {
     const player = new Player(init);
     state.players.push(player);
     return player;
+  },
+  addEntity(entity: MockEntity): void {
+    state.entities.push(entity);
   },
   removePlayer(name: string): void {
     state.players = state.players.filter((p) => p.name !== name);

@@ -1,0 +1,125 @@
+"""The status panel (``mc``, ``%mc``): what the bridge is doing, in sentences.
+
+Each row reads on its own: "Steve's game from 127.0.0.1:50112, encrypted, nothing pending",
+"12:03:04  Game #1 connected from 127.0.0.1:50112." The event log keeps its terse
+summaries for tables; the panel turns the recent entries into sentences here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..gateway import Bridge, LogEntry
+from ..sansio.formatting import strip_codes
+
+__all__ = ["STATUS_RECENT_EVENTS", "Status", "event_sentence", "status_fields"]
+
+# How many recent events the status panel shows.
+STATUS_RECENT_EVENTS = 5
+
+
+@dataclass(frozen=True)
+class Status:
+    """A snapshot of the bridge for the status panel."""
+
+    url: str
+    connect_command: str
+    connections: list[dict[str, Any]]
+    pending: int
+    recent: list[LogEntry] = field(repr=False)
+    stopped: bool = False
+
+    @classmethod
+    def of(cls, bridge: Bridge, *, stopped: bool = False) -> Status:
+        games = [] if stopped else bridge.connections
+        connections: list[dict[str, Any]] = [
+            {
+                "id": c.id,
+                "player": c.local_player,
+                "peer": c.peer,
+                "encrypted": c.encrypted,
+                "pending": c.pending,
+                "protocol": c.protocol_version,
+            }
+            for c in games
+        ]
+        recent = bridge.events(0)[-STATUS_RECENT_EVENTS:]
+        pending = sum(c["pending"] for c in connections)
+        return cls(bridge.url, bridge.connect_command, connections, pending, recent, stopped)
+
+    @property
+    def headline(self) -> str:
+        if self.stopped:
+            return "stopped"
+        games = len(self.connections)
+        return f"listening on {self.url}, {games} game{'' if games == 1 else 's'} connected"
+
+
+def _game(c: Mapping[str, Any]) -> str:
+    who = f"{c['player']}'s game" if c["player"] else "a game (player not known yet)"
+    secure = ", encrypted" if c["encrypted"] else ""
+    waiting = "nothing pending" if not c["pending"] else f"{c['pending']} pending"
+    return f"{who} from {c['peer']}{secure}, {waiting}"
+
+
+def status_fields(s: Status) -> list[tuple[str, object]]:
+    """The panel's rows: how to connect, each game, then the latest events."""
+    if s.stopped:
+        rows: list[tuple[str, object]] = [
+            ("bridge", "stopped; %mc serve starts a new one (in a script: mcbews_repl.start())")
+        ]
+    else:
+        rows = [("to connect", f"type {s.connect_command} in Minecraft")]
+        rows += [(f"game #{c['id']}", _game(c)) for c in s.connections]
+        if not s.connections:
+            rows.append(("games", "none yet; no Minecraft at hand? run %mc sim"))
+    for entry in s.recent:
+        at = dt.datetime.fromtimestamp(entry.at).strftime("%H:%M:%S")
+        rows.append((at, event_sentence(entry)))
+    return rows
+
+
+def _ms(data: Mapping[str, Any]) -> str:
+    return f"{float(data.get('elapsed') or 0) * 1000:.1f} ms"
+
+
+def _command(d: Mapping[str, Any]) -> str:
+    line = str(d.get("command", ""))[:60]
+    if "error" in d:
+        return f"/{line} got no answer: {d['error']}"
+    message = strip_codes(str(d.get("status_message", "")))[:80]
+    return f"/{line} answered {d.get('status_code')} in {_ms(d)}" + (
+        f": {message}" if message else ""
+    )
+
+
+def _capability(d: Mapping[str, Any]) -> str:
+    verdict = {"ok": "answered", "failed": "refused", "timeout": "timed out"}
+    return f"{d.get('capability')} {verdict.get(str(d.get('outcome')), 'failed')} in {_ms(d)}"
+
+
+_SENTENCES: dict[str, Callable[[LogEntry, Mapping[str, Any]], str]] = {
+    "connected": lambda e, d: f"Game #{e.connection} connected from {d.get('peer')}",
+    "disconnected": lambda e, d: f"Game #{e.connection} left",
+    "encrypted": lambda e, d: f"Game #{e.connection} is encrypted (AES-256-{d.get('mode')})",
+    "encryption_failed": lambda e, d: f"Game #{e.connection} could not encrypt: {d.get('error')}",
+    "refused": lambda e, d: f"Refused a connection: {e.summary}",
+    "chat": lambda e, d: f"{d.get('sender')} said: {strip_codes(str(d.get('message')))}",
+    "ui_chat": lambda e, d: f"{d.get('player')} wrote in the panel: {d.get('message')}",
+    "command": lambda e, d: _command(d),
+    "capability": lambda e, d: _capability(d),
+    "text": lambda e, d: f"Sent {d.get('player')} a text in {d.get('frames')} frame(s)",
+    "rejected": lambda e, d: f"Dropped a frame from game #{e.connection}: {d.get('reason')}",
+    "expired": lambda e, d: f"Dropped a partial message from game #{e.connection}",
+    "callback_error": lambda e, d: f"Callback {d.get('callback')} failed: {d.get('error')}",
+}
+
+
+def event_sentence(entry: LogEntry) -> str:
+    """One log entry as a short sentence (the entry's own summary for kinds not listed)."""
+    make = _SENTENCES.get(entry.kind)
+    text = make(entry, entry.data) if make is not None else f"{entry.kind}: {entry.summary}"
+    return text[:160]

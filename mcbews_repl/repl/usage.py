@@ -1,0 +1,223 @@
+"""Every ``%mc`` sub-command defined once: its words, options and one-line summary.
+
+From this table come the argument parsers, the ``%mc?`` help, Tab completion and the
+README's ``%mc`` table (``python -m mcbews_repl.repl.usage`` prints it; a test fails when
+the README drifts). A sub-command is added here, then given a ``_sub_<name>`` method.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any
+
+from IPython.core.error import UsageError
+
+__all__ = ["CELL_USAGE", "SUBCOMMANDS", "Option", "SubCommand", "help_text", "markdown_table"]
+
+_PORT_MAX = 65535
+
+
+def port_number(text: str) -> int:
+    """``--port``: an integer 0..65535 (0 picks a free port)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= _PORT_MAX:
+        raise argparse.ArgumentTypeError(
+            f"{port} is not a port (0..{_PORT_MAX}; 0 picks a free one)"
+        )
+    return port
+
+
+@dataclass(frozen=True)
+class Option:
+    """One argparse argument: ``flags`` without dashes make it a positional word."""
+
+    flags: tuple[str, ...]
+    metavar: str | tuple[str, ...] | None = None  # None: a switch (store_true)
+    options: dict[str, Any] = field(default_factory=dict)  # more argparse keywords
+
+    @property
+    def positional(self) -> bool:
+        return not self.flags[0].startswith("-")
+
+    def synopsis(self) -> str:
+        if self.positional:
+            word = f"<{self.flags[0]}>"
+            return f"[{self.flags[0]}]" if self.options.get("nargs") == "?" else word
+        if self.metavar is None:
+            return f"[{self.flags[0]}]"
+        shown = " ".join(self.metavar) if isinstance(self.metavar, tuple) else self.metavar
+        return f"[{self.flags[0]} {shown}]"
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        if self.positional:
+            parser.add_argument(self.flags[0], **self.options)
+            return
+        extra = dict(self.options)
+        if self.metavar is None:
+            extra.setdefault("action", "store_true")
+        else:
+            extra.setdefault("metavar", self.metavar)
+        parser.add_argument(*self.flags, **extra)
+
+
+@dataclass(frozen=True)
+class SubCommand:
+    """``%mc <name> ...``: what it takes and what it does."""
+
+    name: str
+    summary: str
+    options: tuple[Option, ...] = ()
+    words: str = ""  # the synopsis of words the sub-command reads itself (not argparse)
+    completes: str | None = None  # what Tab offers for its words: players, commands ...
+
+    def synopsis(self) -> str:
+        parts = [f"%mc {self.name}", self.words, *(o.synopsis() for o in self.options)]
+        return " ".join(p for p in parts if p)
+
+    def parser(self) -> _Parser:
+        parser = _Parser(prog=self.name, add_help=False)
+        for option in self.options:
+            option.add_to(parser)
+        return parser
+
+    def parse(self, rest: str) -> argparse.Namespace:
+        import shlex
+
+        try:
+            words = shlex.split(rest)
+        except ValueError as exc:
+            raise UsageError(f"%mc {self.name}: {exc} (unbalanced quotes?)") from None
+        return self.parser().parse_args(words)
+
+    def flags(self) -> list[str]:
+        return [f for o in self.options if not o.positional for f in o.flags]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises UsageError instead of exiting the kernel."""
+
+    def error(self, message: str) -> Any:
+        raise UsageError(f"%mc {self.prog}: {message}\nusage: %mc {self.format_usage()[7:]}")
+
+    def exit(self, status: int = 0, message: str | None = None) -> Any:
+        raise UsageError(message or self.format_help())
+
+
+_TYPE = Option(("--type",), "T", {"dest": "entity_type", "default": None})
+SUBCOMMANDS: tuple[SubCommand, ...] = (
+    SubCommand("status", "the status panel: address, /connect line, games, recent events"),
+    SubCommand(
+        "serve",
+        "start a new bridge; if it cannot start, the old one keeps running",
+        (
+            Option(("--host",), "H"),
+            Option(("--port",), "P", {"type": port_number}),
+            Option(("--token",), "T"),
+            Option(("--no-token",)),
+            Option(("--encrypt",), "auto|on|off", {"choices": ["auto", "on", "off"]}),
+        ),
+    ),
+    SubCommand("stop", "stop the bridge (mc then says so; %mc serve starts a new one)"),
+    SubCommand("connect", "print the /connect line to type in Minecraft"),
+    SubCommand(
+        "sim",
+        "connect a simulated world running the addon (or your own build of it)",
+        (
+            Option(("--players",), "Steve,Alex", {"default": None}),
+            Option(("--legacy",)),
+            Option(("--addon",), "sim_bundle.js", {"default": None}),
+        ),
+    ),
+    SubCommand("cmd", "run one command (also %mc /<command>); {, $ and @ pass through untouched",
+               words="<command>", completes="commands"),
+    SubCommand("player", "a player's card (default: the connected player)", words="[name]",
+               completes="players"),
+    SubCommand("players", "every player as a DataFrame"),
+    SubCommand("inv", "inventories as a DataFrame, one row per stack", words="[name]",
+               completes="players"),
+    SubCommand("caps", "the capabilities this world's addon offers, with their parameters"),
+    SubCommand(
+        "events",
+        "the event log as a DataFrame: the last N entries, or those after a cursor",
+        (
+            Option(("--last",), "N", {"type": int, "default": 20}),
+            Option(("--since",), "CURSOR", {"type": int, "default": None}),
+        ),
+    ),
+    SubCommand("call", "call a capability; values are read as JSON where they parse",
+               words="<capability> [key=value ...]", completes="capabilities"),
+    SubCommand("tell", "show text in the player's addon panel", words="<player> <text>",
+               completes="players"),
+    SubCommand(
+        "count",
+        "how many of an item a player holds (counted with clear ... 0: nothing is removed)",
+        (
+            Option(("player",)),
+            Option(("item",)),
+            Option(("--data",), "N", {"type": int, "default": -1}),
+        ),
+        completes="players",
+    ),
+    SubCommand(
+        "scores",
+        "the objectives, a holder's scores, or one objective's scores as a DataFrame",
+        (
+            Option(("holder",), options={"nargs": "?"}),
+            Option(("--objective", "-o"), "NAME", {"default": None}),
+        ),
+        completes="players",
+    ),
+    SubCommand(
+        "entities",
+        "entities as a DataFrame: id, type, name, dimension, x, y, z, yaw",
+        (
+            _TYPE,
+            Option(("--name",), "N", {"default": None}),
+            Option(("--tag",), "T", {"default": None}),
+            Option(("--players",)),
+            Option(("--near",), ("X", "Y", "Z"), {"nargs": 3, "type": float, "default": None}),
+            Option(("--radius",), "R", {"type": float, "default": None}),
+            Option(("--limit",), "N", {"type": int, "default": 64}),
+        ),
+    ),
+    SubCommand("tools", "the agent tools: the list, one tool call, or the JSON Schema export",
+               words="[<tool> key=value ... | --schema]", completes="tools"),
+)  # fmt: skip
+CELL_USAGE = ("%%mc", "one command per line (# comments allowed); a table of the results")
+BY_NAME = {s.name: s for s in SUBCOMMANDS}
+
+
+def _rows() -> list[tuple[str, str]]:
+    rows = [("%mc [status]", BY_NAME["status"].summary)]
+    rows += [(s.synopsis(), s.summary) for s in SUBCOMMANDS if s.name != "status"]
+    return [*rows, CELL_USAGE]
+
+
+def help_text() -> str:
+    """What ``%mc?`` shows."""
+    lines = ["Talk to the connected Minecraft world.", ""]
+    for synopsis, summary in _rows():
+        lines += [synopsis, f"    {summary}"]
+    lines += [
+        "",
+        "Tab completes sub-commands, options, command names, players and capabilities.",
+        "Mistakes are short UsageError messages; failures from the game are short red errors.",
+    ]
+    return "\n".join(lines)
+
+
+def markdown_table() -> str:
+    """The README's ``%mc`` table."""
+    lines = ["| magic | does |", "|---|---|"]
+    for synopsis, summary in _rows():
+        escaped = synopsis.replace("|", "\\|")
+        lines.append(f"| `{escaped}` | {summary} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintainer's helper
+    print(markdown_table())

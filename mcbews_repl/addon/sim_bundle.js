@@ -137,6 +137,9 @@ function parseBox(payload) {
 function runToken(entry, length) {
   return length > 1 ? `${entry}*${length}` : String(entry);
 }
+function digits(n) {
+  return n < 10 ? 1 : n < 100 ? 2 : n < 1e3 ? 3 : n < 1e4 ? 4 : String(n).length;
+}
 var RunEncoder = class {
   constructor(budget = ANSWER_BUDGET_BYTES) {
     this.budget = budget;
@@ -147,29 +150,38 @@ var RunEncoder = class {
   index = /* @__PURE__ */ new Map();
   runs = [];
   current = -1;
+  currentKey = null;
   length = 0;
   bytes = ENVELOPE_BYTES;
   count = 0;
   /** Add one position; false (and nothing added) when it would not fit the budget. */
-  push(reading) {
-    const known = this.index.get(reading.key);
+  add(key, typeId, states) {
+    if (key === this.currentKey) return this.extend();
+    const known = this.index.get(key);
     const entry = known ?? this.palette.length;
-    let cost = known === void 0 ? utf8Len(dumpsWire(reading.typeId)) + utf8Len(dumpsWire(reading.states)) + 2 : 0;
-    if (entry === this.current) cost += runToken(entry, this.length + 1).length - runToken(entry, this.length).length;
-    else cost += runToken(entry, 1).length + 1;
+    let cost = digits(entry) + 1;
+    if (known === void 0) cost += utf8Len(dumpsWire(typeId)) + utf8Len(dumpsWire(states)) + 2;
     if (this.bytes + cost > this.budget) return false;
     if (known === void 0) {
-      this.index.set(reading.key, entry);
-      this.palette.push(reading.typeId);
-      this.states.push(reading.states);
+      this.index.set(key, entry);
+      this.palette.push(typeId);
+      this.states.push(states);
     }
-    if (entry === this.current) this.length += 1;
-    else {
-      this.flush();
-      this.current = entry;
-      this.length = 1;
-    }
+    this.flush();
+    this.current = entry;
+    this.currentKey = key;
+    this.length = 1;
     this.bytes += cost;
+    this.count += 1;
+    return true;
+  }
+  /** The same block as the position before: one more in the run ("3" -> "3*2" -> "3*3"). */
+  extend() {
+    const length = this.length + 1;
+    const cost = length === 2 ? 2 : digits(length) - digits(length - 1);
+    if (this.bytes + cost > this.budget) return false;
+    this.bytes += cost;
+    this.length = length;
     this.count += 1;
     return true;
   }
@@ -179,36 +191,50 @@ var RunEncoder = class {
   encoded() {
     this.flush();
     this.current = -1;
+    this.currentKey = null;
     return this.runs.join(",");
   }
 };
-function readOne(dimension, x, y, z, withStates) {
-  const range = dimension.heightRange;
-  if (y < range.min || y >= range.max) return { key: OUT_OF_WORLD, typeId: OUT_OF_WORLD, states: null };
+function readInto(encoder, dimension, range, x, y, z, withStates) {
+  if (y < range.min || y >= range.max) return encoder.add(OUT_OF_WORLD, OUT_OF_WORLD, null);
   let block;
   try {
     block = dimension.getBlock({ x, y, z });
   } catch (err) {
     const name = err instanceof Error ? err.name : "";
-    if (name === "LocationInUnloadedChunkError") block = void 0;
-    else if (name === "LocationOutOfWorldBoundariesError") return { key: OUT_OF_WORLD, typeId: OUT_OF_WORLD, states: null };
-    else throw err;
+    if (name === "LocationOutOfWorldBoundariesError") return encoder.add(OUT_OF_WORLD, OUT_OF_WORLD, null);
+    if (name !== "LocationInUnloadedChunkError") throw err;
+    block = void 0;
   }
-  if (block === void 0) return { key: UNLOADED, typeId: UNLOADED, states: null };
-  if (!withStates) return { key: block.typeId, typeId: block.typeId, states: null };
+  if (block === void 0) return encoder.add(UNLOADED, UNLOADED, null);
+  if (!withStates) return encoder.add(block.typeId, block.typeId, null);
   const states = block.permutation.getAllStates();
-  return { key: block.typeId + JSON.stringify(states, Object.keys(states).sort()), typeId: block.typeId, states };
+  return encoder.add(block.typeId + JSON.stringify(states, Object.keys(states).sort()), block.typeId, states);
 }
 function* readBox(dimension, box, encoder) {
   const [sx, sy, sz] = box.size;
   const [x0, y0, z0] = box.origin;
   const volume = sx * sy * sz;
-  for (let i = box.start; i < volume; i++) {
-    const x = x0 + i % sx;
-    const z = z0 + Math.floor(i / sx) % sz;
-    const y = y0 + Math.floor(i / (sx * sz));
-    if (!encoder.push(readOne(dimension, x, y, z, box.states))) return;
-    if ((i - box.start + 1) % POSITIONS_PER_YIELD === 0 && i + 1 < volume) yield;
+  const range = dimension.heightRange;
+  let i = box.start;
+  let x = i % sx;
+  let z = Math.floor(i / sx) % sz;
+  let y = Math.floor(i / (sx * sz));
+  let sinceYield = 0;
+  while (i < volume) {
+    if (!readInto(encoder, dimension, range, x0 + x, y0 + y, z0 + z, box.states)) return;
+    i += 1;
+    if (++x === sx) {
+      x = 0;
+      if (++z === sz) {
+        z = 0;
+        y += 1;
+      }
+    }
+    if (++sinceYield === POSITIONS_PER_YIELD && i < volume) {
+      sinceYield = 0;
+      yield;
+    }
   }
 }
 function answerOf(box, encoder) {

@@ -90,6 +90,9 @@ class HostApi:
         low, high = self.world.height_range(str(args["dimension"]))
         return {"min": low, "max": high}
 
+    def op_blocks_version(self, args: dict[str, Any]) -> str:
+        return self.world.blocks_version()
+
     def op_chunk_loaded(self, args: dict[str, Any]) -> bool:
         chunk = (int(args["cx"]), int(args["cz"]))
         return chunk in self.world.loaded_chunks(str(args["dimension"]))
@@ -106,18 +109,17 @@ class HostApi:
         placed = {((y & 15) * 16 + (z & 15)) * 16 + (x & 15): states
                   for (d, x, y, z), states in self.world.block_states.items()
                   if d == dimension and (x >> 4, y >> 4, z >> 4) == (cx, sy, cz)}  # fmt: skip
-        palette: list[dict[str, Any]] = []
-        seen: dict[tuple[str, str], int] = {}
-        ids: list[int] = []
-        for i, type_id in enumerate(types):
-            states = placed.get(i)
-            key = (type_id, "" if states is None else json.dumps(states, sort_keys=True))
-            index = seen.get(key)
-            if index is None:
-                index = seen[key] = len(palette)
-                given = default_states(type_id) if states is None else states
-                palette.append({"typeId": type_id, "states": given})
-            ids.append(index)
+        keys: list[tuple[str, str]] | list[str] = types
+        if placed:  # blocks placed with their own states: they get palette entries of their own
+            keys = [(t, json.dumps(placed[i], sort_keys=True) if i in placed else "")
+                    for i, t in enumerate(types)]  # fmt: skip
+        index = {key: n for n, key in enumerate(dict.fromkeys(keys))}
+        ids = [index[key] for key in keys]
+        palette = []
+        for key in index:
+            type_id = key[0] if isinstance(key, tuple) else key
+            states = json.loads(key[1]) if isinstance(key, tuple) and key[1] else None
+            palette.append({"typeId": type_id, "states": states or default_states(type_id)})
         return {"loaded": True, "palette": palette, "ids": ids}
 
     def op_dyn_get(self, args: dict[str, Any]) -> dict[str, Any]:

@@ -184,6 +184,7 @@ class WorldState:
         default=None, init=False, repr=False, compare=False
     )
     _indexed: int = field(default=-1, init=False, repr=False, compare=False)
+    _edits: int = field(default=0, init=False, repr=False, compare=False)
 
     def all_entities(self) -> list[Entity]:
         return [*self.players.values(), *self.entities]
@@ -226,6 +227,17 @@ class WorldState:
                     if dx * dx + dz * dz <= reach * reach:
                         loaded.add((pcx + dx, pcz + dz))
         return loaded
+
+    def blocks_version(self) -> str:
+        """Changes whenever a block or the set of loaded chunks may have: what a reader's
+        cache of sections is checked against."""
+        where = sorted(
+            (p.dimension, math.floor(p.location.x) >> 4, math.floor(p.location.z) >> 4)
+            for p in self.players.values()
+        )
+        return (
+            f"{self._edits}:{len(self.blocks)}:{id(self.blocks)}:{self.simulation_distance}:{where}"
+        )
 
     def is_loaded(self, dimension: str, x: int, z: int) -> bool:
         return (x >> 4, z >> 4) in self.loaded_chunks(dimension)
@@ -292,6 +304,7 @@ class WorldState:
         explicit = bool(states) and states != default_states(block)
         if explicit:
             self.block_states[key] = dict(states or {})
+        self._edits += 1
         self._edits_in(dimension, x >> 4, y >> 4, z >> 4)  # bring the index up to date
         if block == self._generated(*key) and not explicit:
             self.blocks.pop(key, None)  # back to what the world made: no edit to keep

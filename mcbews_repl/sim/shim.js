@@ -11,8 +11,19 @@
     return out;
   };
   let cache = new Map();
-  let sections = new Map(); // "dim:cx:sy:cz" -> a block section; "dim:cx:cz" -> chunk loaded
-  const invalidate = () => { cache = new Map(); sections = new Map(); };
+  // Block sections ("dim:cx:sy:cz") and chunk loaded flags ("dim:cx:cz") stay cached across
+  // host entries while the world's block version (edits, loaded chunks) stays the same; the
+  // version is asked for again after every command and host entry, before the next read.
+  let sections = new Map();
+  let blockVersion = null;
+  let blocksChecked = false;
+  const invalidate = () => { cache = new Map(); blocksChecked = false; };
+  const blocksCurrent = () => {
+    if (blocksChecked) return;
+    const version = call("blocks_version", {});
+    if (version !== blockVersion) { blockVersion = version; sections = new Map(); last = { found: null }; }
+    blocksChecked = true;
+  };
   const state = (name) => {
     if (!cache.has(name)) cache.set(name, call("player", { name }));
     const s = cache.get(name);
@@ -58,14 +69,19 @@
   class LocationOutOfWorldBoundariesError extends Error { constructor(m) { super(m); this.name = "LocationOutOfWorldBoundariesError"; } }
   class LocationInUnloadedChunkError extends Error { constructor(m) { super(m); this.name = "LocationInUnloadedChunkError"; } }
   const heights = new Map(); // dimension -> {min, max}: fixed for the world's life
-  const heightRange = (dim) => {
+  const range = (dim) => {
     if (!heights.has(dim)) heights.set(dim, call("height_range", { dimension: dim }));
-    return { ...heights.get(dim) };
+    return heights.get(dim);
   };
+  const heightRange = (dim) => ({ ...range(dim) });
+  let last = { dim: null, cx: 0, sy: 0, cz: 0, found: null }; // the section read last
   const section = (dim, cx, sy, cz) => {
+    blocksCurrent();
+    if (last.found !== null && last.dim === dim && last.cx === cx && last.sy === sy && last.cz === cz) return last.found;
     const key = `${dim}:${cx}:${sy}:${cz}`;
     let found = sections.get(key);
     if (found === undefined) { found = call("block_section", { dimension: dim, cx, sy, cz }); sections.set(key, found); }
+    last = { dim, cx, sy, cz, found };
     return found;
   };
 
@@ -81,9 +97,9 @@
   }
 
   class Block {
-    constructor(dimension, x, y, z, entry) { this.dimension = dimension; this.x = x; this.y = y; this.z = z; this._e = entry; }
+    // Plain fields, not getters, where a box reader touches them for every position.
+    constructor(dimension, x, y, z, entry) { this.dimension = dimension; this.x = x; this.y = y; this.z = z; this._e = entry; this.typeId = entry.typeId; }
     get location() { return { x: this.x, y: this.y, z: this.z }; }
-    get typeId() { return this._e.typeId; }
     get type() { return { id: this._e.typeId }; }
     get permutation() { return new BlockPermutation(this._e); }
     get isAir() { return this._e.typeId === "minecraft:air"; }
@@ -98,6 +114,7 @@
     isChunkLoaded(location) {
       const cx = Math.floor(location.x) >> 4, cz = Math.floor(location.z) >> 4;
       const key = `${this._short}:${cx}:${cz}`;
+      blocksCurrent();
       if (!sections.has(key)) sections.set(key, call("chunk_loaded", { dimension: this._short, cx, cz }));
       return sections.get(key);
     }
@@ -105,8 +122,8 @@
     // dimension's height range.
     getBlock(location) {
       const x = Math.floor(location.x), y = Math.floor(location.y), z = Math.floor(location.z);
-      const range = heightRange(this._short);
-      if (y < range.min || y >= range.max) throw new LocationOutOfWorldBoundariesError(`y ${y} is outside ${this.id}'s height range`);
+      const bounds = this._range ?? (this._range = range(this._short));
+      if (y < bounds.min || y >= bounds.max) throw new LocationOutOfWorldBoundariesError(`y ${y} is outside ${this.id}'s height range`);
       const found = section(this._short, x >> 4, y >> 4, z >> 4);
       if (!found.loaded) return undefined;
       return new Block(this, x, y, z, found.palette[found.ids[((y & 15) * 16 + (z & 15)) * 16 + (x & 15)]]);
@@ -298,8 +315,11 @@
         if (job.every > 0) job.due = tick + job.every; else jobs.delete(id);
         guard("system.run callback", job.fn);
       }
+      const jobsRan = generators.size > 0;
       runJobs();
-      if (generators.size > 0) return tick + 1; // a job still running: fast mode ticks on
+      // A job that ran may still be running, or have finished and left work for the next
+      // tick (its promise settles after this entry): fast mode ticks on either way.
+      if (jobsRan) return tick + 1;
       let next = -1; // the next one-shot job: fast mode runs its tick at once
       for (const job of jobs.values()) if (job.every === 0 && (next < 0 || job.due < next)) next = job.due;
       return next;

@@ -92,3 +92,19 @@ async def test_bad_requests_name_what_to_fix(linked: tuple[mcbews_repl.Bridge, S
         await mc.call("get_blocks", {"from": [0, 0, 0], "to": [16, 16, 16]})
     with pytest.raises(CapabilityError, match="dimension must be one of"):
         await mc.call("get_blocks", {"from": [0, 0, 0], "to": [1, 1, 1], "dimension": "moon"})
+
+
+async def test_changes_between_reads_are_seen(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:
+    """The script host keeps sections between reads, but never past a change to the world."""
+    mc, sim = linked
+    box = {"from": [0, 63, 0], "to": [3, 63, 0]}  # the stone floor at the spawn
+    assert (await mc.call("get_blocks", box))["runs"] == "0*4"
+    sim.run_command("setblock 1 63 0 gold_block")  # a command, not a script: no JS call at all
+    sim.world.set_block("overworld", 3, 63, 0, "minecraft:glass")  # an edit from Python
+    again = await mc.call("get_blocks", box)
+    assert again["palette"] == ["minecraft:stone", "minecraft:gold_block", "minecraft:glass"]
+    assert again["runs"] == "0,1,0,2"
+    far = {"from": [200, 64, 0], "to": [200, 64, 0]}
+    assert (await mc.call("get_blocks", far))["palette"] == ["<unloaded>"]
+    sim.run_command("tp Alex 200 70 0")
+    assert (await mc.call("get_blocks", far))["palette"] == ["minecraft:air"]

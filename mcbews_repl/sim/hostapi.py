@@ -109,17 +109,15 @@ class HostApi:
         placed = {((y & 15) * 16 + (z & 15)) * 16 + (x & 15): states
                   for (d, x, y, z), states in self.world.block_states.items()
                   if d == dimension and (x >> 4, y >> 4, z >> 4) == (cx, sy, cz)}  # fmt: skip
-        keys: list[tuple[str, str]] | list[str] = types
-        if placed:  # blocks placed with their own states: they get palette entries of their own
-            keys = [(t, json.dumps(placed[i], sort_keys=True) if i in placed else "")
-                    for i, t in enumerate(types)]  # fmt: skip
+        # Blocks placed with states of their own get palette entries of their own.
+        keys = [(t, json.dumps(placed[i], sort_keys=True) if i in placed else "")
+                for i, t in enumerate(types)] if placed else [(t, "") for t in types]  # fmt: skip
         index = {key: n for n, key in enumerate(dict.fromkeys(keys))}
         ids = [index[key] for key in keys]
-        palette = []
-        for key in index:
-            type_id = key[0] if isinstance(key, tuple) else key
-            states = json.loads(key[1]) if isinstance(key, tuple) and key[1] else None
-            palette.append({"typeId": type_id, "states": states or default_states(type_id)})
+        palette = [
+            {"typeId": type_id, "states": json.loads(given) if given else default_states(type_id)}
+            for type_id, given in index
+        ]
         return {"loaded": True, "palette": palette, "ids": ids}
 
     def op_dyn_get(self, args: dict[str, Any]) -> dict[str, Any]:

@@ -154,16 +154,36 @@ describe("get_blocks: unknown stays unknown", () => {
 describe("get_blocks limits", () => {
   it("spreads a full request over ticks with system.runJob", async () => {
     state.jobStepsPerTick = 4;
+    for (let y = 0; y < 16; y++) for (let z = 0; z < 16; z++) mc.setBlock(15, y, z, { typeId: "minecraft:stone" });
     let done = false;
     void readAsJob(box([0, 0, 0], [15, 15, 15])).then(() => (done = true));
     mc.advance();
     await Promise.resolve();
-    expect(state.getBlockCalls).toBe(4 * POSITIONS_PER_YIELD);
+    expect(state.getBlockCalls).toBe(4 * POSITIONS_PER_YIELD); // no row is all one block
     expect(done).toBe(false);
     mc.advance(3);
     await Promise.resolve();
     expect(state.getBlockCalls).toBe(MAX_BLOCKS_PER_REQUEST);
     expect(done).toBe(true);
+  });
+
+  it("reads a row of one block as one run, without reading each block", async () => {
+    mc.setBlock(3, 64, 1, { typeId: "minecraft:stone" });
+    const answer = await read(box([0, 63, 0], [15, 64, 1])); // four rows, one with a stone
+    expect(expand(answer)).toEqual([
+      ...new Array<string>(48).fill("minecraft:air"),
+      "minecraft:air", "minecraft:air", "minecraft:air", "minecraft:stone",
+      ...new Array<string>(12).fill("minecraft:air"),
+    ]);
+    expect(answer.runs).toBe("0*51,1,0*12");
+    expect(state.containsBlockCalls).toBe(4);
+    expect(state.getBlockCalls).toBe(3 + 16); // the first block of three rows, all of the fourth
+  });
+
+  it("reads a row that reaches into an unloaded chunk block by block", async () => {
+    mc.unloadChunk(1, 0);
+    const answer = await read(box([12, 64, 0], [19, 64, 0]));
+    expect(expand(answer)).toEqual([...new Array<string>(4).fill("minecraft:air"), ...new Array<string>(4).fill(UNLOADED)]);
   });
 
   it("stops within the answer budget and resumes where it stopped", () => {

@@ -85,6 +85,16 @@
     return found;
   };
 
+  class UnloadedChunksError extends Error { constructor(m) { super(m); this.name = "UnloadedChunksError"; } }
+
+  class BlockVolume {
+    constructor(from, to) { this.from = { ...from }; this.to = { ...to }; }
+    getMin() { return { x: Math.min(this.from.x, this.to.x), y: Math.min(this.from.y, this.to.y), z: Math.min(this.from.z, this.to.z) }; }
+    getMax() { return { x: Math.max(this.from.x, this.to.x), y: Math.max(this.from.y, this.to.y), z: Math.max(this.from.z, this.to.z) }; }
+    getCapacity() { const a = this.getMin(), b = this.getMax(); return (b.x - a.x + 1) * (b.y - a.y + 1) * (b.z - a.z + 1); }
+  }
+  const typeSet = (ids) => (ids === undefined ? null : new Set(ids.map((t) => (t.includes(":") ? t : `minecraft:${t}`))));
+
   class BlockPermutation {
     constructor(entry) { this._e = entry; }
     get type() { return { id: this._e.typeId }; }
@@ -117,6 +127,31 @@
       blocksCurrent();
       if (!sections.has(key)) sections.set(key, call("chunk_loaded", { dimension: this._short, cx, cz }));
       return sections.get(key);
+    }
+    // True when a block of the volume passes the filter (types only: tags and permutations
+    // are not modelled and say so). An unloaded chunk throws UnloadedChunksError unless
+    // allowUnloadedChunks, then its blocks are skipped, as the typings document.
+    containsBlock(volume, filter, allowUnloadedChunks = false) {
+      const f = filter ?? {};
+      if (f.includeTags || f.excludeTags || f.includePermutations || f.excludePermutations) {
+        throw new Error("the simulated world's containsBlock filters by type only");
+      }
+      const include = typeSet(f.includeTypes), exclude = typeSet(f.excludeTypes) ?? new Set();
+      const lo = volume.getMin(), hi = volume.getMax();
+      const bounds = this._range ?? (this._range = range(this._short));
+      if (lo.y < bounds.min || hi.y >= bounds.max) throw new LocationOutOfWorldBoundariesError(`${lo.y}..${hi.y} is outside ${this.id}'s height range`);
+      for (let cx = lo.x >> 4; cx <= hi.x >> 4 && !allowUnloadedChunks; cx++) {
+        for (let cz = lo.z >> 4; cz <= hi.z >> 4; cz++) {
+          if (!this.isChunkLoaded({ x: cx * 16, y: lo.y, z: cz * 16 })) throw new UnloadedChunksError("the volume reaches into chunks that are not loaded");
+        }
+      }
+      for (let y = lo.y; y <= hi.y; y++) for (let z = lo.z; z <= hi.z; z++) for (let x = lo.x; x <= hi.x; x++) {
+        const found = section(this._short, x >> 4, y >> 4, z >> 4);
+        if (!found.loaded) continue; // allowUnloadedChunks: those blocks are not checked
+        const typeId = found.palette[found.ids[((y & 15) * 16 + (z & 15)) * 16 + (x & 15)]].typeId;
+        if ((include === null || include.has(typeId)) && !exclude.has(typeId)) return true;
+      }
+      return false;
     }
     // The game's contract (its typings): undefined in an unloaded chunk, a throw outside the
     // dimension's height range.
@@ -285,8 +320,8 @@
   }
 
   globalThis.__mc_server = {
-    ...enums, Player, ItemStack, Block, BlockPermutation, system, world,
-    LocationInUnloadedChunkError, LocationOutOfWorldBoundariesError,
+    ...enums, Player, ItemStack, Block, BlockPermutation, BlockVolume, system, world,
+    LocationInUnloadedChunkError, LocationOutOfWorldBoundariesError, UnloadedChunksError,
   };
   globalThis.__mc_server_ui = { FormCancelationReason: enums.FormCancelationReason, ModalFormData };
   globalThis.__mc_server_gametest = {

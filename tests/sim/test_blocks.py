@@ -4,6 +4,7 @@ outside the world for both, and a script's getBlock sees what the commands see."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -121,7 +122,7 @@ def test_bad_block_states_are_a_syntax_error(game: Game) -> None:
 
 # --- the Script API's block reads, from a script in the simulated world ------------------
 READER = f"""
-const {{ world, system }} = {SERVER};
+const {{ world, system, BlockVolume }} = {SERVER};
 system.afterEvents.scriptEventReceive.subscribe((e) => {{
   const dim = world.getDimension("overworld");
   const [x, y, z] = JSON.parse(e.message);
@@ -133,6 +134,15 @@ system.afterEvents.scriptEventReceive.subscribe((e) => {{
   }} catch (err) {{ out = "threw " + err.name; }}
   world.setDynamicProperty("out", out + " loaded=" + dim.isChunkLoaded({{ x, y, z }})
     + " range=" + JSON.stringify(dim.heightRange));
+}});
+system.afterEvents.scriptEventReceive.subscribe((e) => {{
+  if (e.id !== "test:contains") return;
+  const dim = world.getDimension("overworld");
+  const [from, to, filter, allow] = JSON.parse(e.message);
+  let out;
+  try {{ out = String(dim.containsBlock(new BlockVolume(from, to), filter, allow)); }}
+  catch (err) {{ out = "threw " + err.name; }}
+  world.setDynamicProperty("contains", out);
 }});
 let steps = 0;
 system.afterEvents.scriptEventReceive.subscribe((e) => {{
@@ -164,6 +174,30 @@ async def test_get_block_sees_what_commands_see(tmp_path: Path) -> None:
         assert (await read_block(sim, 0, 320, 0)).startswith(
             "threw LocationOutOfWorldBoundariesError"
         )
+
+
+async def test_contains_block_answers_from_the_same_world(tmp_path: Path) -> None:
+    bundle = tmp_path / "reader.js"
+    bundle.write_text(READER, encoding="utf-8")
+
+    async def contains(*args: object) -> str:
+        sim.run_command("scriptevent test:contains " + json.dumps(list(args)))
+        return str(sim.api.dynamic_properties["contains"])
+
+    async with SimWorld(clock="manual", addon=str(bundle)) as sim:
+        floor = ({"x": -4, "y": 63, "z": -4}, {"x": 4, "y": 63, "z": 4})
+        assert await contains(*floor, {"excludeTypes": ["minecraft:stone"]}) == "false"
+        assert await contains(*floor, {"includeTypes": ["stone"]}) == "true"
+        build = ({"x": -4, "y": 64, "z": 0}, {"x": 4, "y": 64, "z": 4})
+        assert await contains(*build, {"includeTypes": ["minecraft:chest"]}) == "true"
+        far = ({"x": 70, "y": 100, "z": 0}, {"x": FAR, "y": 100, "z": 0})  # air, then unloaded
+        assert (
+            await contains(*far, {"excludeTypes": ["minecraft:air"]}) == "threw UnloadedChunksError"
+        )
+        assert await contains(*far, {"excludeTypes": ["minecraft:air"]}, True) == "false"
+        high = ({"x": 0, "y": 319, "z": 0}, {"x": 0, "y": 320, "z": 0})
+        assert await contains(*high, {}) == "threw LocationOutOfWorldBoundariesError"
+        assert await contains(*floor, {"includeTags": ["stone"]}) == "threw Error"
 
 
 async def test_run_job_spreads_a_generator_over_ticks(tmp_path: Path) -> None:

@@ -9,9 +9,11 @@
 //
 // The reading runs as a system.runJob generator that yields every POSITIONS_PER_YIELD
 // positions, so a large box is spread over ticks instead of stalling one (the game's
-// watchdog). The answer must fit the bridge's answer limits; when a varied box would not,
+// watchdog). It goes a row (the positions along x) at a time: when Dimension.containsBlock
+// finds no block other than the row's first in it, the whole row is one run without reading
+// each block (sky, stone and sea are mostly such rows); otherwise each block is read. The answer must fit the bridge's answer limits; when a varied box would not,
 // it covers a prefix of the positions (`start`, `count`) and the caller asks for the rest.
-import { system, world, type Dimension } from "@minecraft/server";
+import { BlockVolume, system, world, type Dimension } from "@minecraft/server";
 import type { CapabilityResult, JobCapability } from "../capability.js";
 import { dumpsWire, utf8Len, type JsonObject, type JsonValue } from "../json.js";
 import { MAX_CHUNKS_PER_MESSAGE, MAX_MESSAGE_BYTES, UPSTREAM_CHUNK_CODE_POINTS } from "../wire.js";
@@ -83,6 +85,11 @@ function digits(n: number): number {
   return n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : String(n).length;
 }
 
+/** The length of runToken(entry, length), without building it. */
+function tokenLength(entry: number, length: number): number {
+  return digits(entry) + (length > 1 ? 1 + digits(length) : 0);
+}
+
 /** Palette and runs, growing within the answer budget. */
 export class RunEncoder {
   readonly palette: string[] = [];
@@ -119,6 +126,22 @@ export class RunEncoder {
     return true;
   }
 
+  /** Add ``count`` positions of one block; how many fitted the budget (all, or fewer). */
+  addMany(key: string, typeId: string, states: JsonObject | null, count: number): number {
+    if (count <= 0 || !this.add(key, typeId, states)) return 0;
+    const rest = count - 1;
+    const cost = tokenLength(this.current, this.length + rest) - tokenLength(this.current, this.length);
+    if (rest > 0 && this.bytes + cost <= this.budget) {
+      this.bytes += cost;
+      this.length += rest;
+      this.count += rest;
+      return count;
+    }
+    let added = 1;
+    while (added < count && this.extend()) added += 1;
+    return added;
+  }
+
   /** The same block as the position before: one more in the run ("3" -> "3*2" -> "3*3"). */
   private extend(): boolean {
     const length = this.length + 1;
@@ -128,6 +151,11 @@ export class RunEncoder {
     this.length = length;
     this.count += 1;
     return true;
+  }
+
+  /** The key of the position added last. */
+  lastKey(): string {
+    return this.currentKey ?? "";
   }
 
   private flush(): void {
@@ -163,28 +191,48 @@ function readInto(encoder: RunEncoder, dimension: Dimension, range: HeightRange,
   return encoder.add(block.typeId + JSON.stringify(states, Object.keys(states).sort()), block.typeId, states);
 }
 
-/** Read the box from `box.start`, yielding every POSITIONS_PER_YIELD positions. */
+/** Whether the row of ``length`` blocks from x, y, z holds nothing but ``typeId``. */
+function uniformRow(dimension: Dimension, x: number, y: number, z: number, length: number, typeId: string): boolean {
+  try {
+    const row = new BlockVolume({ x, y, z }, { x: x + length - 1, y, z });
+    return !dimension.containsBlock(row, { excludeTypes: [typeId] }, false);
+  } catch {
+    return false; // part of the row is not loaded (UnloadedChunksError): read it block by block
+  }
+}
+
+/** Read ``length`` positions along x from x, y, z; how many fitted the answer. */
+function readRow(encoder: RunEncoder, dimension: Dimension, range: HeightRange, x: number, y: number, z: number, length: number, withStates: boolean): number {
+  if (y < range.min || y >= range.max) return encoder.addMany(OUT_OF_WORLD, OUT_OF_WORLD, null, length);
+  if (!readInto(encoder, dimension, range, x, y, z, withStates)) return 0;
+  const first = encoder.lastKey();
+  if (!withStates && length > 1 && first !== UNLOADED && uniformRow(dimension, x, y, z, length, first)) {
+    return 1 + encoder.addMany(first, first, null, length - 1);
+  }
+  let done = 1;
+  while (done < length && readInto(encoder, dimension, range, x + done, y, z, withStates)) done += 1;
+  return done;
+}
+
+/** Read the box from `box.start`, a row at a time, yielding every POSITIONS_PER_YIELD
+ * positions or so. */
 export function* readBox(dimension: Dimension, box: BoxRequest, encoder: RunEncoder): Generator<void, void, void> {
   const [sx, sy, sz] = box.size;
   const [x0, y0, z0] = box.origin;
   const volume = sx * sy * sz;
   const range = dimension.heightRange; // read once: it is fixed for the dimension
   let i = box.start;
-  let x = i % sx;
-  let z = Math.floor(i / sx) % sz;
-  let y = Math.floor(i / (sx * sz));
   let sinceYield = 0;
   while (i < volume) {
-    if (!readInto(encoder, dimension, range, x0 + x, y0 + y, z0 + z, box.states)) return;
-    i += 1;
-    if (++x === sx) {
-      x = 0;
-      if (++z === sz) {
-        z = 0;
-        y += 1;
-      }
-    }
-    if (++sinceYield === POSITIONS_PER_YIELD && i < volume) {
+    const x = i % sx;
+    const z = Math.floor(i / sx) % sz;
+    const y = Math.floor(i / (sx * sz));
+    const length = sx - x; // the rest of this row
+    const done = readRow(encoder, dimension, range, x0 + x, y0 + y, z0 + z, length, box.states);
+    i += done;
+    if (done < length) return; // the answer is full: the caller asks again from here
+    sinceYield += done;
+    if (sinceYield >= POSITIONS_PER_YIELD && i < volume) {
       sinceYield = 0;
       yield;
     }

@@ -228,6 +228,7 @@ class MockState {
   /** "dimension:cx,cz" of chunks that are not loaded. */
   unloadedChunks = new Set<string>();
   getBlockCalls = 0;
+  containsBlockCalls = 0;
   /** Throw this from the next getBlock (then forget it). */
   nextGetBlockError: Error | null = null;
   jobs: Generator<void, void, void>[] = [];
@@ -244,6 +245,28 @@ class MockState {
 
 export const state = new MockState();
 
+/** A box of positions, corners inclusive, as the game's BlockVolume. */
+export class BlockVolume {
+  constructor(
+    public from: Vec3,
+    public to: Vec3,
+  ) {}
+
+  *positions(): Generator<Vec3> {
+    const [a, b] = [this.from, this.to];
+    for (let y = Math.min(a.y, b.y); y <= Math.max(a.y, b.y); y++) {
+      for (let z = Math.min(a.z, b.z); z <= Math.max(a.z, b.z); z++) {
+        for (let x = Math.min(a.x, b.x); x <= Math.max(a.x, b.x); x++) yield { x, y, z };
+      }
+    }
+  }
+}
+
+interface BlockFilter {
+  includeTypes?: string[];
+  excludeTypes?: string[];
+}
+
 function dimension(short: string, heightRange: { min: number; max: number }) {
   return {
     id: `minecraft:${short}`,
@@ -254,6 +277,20 @@ function dimension(short: string, heightRange: { min: number; max: number }) {
     },
     isChunkLoaded(location: Vec3): boolean {
       return !state.unloadedChunks.has(`${short}:${Math.floor(location.x) >> 4},${Math.floor(location.z) >> 4}`);
+    },
+    containsBlock(volume: BlockVolume, filter: BlockFilter, allowUnloadedChunks = false): boolean {
+      state.containsBlockCalls += 1;
+      const positions = [...volume.positions()];
+      if (!allowUnloadedChunks && positions.some((at) => !this.isChunkLoaded(at))) {
+        throw new NamedError("UnloadedChunksError", "the volume reaches into unloaded chunks");
+      }
+      for (const at of positions) {
+        if (!this.isChunkLoaded(at)) continue;
+        const typeId = state.blocks.get(`${short}:${at.x},${at.y},${at.z}`)?.typeId ?? "minecraft:air";
+        const included = filter.includeTypes === undefined || filter.includeTypes.includes(typeId);
+        if (included && !(filter.excludeTypes ?? []).includes(typeId)) return true;
+      }
+      return false;
     },
     getBlock(location: Vec3) {
       state.getBlockCalls += 1;

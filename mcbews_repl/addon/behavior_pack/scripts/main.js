@@ -32,7 +32,7 @@ var describeEntities = {
 };
 
 // src/capabilities/getBlocks.ts
-import { system, world } from "@minecraft/server";
+import { BlockVolume, system, world } from "@minecraft/server";
 
 // src/json.ts
 function escapeWire(jsonText) {
@@ -133,6 +133,9 @@ function runToken(entry, length) {
 function digits(n) {
   return n < 10 ? 1 : n < 100 ? 2 : n < 1e3 ? 3 : n < 1e4 ? 4 : String(n).length;
 }
+function tokenLength(entry, length) {
+  return digits(entry) + (length > 1 ? 1 + digits(length) : 0);
+}
 var RunEncoder = class {
   constructor(budget = ANSWER_BUDGET_BYTES) {
     this.budget = budget;
@@ -168,6 +171,21 @@ var RunEncoder = class {
     this.count += 1;
     return true;
   }
+  /** Add ``count`` positions of one block; how many fitted the budget (all, or fewer). */
+  addMany(key, typeId, states, count) {
+    if (count <= 0 || !this.add(key, typeId, states)) return 0;
+    const rest = count - 1;
+    const cost = tokenLength(this.current, this.length + rest) - tokenLength(this.current, this.length);
+    if (rest > 0 && this.bytes + cost <= this.budget) {
+      this.bytes += cost;
+      this.length += rest;
+      this.count += rest;
+      return count;
+    }
+    let added = 1;
+    while (added < count && this.extend()) added += 1;
+    return added;
+  }
   /** The same block as the position before: one more in the run ("3" -> "3*2" -> "3*3"). */
   extend() {
     const length = this.length + 1;
@@ -177,6 +195,10 @@ var RunEncoder = class {
     this.length = length;
     this.count += 1;
     return true;
+  }
+  /** The key of the position added last. */
+  lastKey() {
+    return this.currentKey ?? "";
   }
   flush() {
     if (this.current >= 0) this.runs.push(runToken(this.current, this.length));
@@ -204,27 +226,42 @@ function readInto(encoder, dimension, range, x, y, z, withStates) {
   const states = block.permutation.getAllStates();
   return encoder.add(block.typeId + JSON.stringify(states, Object.keys(states).sort()), block.typeId, states);
 }
+function uniformRow(dimension, x, y, z, length, typeId) {
+  try {
+    const row = new BlockVolume({ x, y, z }, { x: x + length - 1, y, z });
+    return !dimension.containsBlock(row, { excludeTypes: [typeId] }, false);
+  } catch {
+    return false;
+  }
+}
+function readRow(encoder, dimension, range, x, y, z, length, withStates) {
+  if (y < range.min || y >= range.max) return encoder.addMany(OUT_OF_WORLD, OUT_OF_WORLD, null, length);
+  if (!readInto(encoder, dimension, range, x, y, z, withStates)) return 0;
+  const first = encoder.lastKey();
+  if (!withStates && length > 1 && first !== UNLOADED && uniformRow(dimension, x, y, z, length, first)) {
+    return 1 + encoder.addMany(first, first, null, length - 1);
+  }
+  let done = 1;
+  while (done < length && readInto(encoder, dimension, range, x + done, y, z, withStates)) done += 1;
+  return done;
+}
 function* readBox(dimension, box, encoder) {
   const [sx, sy, sz] = box.size;
   const [x0, y0, z0] = box.origin;
   const volume = sx * sy * sz;
   const range = dimension.heightRange;
   let i = box.start;
-  let x = i % sx;
-  let z = Math.floor(i / sx) % sz;
-  let y = Math.floor(i / (sx * sz));
   let sinceYield = 0;
   while (i < volume) {
-    if (!readInto(encoder, dimension, range, x0 + x, y0 + y, z0 + z, box.states)) return;
-    i += 1;
-    if (++x === sx) {
-      x = 0;
-      if (++z === sz) {
-        z = 0;
-        y += 1;
-      }
-    }
-    if (++sinceYield === POSITIONS_PER_YIELD && i < volume) {
+    const x = i % sx;
+    const z = Math.floor(i / sx) % sz;
+    const y = Math.floor(i / (sx * sz));
+    const length = sx - x;
+    const done = readRow(encoder, dimension, range, x0 + x, y0 + y, z0 + z, length, box.states);
+    i += done;
+    if (done < length) return;
+    sinceYield += done;
+    if (sinceYield >= POSITIONS_PER_YIELD && i < volume) {
       sinceYield = 0;
       yield;
     }

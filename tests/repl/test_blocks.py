@@ -86,6 +86,22 @@ def test_the_shipped_capabilities_tab_offers_are_the_addons(shell: Any) -> None:
     assert list(caps["name"]) == list(SHIPPED_CAPABILITIES)  # get_blocks included
 
 
+def test_mc_blocks_takes_what_read_blocks_takes() -> None:
+    """One definition of the call: the handle adds only routing and the progress bar."""
+    import inspect
+
+    from mcbews_repl.repl.handle import Minecraft
+    from mcbews_repl.toolkit.blocks import read_blocks
+
+    def params(fn: Any) -> dict[str, Any]:
+        return {n: p.default for n, p in inspect.signature(fn).parameters.items()}
+
+    mine, theirs = params(Minecraft.blocks), params(read_blocks)
+    mine.pop("self")
+    theirs.pop("caller"), theirs.pop("progress")
+    assert mine == theirs
+
+
 def test_help_lists_the_magic(shell: Any) -> None:
     doc = shell.find_line_magic("mc").__doc__
     assert "%mc blocks x1 y1 z1 x2 y2 z2 [--dimension D] [--states]" in doc

@@ -5,7 +5,7 @@ configuration), then an environment variable (read when the extension loads; han
 classrooms and CI), then the default. The variables: ``MCBEWS_HOST``, ``MCBEWS_PORT``,
 ``MCBEWS_TOKEN`` (``none`` turns the path token off), ``MCBEWS_COMMAND_TIMEOUT``,
 ``MCBEWS_CALL_TIMEOUT``, ``MCBEWS_TEXT_PRELUDE``, ``MCBEWS_TEXT_INTERVAL``,
-``MCBEWS_ENCRYPT`` (auto, on, off).
+``MCBEWS_ENCRYPT`` (auto, on, off), ``MCBEWS_MAX_CONNECTIONS``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 from traitlets import CaselessStrEnum, Float, Int, TraitError, Unicode
 from traitlets.config import Configurable
 
+from ..limits import MAX_CONNECTIONS
 from ..sansio.wire import DEFAULT_TIMEOUT_SECONDS, TEXT_FRAME_INTERVAL_SECONDS, TEXT_PRELUDE_SECONDS
 
 __all__ = ["ENV_VARS", "McbewsRepl", "encrypt_policy"]
@@ -32,6 +33,7 @@ ENV_VARS: dict[str, str] = {
     "text_prelude": "MCBEWS_TEXT_PRELUDE",
     "text_interval": "MCBEWS_TEXT_INTERVAL",
     "encrypt": "MCBEWS_ENCRYPT",
+    "max_connections": "MCBEWS_MAX_CONNECTIONS",
 }
 
 
@@ -60,6 +62,10 @@ class McbewsRepl(Configurable):
         ["auto", "on", "off"],
         "auto",
         help="Encrypt game sessions: 'auto' (when offered), 'on' (required) or 'off'.",
+    ).tag(config=True)
+
+    max_connections = Int(
+        MAX_CONNECTIONS, help="Game connections served at once; one more is refused."
     ).tag(config=True)
 
     def __init__(self, **kwargs: Any) -> None:

@@ -74,6 +74,7 @@ class Extension:
             text_prelude=cfg.text_prelude,
             text_interval=cfg.text_interval,
             encrypt=policy if policy is not None else cfg.encrypt_value,
+            max_connections=cfg.max_connections,
         )
         return bridge, port is None, policy  # an explicit --port is a choice, not a wish
 

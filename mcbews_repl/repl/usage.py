@@ -111,7 +111,11 @@ class _Parser(argparse.ArgumentParser):
 
 _TYPE = Option(("--type",), "T", {"dest": "entity_type", "default": None})
 SUBCOMMANDS: tuple[SubCommand, ...] = (
-    SubCommand("status", "the status panel: address, /connect line, games, recent events"),
+    SubCommand(
+        "status",
+        "the status panel: address, /connect line, games, what was dropped or refused, "
+        "recent events",
+    ),
     SubCommand(
         "serve",
         "start a new bridge; if it cannot start, the old one keeps running",

@@ -163,9 +163,12 @@ class Explore:
         the longest wait for the next part (default: the call timeout).
         """
         box = Box.between(corner1, corner2)  # a bad corner raises here, before anything is sent
-        parts = len(split_box(box))
-        progress = blocks_bar(box.volume, parts)
         limit = self._bridge.settings.call_timeout if timeout is None else timeout
+        bar: list[Callable[[int, int], None] | None] = [None]  # shown once the read is on its way
+
+        def progress(done: int, total: int) -> None:
+            if bar[0] is not None:
+                bar[0](done, total)
 
         async def run() -> BlockRegion:
             chosen = resolve(self._bridge, connection)
@@ -174,7 +177,9 @@ class Explore:
                 connection=chosen, progress=progress,
             )  # fmt: skip
 
-        return self._submit(run(), f"blocks {box.size[0]}x{box.size[1]}x{box.size[2]}")
+        pending = self._submit(run(), f"blocks {box.size[0]}x{box.size[1]}x{box.size[2]}")
+        bar[0] = blocks_bar(box.volume, len(split_box(box)))  # not for a stopped bridge
+        return pending
 
     def objective(self, objective: str) -> Pending[pd.DataFrame]:
         """A whole objective as a DataFrame (holder, value)."""

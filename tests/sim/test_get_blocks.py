@@ -4,7 +4,6 @@ runJob, and its answer (decoded here on its own, not with the Python API) is the
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -12,18 +11,6 @@ import pytest
 import mcbews_repl
 from mcbews_repl import CapabilityError
 from mcbews_repl.sim import SimWorld
-
-
-@pytest.fixture
-async def linked(addon_bundle: str) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
-    async with (
-        mcbews_repl.serve(host="127.0.0.1", port=0) as mc,
-        SimWorld(fast=True, addon=addon_bundle) as sim,
-    ):
-        await sim.connect(mc.url)
-        await mc.wait_connected(timeout=5)
-        yield mc, sim
-        assert sim.script_errors == []
 
 
 def positions(answer: dict[str, Any]) -> list[tuple[int, int, int]]:

@@ -20,7 +20,7 @@ const ENTRY = join(ADDON, "src", "main.ts");
 export const SIM_GLOBALS = {
   "@minecraft/server": {
     global: "__mc_server",
-    exports: ["CommandPermissionLevel", "CustomCommandStatus", "EquipmentSlot", "GameMode", "Player", "system", "world"],
+    exports: ["BlockVolume", "CommandPermissionLevel", "CustomCommandStatus", "EquipmentSlot", "GameMode", "Player", "system", "world"],
   },
   "@minecraft/server-ui": { global: "__mc_server_ui", exports: ["FormCancelationReason", "ModalFormData"] },
   "@minecraft/server-gametest": { global: "__mc_server_gametest", exports: ["spawnSimulatedPlayer"] },

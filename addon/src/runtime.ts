@@ -6,7 +6,7 @@ import type { CapabilityContext, CommandOutcome, EntityInfo, Registry } from "./
 import { TELL_WRAPPER } from "./chunks.js";
 import { applyPolicyCommand, decodePolicy, encodePolicy, POLICY_EVENT, type CommandPolicy } from "./policy.js";
 import { BoundedQueue } from "./queue.js";
-import { describeError, routeRequest } from "./router.js";
+import { describeError, routeRequest, type RouteOutcome } from "./router.js";
 import { formatForDisplay, parseTextFrame, TextReassembler } from "./textresp.js";
 import { uiChatLines, uiMessageId } from "./uichat.js";
 import { BRIDGE_PLAYER, BRIDGE_REQUEST_EVENT, TEXT_RESPONSE_EVENT } from "./wire.js";
@@ -101,7 +101,14 @@ export class BridgeRuntime {
   }
 
   private route(request: QueuedRequest): void {
-    const outcome = routeRequest(request.message, this.context(request.source));
+    this.deliver(routeRequest(request.message, this.context(request.source)));
+  }
+
+  private deliver(outcome: RouteOutcome): void {
+    if (outcome.kind === "later") {
+      void outcome.outcome.then((done) => this.deliver(done));
+      return;
+    }
     if (outcome.kind === "drop") {
       this.host.warn(`[mcbews] dropped a bridge request with no readable id (${outcome.reason})`);
       return;

@@ -9,7 +9,7 @@ import { mc } from "./mocks/server.js";
 
 function answerOf(message: string, ctx = makeContext()): { id: string; body: Record<string, unknown> } {
   const out = routeRequest(message, ctx);
-  if (out.kind !== "answer") throw new Error(`dropped: ${out.reason}`);
+  if (out.kind !== "answer") throw new Error(`not answered at once: ${out.kind}`);
   return { id: out.requestId, body: JSON.parse(joinChunks(out.lines)) as Record<string, unknown> };
 }
 

@@ -51,6 +51,7 @@ SHIPPED_CAPABILITIES = (
     "get_inventory_snapshot",
     "run_world_command",
     "describe_entities",
+    "get_blocks",
     "list_capabilities",
 )
 

@@ -126,6 +126,7 @@ async def test_list_and_unknown_capabilities(
         "get_inventory_snapshot",
         "run_world_command",
         "describe_entities",
+        "get_blocks",
         "list_capabilities",
     ]
     with pytest.raises(CapabilityError) as unknown:

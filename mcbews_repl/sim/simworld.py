@@ -56,6 +56,8 @@ class SimWorld:
         require_encryption: bool = False,
         legacy_encryption: bool = False,
         offer_encryption: bool = True,
+        report_simulated_chat: bool = True,
+        script_error: bool = False,
     ) -> None:
         self.world = world or default_world()
         self.clock = TickClock(clock or ("fast" if fast else "realtime"))
@@ -69,6 +71,11 @@ class SimWorld:
             "offer_encryption": offer_encryption,
         }
         self.scriptevent_source: ScriptEventSource = scriptevent_source
+        # False plays a game that does not report a simulated player's chat (the bridge
+        # player's `tell @s`) to WebSocket subscribers: the one step no capture confirms.
+        self.report_simulated_chat = report_simulated_chat
+        # True plays an addon whose scriptEventReceive listener fails: a script error.
+        self.script_error = script_error
         self.chat_log: list[ChatLine] = []
         effects = Effects(
             chat=self._on_chat,
@@ -214,11 +221,17 @@ class SimWorld:
     def _on_chat(self, line: ChatLine) -> None:
         self._active = True
         self.chat_log.append(line)
+        sender = self.world.players.get(line.sender)
+        if not self.report_simulated_chat and sender is not None and sender.simulated:
+            return  # a game that keeps simulated players' chat from WebSocket subscribers
         if self.client is not None:
             self.client.report_chat(line)
 
     def _on_script_event(self, event_id: str, message: str, origin: CommandOrigin) -> None:
         if self.host is None:
+            return
+        if self.script_error:
+            self.host.fail("scriptEventReceive", f"Error: simulated script error on {event_id}")
             return
         if origin.name == EXTERNAL_SENDER:
             source = self.scriptevent_source

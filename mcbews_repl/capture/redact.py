@@ -37,6 +37,8 @@ _TEXT_PREFIX = f"scriptevent {TEXT_RESPONSE_EVENT} "
 _NAME_FIELDS = ("localplayername", "sender", "receiver", "Sender", "Receiver", "playerName")
 _NAME_LIST_FIELDS = ("victim", "recipient")
 _CHAT_TYPES = {"chat", "tell", "whisper", "me", "say"}
+# The names line of /list's message ("There are 2/10 players online:\nSteve, Alex").
+_LIST_NAMES = re.compile(r"players online:\n(.+)")
 
 
 @dataclass
@@ -202,6 +204,18 @@ class _Redactor:
             for entry in holder.get("playerTest") or []:
                 if isinstance(entry, str):
                     self.marks.add_name(entry.rsplit(" (", 1)[0])
+            self._names_in_list(holder)
+
+    def _names_in_list(self, body: dict[str, Any]) -> None:
+        """``list``: its ``players`` field (captured as one comma-separated string) and the
+        names line of its message."""
+        players = body.get("players")
+        names = players.split(", ") if isinstance(players, str) else players
+        message = body.get("statusMessage")
+        if isinstance(message, str) and (found := _LIST_NAMES.search(message)):
+            names = [*(names if isinstance(names, list) else []), *found[1].split(", ")]
+        for name in names if isinstance(names, list) else []:
+            self.marks.add_name(name)
 
     def _chunk(self, frame: FrameRecord, text: str, streams: dict[Any, _Stream]) -> bool:
         try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -26,7 +27,14 @@ from ..exceptions import (
     RequestTimeout,
 )
 from ..limits import READER_FRAMES_PER_TURN
-from ..sansio import BridgeProtocol, UiChatMessage, check_command_line
+from ..sansio import (
+    BridgeProtocol,
+    CommandResponse,
+    GameError,
+    UiChatMessage,
+    check_command_line,
+    encode_command,
+)
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .calls import CapabilityCalls
 from .delivery import Progress, deliver_text, encode_text_lines
@@ -43,6 +51,7 @@ from .window import CommandWindow
 __all__ = ["GameConnection"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
+_UNLIMITED = 1 << 30  # no budget: probe_command is how the game's own limits are found
 
 
 def _format_peer(address: Any) -> str:
@@ -356,6 +365,23 @@ class GameConnection:
             status_message=result.status_message,
         )
         return result
+
+    async def probe_command(self, line: str, timeout: float) -> CommandResponse | GameError:
+        """Send ``line`` past the frame budget and return the game's raw reply (the doctor's
+        ``--probe-limits`` only: the game may refuse the frame or close the connection)."""
+        self._check_open()
+
+        def unchecked(text: str) -> tuple[str, str]:
+            request_id = str(uuid.uuid4())
+            return request_id, encode_command(
+                request_id, text, budget_bytes=_UNLIMITED, frame_budget_bytes=_UNLIMITED
+            )
+
+        try:
+            async with asyncio.timeout(timeout):
+                return await self._window.request(line, unchecked)
+        except TimeoutError as exc:
+            raise RequestTimeout(f"no answer to a {len(line)}-byte probe line") from exc
 
     def _record_command(self, line: str, outcome: str, elapsed: float, **data: Any) -> None:
         # One shape for both outcomes of a ``command`` entry; ``data`` holds what differs.

@@ -111,3 +111,12 @@ async def test_a_redacted_recording_still_replays_with_the_same_results(tmp_path
     report = await replay_capture(path)
     assert report.ok, report.describe()
     assert report.calls == 7  # three commands, three capability calls, one text
+
+
+def test_the_names_list_answers_carry_are_replaced() -> None:
+    body = {"currentPlayerCount": 2, "players": "Steve, Alexandra", "statusCode": 0,
+            "statusMessage": "There are 2/10 players online:\nSteve, Alexandra"}  # fmt: skip
+    answer = {"header": {"messagePurpose": "commandResponse", "requestId": "r1"}, "body": body}
+    redacted = redact(capture_of([("out", command("list")), ("in", json.dumps(answer))]))
+    text = redacted.frames[1].text or ""
+    assert "Alexandra" not in text and "Steve" not in text and "Player2" in text

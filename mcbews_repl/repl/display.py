@@ -7,6 +7,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..doctor import DoctorReport
+from ..doctor.view import report_html, report_text
 from ..exceptions import (
     BridgeStopped,
     CapabilityError,
@@ -136,6 +138,7 @@ RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], Non
         lambda r: card_html(*recording_fields(r)),
         _pretty(lambda r: card_text(*recording_fields(r))),
     ),
+    (DoctorReport, report_html, _pretty(report_text)),
     *((kind, _answer_html, _pretty(_answer_text)) for kind in _answer_types()),
 ]
 

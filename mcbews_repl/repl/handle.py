@@ -22,6 +22,7 @@ from ..gateway import Bridge, CommandResult, UiChat
 from ..limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED
 from .connections import Connection, ConnectionRef, resolve
 from .counters import counter_rows
+from .diagnose import Diagnosis
 from .explore import Explore
 from .progress import progress_bar
 from .recording import Recordings
@@ -92,11 +93,12 @@ class CallbackFailure:
     traceback: str = field(repr=False)
 
 
-class Minecraft(Explore, Recordings):
+class Minecraft(Explore, Recordings, Diagnosis):
     """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ...
 
     The toolkit's queries, scoreboard, contexts and agent tools come from :class:`Explore`;
-    ``record()`` and ``recording`` from :class:`Recordings`.
+    ``record()`` and ``recording`` from :class:`Recordings`; ``doctor()`` from
+    :class:`Diagnosis`.
     """
 
     def __init__(

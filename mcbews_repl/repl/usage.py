@@ -205,6 +205,16 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
     SubCommand("tools", "the agent tools: the list, one tool call, or the JSON Schema export",
                words="[<tool> key=value ... | --schema]", completes="tools"),
     SubCommand(
+        "doctor",
+        "check the connected game step by step (connection, commands, events, the addon, "
+        "text) and say what to do about what fails; saves the session as a capture",
+        (
+            Option(("--probe-limits",)),
+            Option(("--capture",), "PATH", {"default": None}),
+            Option(("--no-redact",)),
+        ),
+    ),
+    SubCommand(
         "record",
         "record every frame both ways and every call's result to a capture file (JSON Lines; "
         "docs/captures.md); %mc record stop ends it, %mc record shows it",

@@ -43,7 +43,9 @@ def report_html(report: DoctorReport) -> str:
     colour = _HTML_COLOURS["ok" if report.ok else "failed"]
     return (
         "<div class='mcbews-doctor' style='border:1px solid #ccc;border-left:4px solid "
-        f"{colour};border-radius:6px;padding:8px 12px;font-family:sans-serif;max-width:1100px'>"
+        f"{colour};border-radius:6px;padding:8px 12px;max-width:1100px;"
+        # JupyterLab's own content font (its fallbacks carry the check and cross glyphs)
+        "font-family:var(--jp-content-font-family, sans-serif)'>"
         "<div style='font-size:1.2em;font-weight:bold'>mcbews doctor</div>"
         f"<div style='color:#666;margin-bottom:6px'>{_e(report.game)}: {_e(report.headline)}"
         f" ({report.elapsed:.1f} s)</div>"

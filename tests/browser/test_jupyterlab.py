@@ -49,6 +49,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# The doctor's card, as the docs show it (docs/images/doctor.png is this test's screenshot).
+DOCTOR_CELLS = [
+    "%config McbewsRepl.port = 0\n%load_ext mcbews_repl",
+    "%mc sim",
+    "%mc doctor --capture doctor.jsonl",  # the kernel runs in the lab's temporary copy
+]
 # A notebook of mistakes: our error must show as a short red message, in the browser.
 ERROR_CELLS = [
     "%config McbewsRepl.port = 0\n%load_ext mcbews_repl",
@@ -73,9 +79,10 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 cell.outputs, cell.execution_count = [], None
         nbformat.write(nb, path)
     # Written now, opened later: the getting-started screenshot shows only the notebooks.
-    cells = [nbformat.v4.new_code_cell(c) for c in ERROR_CELLS]
-    errors = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
-    nbformat.write(errors, tmp_path / "mistakes.ipynb")
+    for name, sources in (("mistakes", ERROR_CELLS), ("doctor", DOCTOR_CELLS)):
+        cells = [nbformat.v4.new_code_cell(c) for c in sources]
+        book = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
+        nbformat.write(book, tmp_path / f"{name}.ipynb")
     port = free_port()
     jupyter = Path(sys.executable).with_name("jupyter")
     env = {
@@ -194,3 +201,58 @@ def test_our_errors_show_as_a_short_red_message_in_jupyterlab(lab: str) -> None:
         )
     red, green, blue = (int(v) for v in colour[colour.index("(") + 1 : -1].split(",")[:3])
     assert red > 150 and green < 120 and blue < 120, colour  # it shows red
+
+
+def dismiss_news(page: Any) -> None:
+    """Answer JupyterLab's first-run question about news, if it is showing."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    no = page.locator(".jp-toast-button", has_text="No").first
+    with contextlib.suppress(PlaywrightTimeout):
+        no.click(timeout=5_000)
+        no.wait_for(state="hidden", timeout=5_000)
+
+
+# Draws a character with an element's font in a canvas; a glyph no font has is drawn as the
+# same box as U+FFFF (a noncharacter), so comparing the two tells whether it renders.
+GLYPH_RENDERS = """(element, glyph) => {
+    const style = getComputedStyle(element);
+    const canvas = document.createElement('canvas');
+    canvas.width = 48; canvas.height = 48;
+    const pen = canvas.getContext('2d');
+    const draw = (text) => {
+        pen.clearRect(0, 0, 48, 48);
+        pen.font = `${style.fontWeight} 28px ${style.fontFamily}`;
+        pen.fillText(text, 6, 36);
+        return pen.getImageData(0, 0, 48, 48).data.join(',');
+    };
+    const shown = draw(glyph);
+    return shown !== draw('\\uFFFF') && shown !== draw(' ');
+}"""
+
+
+@pytest.mark.timeout(400)
+def test_the_doctor_card_reads_well_in_jupyterlab(lab: str) -> None:
+    folder = LAB_ROOTS[lab] / "doctor-check"  # a folder the first screenshot does not show
+    folder.mkdir(exist_ok=True)
+    shutil.copy(LAB_ROOTS[lab].parent / "doctor.ipynb", folder)
+    url = f"{lab}/lab/tree/doctor-check/doctor.ipynb"
+    with notebook_page(url, "jupyterlab-doctor-failure.png") as page:
+        card = page.locator(".jp-OutputArea-output .mcbews-doctor").first
+        card.wait_for(timeout=240_000)
+        dismiss_news(page)  # JupyterLab's "notified about news?" toast covers the card
+        card.scroll_into_view_if_needed()
+        card.screenshot(path=str(ARTIFACTS / "jupyterlab-doctor.png"))
+        text = card.inner_text()
+        results = card.locator("td b")
+        shown = [results.nth(i).inner_text() for i in range(results.count())]
+        renders = {
+            glyph: card.evaluate(GLYPH_RENDERS, glyph) for glyph in ("\u2713", "\u2717", "?")
+        }
+        font = card.evaluate("e => getComputedStyle(e).fontFamily")
+    assert shown == ["\u2713 ok"] * 4 + ["? unsure"] * 2, shown
+    assert "4 of 6 checks ok, nothing failed" in text and "doctor.jsonl (redacted)" in text
+    assert (folder / "doctor.jsonl").exists()
+    assert renders == {"\u2713": True, "\u2717": True, "?": True}, (renders, font)
+    assert font and font != "serif"  # JupyterLab's content font, not the browser's default
+    assert (ARTIFACTS / "jupyterlab-doctor.png").stat().st_size > 10_000

@@ -190,8 +190,9 @@ async def replay_capture(
     if not isinstance(capture, Capture):
         capture = read_capture(capture)
     kept = {k: v for k, v in capture.header.settings.items() if k in _KEPT_SETTINGS}
-    if fast:
+    if fast:  # no pauses; and a handshake the capture cannot answer need not hold 5 s
         kept.update(text_prelude=0.0, text_interval=0.0)
+        kept["handshake_timeout"] = min(float(kept.get("handshake_timeout", 1.0)), 1.0)
     async with serve(port=0, token=None, **kept) as bridge:
         driver = _Driver(capture, bridge, fast=fast, lost=lost_timeout)
         bridge.on_ui_chat(driver.on_ui_chat)

@@ -39,6 +39,8 @@ __all__ = ["ENCRYPT_SUBPROTOCOL", "ReplayGame", "ReplaySummary"]
 
 _log = logging.getLogger("mcbews_repl.capture")
 ENCRYPT_SUBPROTOCOL = "com.microsoft.minecraft.wsencrypt"  # what the game offers
+# What the bridge sends on every connect: a capture that began later may lack the answers.
+_START_KEYS = ("subscribe PlayerMessage", "getlocalplayername")
 
 
 @dataclass
@@ -48,6 +50,8 @@ class ReplaySummary:
     answered: int = 0
     synthesized: list[str] = field(default_factory=list)
     unanswered: list[str] = field(default_factory=list)
+    # The connection's own start, unanswerable: the recording began after it (joined late).
+    before_capture: list[str] = field(default_factory=list)
     events_sent: int = 0
     events_left: int = 0
     requests_left: int = 0
@@ -56,6 +60,8 @@ class ReplaySummary:
         parts = [f"{self.answered} requests answered from the capture"]
         if self.synthesized:
             parts.append(f"{len(self.synthesized)} answered from its header")
+        if self.before_capture:
+            parts.append(f"{len(self.before_capture)} from before the recording began, unanswered")
         if self.unanswered:
             parts.append(f"{len(self.unanswered)} without a recorded answer")
         parts.append(f"{self.events_sent} recorded events sent")
@@ -244,6 +250,9 @@ class ReplayGame:
         if made_up is not None:
             self._send_at(0.0, 0.0, _response(request_id, made_up))
             self.summary.synthesized.append(shown)
+            return
+        if self.script.facts.get("joined_late") and key.key in _START_KEYS:
+            self.summary.before_capture.append(shown)  # its answer was never recorded
             return
         self.summary.unanswered.append(shown)
         _log.info("replay: no recorded answer for %s", shown[:120])

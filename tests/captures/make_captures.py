@@ -1,7 +1,8 @@
 """Write the captures in this folder again (``make captures``): the notebook flows recorded
 in a real kernel against the simulated world, and a few sessions scripted here.
 
-Every ``*.jsonl`` beside this file is replayed by test_captures.py; a capture of a real
+The doctor's captures of each failure the simulated world plays are here too. Every
+``*.jsonl`` beside this file is replayed by test_captures.py; a capture of a real
 game dropped in here becomes a test the same way (docs/captures.md). Run this only when a
 deliberate change makes the recorded results out of date, and read the diff.
 """
@@ -20,6 +21,7 @@ from nbclient import NotebookClient
 
 import mcbews_repl
 from mcbews_repl.capture import start_recording
+from mcbews_repl.doctor import run_doctor
 from mcbews_repl.sim import SimWorld
 
 HERE = Path(__file__).resolve().parent
@@ -102,6 +104,30 @@ SESSIONS: dict[str, tuple[Session, dict[str, Any], dict[str, Any]]] = {
 }  # fmt: skip
 
 
+# The doctor's own captures, one for each failure the simulated world plays (they are what
+# a user attaches to a bug report: redacted, and replayable).
+DOCTOR_MODES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "doctor_healthy": ({}, {}),
+    "doctor_no_addon": ({}, {"addon": False}),
+    "doctor_encryption_required": ({"encrypt": False}, {"require_encryption": True}),
+    "doctor_script_error": ({}, {"script_error": True}),
+    "doctor_lost_answer": ({}, {"report_simulated_chat": False}),
+}
+
+
+async def record_doctor(name: str, bridge: dict[str, Any], world: dict[str, Any]) -> None:
+    async with (
+        mcbews_repl.serve(port=0, **FAST, **bridge) as mc,
+        SimWorld(fast=True, **world) as sim,
+    ):
+        await sim.connect(mc.url)
+        await mc.wait_connected(timeout=10)
+        target = HERE / f"{name}.jsonl"
+        target.unlink(missing_ok=True)
+        report = await run_doctor(mc, capture=target)
+    print(f"wrote {target.name}: {report.headline}")
+
+
 def main(names: list[str]) -> int:
     for name, redact in FLOWS.items():
         if not names or name in names:
@@ -109,6 +135,9 @@ def main(names: list[str]) -> int:
     for name, (session, bridge, world) in SESSIONS.items():
         if not names or name in names:
             asyncio.run(record_session(name, session, bridge, world))
+    for name, (bridge, world) in DOCTOR_MODES.items():
+        if not names or name in names:
+            asyncio.run(record_doctor(name, bridge, world))
     return 0
 
 

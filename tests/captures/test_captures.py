@@ -31,3 +31,14 @@ def test_the_folder_holds_the_notebook_flows_and_an_encrypted_session() -> None:
     encrypted = [read_capture(p).facts(1).get("encrypted") for p in CAPTURES]
     assert encrypted.count(True) >= 5 and False in encrypted
     assert read_capture(HERE / "04_ui_chat_bot_redacted.jsonl").header.redacted
+
+
+async def test_the_doctors_captures_are_here_too_each_failure_replayed() -> None:
+    doctors = {p.stem for p in CAPTURES if p.stem.startswith("doctor_")}
+    assert doctors == {"doctor_healthy", "doctor_no_addon", "doctor_encryption_required",
+                       "doctor_script_error", "doctor_lost_answer"}  # fmt: skip
+    # The doctor began recording after the game connected; this game never said who its
+    # player is, so that one request of its start is not in the capture and says so.
+    report = await replay_capture(HERE / "doctor_encryption_required.jsonl")
+    assert report.ok and report.games[1].before_capture == ["getlocalplayername"]
+    assert "1 from before the recording began" in report.describe()

@@ -22,9 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
+from ..sim.client import dial, hang_up
 from ..sim.wsencrypt import (
     GameCipher,
     HandshakeRefused,
@@ -35,10 +36,9 @@ from .matching import RequestKey, key_of
 from .records import Capture
 from .script import Follower, GameScript, Request, game_script
 
-__all__ = ["ENCRYPT_SUBPROTOCOL", "ReplayGame", "ReplaySummary"]
+__all__ = ["ReplayGame", "ReplaySummary"]
 
 _log = logging.getLogger("mcbews_repl.capture")
-ENCRYPT_SUBPROTOCOL = "com.microsoft.minecraft.wsencrypt"  # what the game offers
 # What the bridge sends on every connect: a capture that began later may lack the answers.
 _START_KEYS = ("subscribe PlayerMessage", "getlocalplayername")
 
@@ -125,13 +125,7 @@ class ReplayGame:
 
     async def connect(self, url: str, *, open_timeout: float = 10.0) -> None:
         """Dial the bridge as the game's ``/connect`` does."""
-        offer = [ENCRYPT_SUBPROTOCOL] if self.script.encrypted else None
-        self._ws = await connect(
-            url,
-            subprotocols=offer,  # type: ignore[arg-type]
-            open_timeout=open_timeout,
-            max_size=None,
-        )
+        self._ws = await dial(url, offer_encryption=self.script.encrypted, timeout=open_timeout)
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._read(), name="replay-read"),
@@ -139,13 +133,7 @@ class ReplayGame:
         ]
 
     async def close(self) -> None:
-        if self._ws is not None:
-            await self._ws.close()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await hang_up(self._ws, self._tasks)
         self._tasks = []
         self.closed.set()
 

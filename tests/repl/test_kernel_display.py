@@ -63,11 +63,16 @@ def errors(cell: Any) -> list[Any]:
     return [o for o in cell.outputs if o.output_type == "error"]
 
 
+def run_cells(source: dict[str, str], timeout: int = 90) -> dict[str, Any]:
+    """Run the cells in a fresh kernel (errors allowed); each executed cell by its name."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in source.values()])
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True).execute()
+    return dict(zip(source, nb.cells, strict=True))
+
+
 @pytest.fixture(scope="module")
 def shown() -> dict[str, Any]:
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS.values()])
-    NotebookClient(nb, timeout=90, kernel_name="python3", allow_errors=True).execute()
-    return dict(zip(CELLS, nb.cells, strict=True))
+    return run_cells(CELLS)
 
 
 @pytest.mark.parametrize(

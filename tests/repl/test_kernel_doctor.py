@@ -9,13 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from mcbews_repl.capture import read_capture
 
-from .test_kernel_display import errors, texts
+from .test_kernel_display import errors, run_cells, texts
 
 SIM = str(Path(sys.executable).with_name("mcbews-repl"))
 
@@ -41,10 +39,7 @@ def cells(folder: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def shown(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
     folder = tmp_path_factory.mktemp("doctor")
-    source = cells(folder)
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in source.values()])
-    NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True).execute()
-    return dict(zip(source, nb.cells, strict=True)), folder
+    return run_cells(cells(folder), 120), folder
 
 
 def html_of(cell: Any) -> str:

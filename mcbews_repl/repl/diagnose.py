@@ -38,6 +38,7 @@ class Diagnosis:
         *,
         capture: str | Path | None = None,
         redact: bool = True,
+        save: bool = True,
         connection: ConnectionRef | None = None,
     ) -> Pending[DoctorReport]:
         """Check the connected game step by step (connection, commands, events, the addon,
@@ -45,13 +46,19 @@ class Diagnosis:
         and the game may close the connection) and say what to do about what fails.
 
         The session is saved to ``capture`` (default: ``mcbews-doctor-<time>.jsonl`` here),
-        redacted unless ``redact=False``; the report names the file.
+        redacted unless ``redact=False`` (``save=False``: no capture); the report names
+        the file.
         """
 
         async def run() -> DoctorReport:
             game = resolve(self._bridge, connection)
             return await run_doctor(
-                self._bridge, game, probe_limits=probe_limits, capture=capture, redact=redact
+                self._bridge,
+                game,
+                probe_limits=probe_limits,
+                capture=capture,
+                redact=redact,
+                save=save,
             )
 
         return self._submit(run(), "doctor")

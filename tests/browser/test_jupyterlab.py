@@ -236,7 +236,9 @@ def test_the_doctor_card_reads_well_in_jupyterlab(lab: str) -> None:
     folder = LAB_ROOTS[lab] / "doctor-check"  # a folder the first screenshot does not show
     folder.mkdir(exist_ok=True)
     shutil.copy(LAB_ROOTS[lab].parent / "doctor.ipynb", folder)
-    url = f"{lab}/lab/tree/doctor-check/doctor.ipynb"
+    # A workspace of its own: the lab would otherwise reopen the notebooks of the tests
+    # before, and the first .jp-Notebook on the page would be a hidden tab's.
+    url = f"{lab}/lab/workspaces/doctor/tree/doctor-check/doctor.ipynb"
     with notebook_page(url, "jupyterlab-doctor-failure.png") as page:
         card = page.locator(".jp-OutputArea-output .mcbews-doctor").first
         card.wait_for(timeout=240_000)

@@ -36,6 +36,10 @@ export interface Capability {
   /** Parameter name to a one-line "type: description" (type and default); the leading type
    * word (string, number, integer, boolean, array, object) is checked (params.ts). */
   readonly params: Readonly<Record<string, string>>;
+  /** True when run() only reads the world (no runCommand, no writes): it may then run inside a
+   * custom command's callback, which the game executes in restricted execution, and answer in
+   * that command's own result. Otherwise the pull transport runs it at the next script tick. */
+  readonly readOnly?: boolean;
   run(payload: Record<string, unknown>, ctx: CapabilityContext): CapabilityResult;
 }
 

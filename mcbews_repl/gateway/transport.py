@@ -3,10 +3,11 @@
 Two transports can carry the addon's answers and UI chat up (docs/protocol.md): the pull
 transport (custom-command results; the stable pack and the beta pack) and the chat
 transport (the bridge player's ``tell @s``; the beta pack only, and resting on a behaviour no
-public capture shows). With ``transport="auto"`` both are probed with ``list_capabilities``
-side by side; pull is chosen as soon as it answers, chat only when pull does not and chat
-does. A connection where neither answers is probed again by the next call (a pack may have
-been applied and ``/reload`` run since).
+public capture shows). With ``transport="auto"`` each is probed with ``list_capabilities``:
+pull first, and it is chosen when it answers; chat only when pull does not, and chosen
+when it answers. (Probing chat after pull answered would only make the stable pack log that
+it ignored a chat request.) A connection where neither answers is probed again by its next
+call (a pack may have been applied and ``/reload`` run since).
 """
 
 from __future__ import annotations
@@ -61,9 +62,9 @@ class TransportChoice:
                 return self._decide(self.mode)
             self._decided.clear()
             self.state = "probing"
-            runs = {name: self._spawn(name, probe) for name, probe in self.probes.items()}
+            self.verdicts = {}
             for name in ("pull", "chat"):
-                if await runs[name] == "answers":
+                if await self._spawn(name, self.probes[name]) == "answers":
                     return self._decide(name)
             return self._decide(None)
 

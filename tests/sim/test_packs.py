@@ -72,7 +72,8 @@ system.beforeEvents.startup.subscribe((e) => {{
        optionalParameters: [{{ type: CustomCommandParamType.Integer, name: "n" }}] }},
     (origin, n) => {{
       system.run(() => world.getDimension("overworld").runCommand("say later " + n));
-      return {{ status: CustomCommandStatus.Success, message: "n=" + n + " from " + origin.sourceEntity.name }};
+      const who = origin.sourceEntity.name;
+      return {{ status: CustomCommandStatus.Success, message: "n=" + n + " from " + who }};
     }});
 }});
 """

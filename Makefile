@@ -12,7 +12,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks test lint pytest addon-test bench bench-peers bench-answers clean
+.PHONY: run demo notebooks test lint pytest addon-test bench bench-peers bench-answers bench-transports clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,11 @@ bench-peers: $(STAMP)
 # Inventory snapshots of 1, 10 and 50 full inventories through the simulated world.
 bench-answers: $(STAMP)
 	$(BIN)/python benchmarks/bench_answers.py $(ARGS)
+
+# Both transports side by side (pull: custom-command results; chat: the bridge player's
+# whispers): a small call, snapshots of 1, 10 and 50 full inventories, the cost at idle.
+bench-transports: $(STAMP)
+	$(BIN)/python benchmarks/bench_transports.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,9 +1,11 @@
-"""Large answers through the simulated world: inventory snapshots of many full inventories.
+"""Large answers over the chat transport: inventory snapshots of many full inventories.
 
     make bench-answers  # or: .venv/bin/python benchmarks/bench_answers.py [--quick] [--help]
 
-The gateway (``mcbews_repl.serve``) and the simulated world (``SimWorld(fast=True)``,
-running the real addon bundle in QuickJS) talk over loopback, in one process. The world
+The gateway (``mcbews_repl.serve``, the chat transport set) and the simulated world
+(``SimWorld(fast=True)`` with the beta pack and Beta APIs, running the real addon bundle in
+QuickJS) talk over loopback, in one process; ``bench_transports.py`` sets this beside the
+pull transport. The world
 holds 1, 10 or 50 players whose 36 inventory slots and 5 equipment slots are all full
 (tools with enchantments and damage, named items with lore, stacks). For each size:
 
@@ -140,8 +142,8 @@ async def measure_world(players: int, rounds: int) -> dict[str, list[Outcome]]:
     world = world_of(players)
     names = list(world.players)
     async with (
-        mcbews_repl.serve(port=0, call_timeout=CALL_TIMEOUT_S) as mc,
-        SimWorld(world, fast=True) as sim,
+        mcbews_repl.serve(port=0, call_timeout=CALL_TIMEOUT_S, transport="chat") as mc,
+        SimWorld(world, fast=True, pack="beta", beta_apis=True) as sim,
     ):
         await sim.connect(mc.url)
         await mc.wait_connected(timeout=10)

@@ -379,6 +379,7 @@ function encodeAnswer(answer) {
 
 // src/chunks.ts
 var TELL_WRAPPER = "tell @s ";
+var TRIMMABLE = /[\s\u001c-\u001f\u0085]/u;
 function formatChunk(prefix, id, index, total, content) {
   return `${prefix}|${id}|${index}/${total}|${content}`;
 }
@@ -419,6 +420,9 @@ function cut(prefix, id, points, totalGuess, maxCodePoints, budget, wrapper) {
       end++;
     }
     if (end === pos && pos < points.length) return `no room for content: the header leaves ${room} bytes`;
+    let keep = end;
+    while (end < points.length && keep > pos + 1 && TRIMMABLE.test(points[keep - 1])) keep--;
+    if (!TRIMMABLE.test(points[keep - 1] ?? "")) end = keep;
     pieces.push(points.slice(pos, end).join(""));
     pos = end;
     if (pos >= points.length) return pieces;

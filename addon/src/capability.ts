@@ -29,13 +29,18 @@ export interface CapabilityContext {
   registry: Registry;
 }
 
-export interface Capability {
+/** What list_capabilities shows of a capability. */
+export interface CapabilityInfo {
   readonly name: string;
   /** One line, shown by list_capabilities. */
   readonly description: string;
   /** Parameter name to a one-line "type: description" (type and default); the leading type
    * word (string, number, integer, boolean, array, object) is checked (params.ts). */
   readonly params: Readonly<Record<string, string>>;
+}
+
+/** A capability that answers at once, within the tick its request arrived in. */
+export interface Capability extends CapabilityInfo {
   /** True when run() only reads the world (no runCommand, no writes): it may then run inside a
    * custom command's callback, which the game executes in restricted execution, and answer in
    * that command's own result. Otherwise the pull transport runs it at the next script tick. */
@@ -43,10 +48,18 @@ export interface Capability {
   run(payload: Record<string, unknown>, ctx: CapabilityContext): CapabilityResult;
 }
 
-export type Registry = ReadonlyMap<string, Capability>;
+/** A capability whose work is spread over ticks (system.runJob): it answers when done. The
+ * pull transport starts it at the next script tick, outside restricted execution. */
+export interface JobCapability extends CapabilityInfo {
+  start(payload: Record<string, unknown>, ctx: CapabilityContext): Promise<CapabilityResult>;
+}
 
-export function createRegistry(capabilities: readonly Capability[]): Registry {
-  const map = new Map<string, Capability>();
+export type AnyCapability = Capability | JobCapability;
+
+export type Registry = ReadonlyMap<string, AnyCapability>;
+
+export function createRegistry(capabilities: readonly AnyCapability[]): Registry {
+  const map = new Map<string, AnyCapability>();
   for (const cap of capabilities) {
     if (map.has(cap.name)) throw new Error(`capability ${cap.name} registered twice`);
     map.set(cap.name, cap);

@@ -4,7 +4,7 @@
 // (string, number, integer, boolean, array, object), is refused naming the parameter and
 // listing the accepted ones, instead of being silently ignored. A description without a
 // type word accepts any value. null counts as "not given".
-import type { Capability } from "./capability.js";
+import type { CapabilityInfo } from "./capability.js";
 
 const TYPE_WORD = /^(string|number|integer|boolean|array|object)\b/;
 
@@ -40,14 +40,14 @@ function fits(value: unknown, type: ParamType): boolean {
   }
 }
 
-function accepted(cap: Capability): string {
+function accepted(cap: CapabilityInfo): string {
   const names = Object.keys(cap.params);
   if (names.length === 0) return `${cap.name} takes no parameters`;
   return `accepted: ${names.map((n) => `${n} (${cap.params[n]})`).join("; ")}`;
 }
 
 /** Why the payload does not fit the capability's declared parameters, or null if it does. */
-export function checkParams(cap: Capability, payload: Record<string, unknown>): string | null {
+export function checkParams(cap: CapabilityInfo, payload: Record<string, unknown>): string | null {
   for (const [key, value] of Object.entries(payload)) {
     if (!Object.hasOwn(cap.params, key)) {
       return `unknown parameter "${key}" for ${cap.name}; ${accepted(cap)}`.slice(0, 400);

@@ -1,10 +1,11 @@
 // Channel A: one request message in, one answer out. Never throws: a payload that does not fit
 // the capability's declared parameters answers INVALID_REQUEST, a capability that throws answers
 // CAPABILITY_FAILED; a request whose id cannot be read has nowhere to be routed and is dropped
-// with a reason for the log. The chat transport cuts the answer into chunk lines for the bridge
-// player; the pull transport keeps its text (pull.ts).
+// with a reason for the log. A job capability answers later: its outcome is a promise of the
+// same kinds, which never rejects. The chat transport cuts the answer into chunk lines for the
+// bridge player; the pull transport keeps its text (pull.ts).
 import { encodeAnswer, errorAnswer, okAnswer, type Answer } from "./answer.js";
-import type { Capability, CapabilityContext } from "./capability.js";
+import type { Capability, CapabilityContext, CapabilityResult, JobCapability } from "./capability.js";
 import { splitPayload } from "./chunks.js";
 import { checkParams } from "./params.js";
 import { parseRequest } from "./request.js";
@@ -12,13 +13,15 @@ import { BRIDGE_PREFIX } from "./wire.js";
 
 export type RouteOutcome =
   | { kind: "answer"; requestId: string; answer: Answer; lines: string[] }
-  | { kind: "drop"; reason: string };
+  | { kind: "drop"; reason: string }
+  | { kind: "later"; requestId: string; outcome: Promise<RouteOutcome> };
 
-/** What to do with one request. `defer`: the capability cannot run in the game's restricted
- * execution (it changes the world), so it runs later, at the next script tick. */
+/** What to do with one request. `later`: its answer comes from `start()`, which whoever holds
+ * the decision calls (a job capability, or, in restricted execution, one that changes the
+ * world: the pull transport calls it at the next script tick). The promise never rejects. */
 export type Decision =
   | { kind: "answer"; requestId: string; answer: Answer }
-  | { kind: "defer"; requestId: string; run: () => Answer }
+  | { kind: "later"; requestId: string; start: () => Promise<Answer> }
   | { kind: "drop"; reason: string };
 
 /** Decide a request. `restricted`: we are inside a custom command's callback, where only
@@ -36,26 +39,42 @@ export function decideRequest(message: string, ctx: CapabilityContext, restricte
   }
   const invalid = checkParams(cap, payload);
   if (invalid !== null) return { kind: "answer", requestId, answer: errorAnswer("INVALID_REQUEST", invalid) };
-  const run = (): Answer => runCapability(cap, payload, ctx);
-  if (restricted && cap.readOnly !== true) return { kind: "defer", requestId, run };
-  return { kind: "answer", requestId, answer: run() };
+  if ("start" in cap) return { kind: "later", requestId, start: () => startJob(cap, payload, ctx) };
+  if (restricted && cap.readOnly !== true) {
+    return { kind: "later", requestId, start: () => Promise.resolve(runCapability(cap, payload, ctx)) };
+  }
+  return { kind: "answer", requestId, answer: runCapability(cap, payload, ctx) };
+}
+
+function toAnswer(result: CapabilityResult): Answer {
+  return result.ok ? okAnswer(result.result) : errorAnswer("CAPABILITY_FAILED", result.message);
 }
 
 function runCapability(cap: Capability, payload: Record<string, unknown>, ctx: CapabilityContext): Answer {
   try {
-    const result = cap.run(payload, ctx);
-    return result.ok ? okAnswer(result.result) : errorAnswer("CAPABILITY_FAILED", result.message);
+    return toAnswer(cap.run(payload, ctx));
   } catch (err) {
     return errorAnswer("CAPABILITY_FAILED", `${cap.name} failed: ${describeError(err)}`);
   }
 }
 
-/** The chat transport: decide, then cut the answer into chunk lines. */
+async function startJob(cap: JobCapability, payload: Record<string, unknown>, ctx: CapabilityContext): Promise<Answer> {
+  try {
+    return toAnswer(await cap.start(payload, ctx));
+  } catch (err) {
+    return errorAnswer("CAPABILITY_FAILED", `${cap.name} failed: ${describeError(err)}`);
+  }
+}
+
+/** The chat transport: decide, then cut the answer into chunk lines (a job's when it is done). */
 export function routeRequest(message: string, ctx: CapabilityContext): RouteOutcome {
   const decision = decideRequest(message, ctx);
   if (decision.kind === "drop") return decision;
-  const answer = decision.kind === "answer" ? decision.answer : decision.run();
-  return answerWith(decision.requestId, answer);
+  if (decision.kind === "later") {
+    const { requestId } = decision;
+    return { kind: "later", requestId, outcome: decision.start().then((answer) => answerWith(requestId, answer)) };
+  }
+  return answerWith(decision.requestId, decision.answer);
 }
 
 /** Chunk an answer; one too large for 128 chunks becomes a CAPABILITY_FAILED answer. */

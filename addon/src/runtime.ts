@@ -12,7 +12,7 @@ import { encodeAnswer, errorAnswer, type Answer } from "./answer.js";
 import { applyPolicyCommand, decodePolicy, encodePolicy, POLICY_EVENT, type CommandPolicy } from "./policy.js";
 import { BoundedQueue } from "./queue.js";
 import { decodeAskHex, isPullId, PullStore } from "./pull.js";
-import { decideRequest, describeError, routeRequest } from "./router.js";
+import { decideRequest, describeError, routeRequest, type RouteOutcome } from "./router.js";
 import { formatForDisplay, parseTextFrame, TextReassembler } from "./textresp.js";
 import { pullUiId, uiChatBody, uiChatLines, uiMessageId } from "./uichat.js";
 import { BRIDGE_PLAYER, BRIDGE_REQUEST_EVENT, PULL_POLL_LIVE_SECONDS, PULL_REQUEST_EVENT, TEXT_RESPONSE_EVENT } from "./wire.js";
@@ -124,7 +124,14 @@ export class BridgeRuntime {
   }
 
   private route(request: QueuedRequest): void {
-    const outcome = routeRequest(request.message, this.context(request.source));
+    this.deliver(routeRequest(request.message, this.context(request.source)));
+  }
+
+  private deliver(outcome: RouteOutcome): void {
+    if (outcome.kind === "later") {
+      void outcome.outcome.then((done) => this.deliver(done));
+      return;
+    }
     if (outcome.kind === "drop") {
       this.host.warn(`[mcbews] dropped a bridge request with no readable id (${outcome.reason})`);
       return;
@@ -158,11 +165,15 @@ export class BridgeRuntime {
       this.host.warn(`[mcbews] dropped a pull request with no readable id (${decision.reason})`);
       return;
     }
-    this.keepAnswer(decision.requestId, decision.kind === "answer" ? decision.answer : decision.run());
+    const id = decision.requestId;
+    if (decision.kind === "answer") return this.keepAnswer(id, decision.answer);
+    this.pull.markWaiting(id, this.host.currentTick());
+    void decision.start().then((answer) => this.keepAnswer(id, answer));
   }
 
   /** `mcbews:ask <hex>`, inside the command's callback (restricted execution): a read-only
-   * capability answers at once, with its first page; any other is run at the next tick. */
+   * capability answers at once, with its first page; any other (a job, or one that changes the
+   * world) starts at the next tick, and the reply is WAIT until its answer is kept. */
   ask(hex: string, source: string | null): CommandReply {
     const request = decodeAskHex(hex);
     if (!request.ok) return { ok: false, message: `[mcbews] the request is not readable: ${request.reason} (${request.detail})` };
@@ -170,9 +181,9 @@ export class BridgeRuntime {
     if (decision.kind === "drop") return { ok: false, message: `[mcbews] the request has no readable id: ${decision.reason}` };
     const id = decision.requestId;
     if (!isPullId(id)) return { ok: false, message: "[mcbews] a request id must be 1-64 letters and digits" };
-    if (decision.kind === "defer") {
+    if (decision.kind === "later") {
       this.pull.markWaiting(id, this.host.currentTick());
-      this.host.defer(() => this.keepAnswer(id, decision.run()));
+      this.host.defer(() => void decision.start().then((answer) => this.keepAnswer(id, answer)));
       return { ok: true, message: this.pull.reply(id, 1) };
     }
     this.keepAnswer(id, decision.answer);

@@ -196,10 +196,12 @@ describe("list_capabilities", () => {
       "get_inventory_snapshot",
       "run_world_command",
       "describe_entities",
+      "get_blocks",
       "list_capabilities",
     ]);
     for (const cap of caps) expect(cap.description.length).toBeGreaterThan(10);
     expect(caps[2]?.params).toHaveProperty("command");
+    expect(Object.keys(caps[4]?.params ?? {})).toEqual(["from", "to", "dimension", "states", "start"]);
     expect(out["commandPolicy"]).toMatch(/^bridge commands allowed: .*say/);
   });
 });

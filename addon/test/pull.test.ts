@@ -134,13 +134,14 @@ describe("the runtime's pull commands", () => {
     expect(fake.deferred).toEqual([]);
   });
 
-  it("runs a capability that changes the world at the next tick: WAIT, then the answer", () => {
+  it("runs a capability that changes the world at the next tick: WAIT, then the answer", async () => {
     const fake = fakeHost({ stable: true });
     const rt = runtimeWith(fake);
     const reply = rt.ask(ask("c1", "run_world_command", { command: "say hi" }), null);
     expect(reply).toEqual({ ok: true, message: "MCBEWS|WAIT|c1" });
     expect(rt.pullPage("c1", 1).message).toBe("MCBEWS|WAIT|c1");
     tick(rt, 1, fake);
+    await Promise.resolve(); // the answer is kept when its promise settles
     expect(rt.pullPage("c1", 1).message).toBe('MCBEWS|ANSWER|c1|1/1|{"ok":true,"result":{"command":"say","successCount":6}}');
   });
 

@@ -9,7 +9,7 @@ import { mc } from "./mocks/server.js";
 
 function answerOf(message: string, ctx = makeContext()): { id: string; body: Record<string, unknown> } {
   const out = routeRequest(message, ctx);
-  if (out.kind !== "answer") throw new Error(`dropped: ${out.reason}`);
+  if (out.kind !== "answer") throw new Error(`not answered at once: ${out.kind}`);
   return { id: out.requestId, body: JSON.parse(joinChunks(out.lines)) as Record<string, unknown> };
 }
 
@@ -145,15 +145,17 @@ describe("decideRequest in restricted execution (a custom command's callback)", 
     }
   });
 
-  it("defers a capability that changes the world, and runs it when asked", () => {
+  it("defers a capability that changes the world, and runs it when asked", async () => {
     let ran = 0;
     const ctx = makeContext({ run: () => ((ran += 1), { ok: true, successCount: 1 }) });
     const decision = decideRequest(req("run_world_command", { command: "say hi" }), ctx, true);
-    expect(decision.kind).toBe("defer");
+    expect(decision.kind).toBe("later");
     expect(ran).toBe(0);
-    if (decision.kind !== "defer") throw new Error("not deferred");
-    expect(decision.run()).toEqual({ ok: true, result: { command: "say", successCount: 1 } });
+    if (decision.kind !== "later") throw new Error("not deferred");
+    expect(await decision.start()).toEqual({ ok: true, result: { command: "say", successCount: 1 } });
     expect(ran).toBe(1);
+    const job = decideRequest(req("get_blocks", { from: [0, 0, 0], to: [0, 0, 0] }), ctx, true);
+    expect(job.kind).toBe("later"); // a job never starts inside the command's callback
   });
 
   it("answers parameter and name errors at once, even for a deferred capability", () => {

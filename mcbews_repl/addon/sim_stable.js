@@ -3,6 +3,7 @@
 // mcbews-sim:@minecraft/server
 var m = globalThis.__mc_server;
 if (m === void 0) throw new Error("the simulator host must set globalThis.__mc_server");
+var BlockVolume = m.BlockVolume;
 var CommandPermissionLevel = m.CommandPermissionLevel;
 var CustomCommandParamType = m.CustomCommandParamType;
 var CustomCommandStatus = m.CustomCommandStatus;
@@ -39,6 +40,52 @@ var describeEntities = {
   }
 };
 
+// src/json.ts
+function escapeWire(jsonText) {
+  let out = "";
+  for (let i = 0; i < jsonText.length; i++) {
+    const unit = jsonText.charCodeAt(i);
+    if (unit === 64) out += "\\u0040";
+    else if (unit === 167) out += "\\u00a7";
+    else if (unit >= 55296 && unit <= 56319 && isLow(jsonText.charCodeAt(i + 1))) {
+      out += jsonText[i] + jsonText[i + 1];
+      i++;
+    } else if (unit >= 55296 && unit <= 57343) out += "\\u" + unit.toString(16).padStart(4, "0");
+    else out += jsonText[i];
+  }
+  return out;
+}
+function isLow(unit) {
+  return unit >= 56320 && unit <= 57343;
+}
+function dumpsWire(value) {
+  return escapeWire(JSON.stringify(value) ?? "null");
+}
+function utf8Len(text) {
+  let size = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 128) size += 1;
+    else if (unit < 2048) size += 2;
+    else if (unit >= 55296 && unit <= 56319 && isLow(text.charCodeAt(i + 1))) {
+      size += 4;
+      i++;
+    } else if (unit >= 55296 && unit <= 57343) size += 6;
+    else size += 3;
+  }
+  return size;
+}
+function parseJson(text) {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 // src/wire.ts
 var BRIDGE_REQUEST_EVENT = "mcbews:bridge_req";
 var TEXT_RESPONSE_EVENT = "mcbews:text_resp";
@@ -69,6 +116,225 @@ var PULL_STORE_MAX_ENTRIES = 256;
 var PULL_TTL_SECONDS = 30;
 var UI_CHAT_WAITING_MAX = 64;
 var PULL_POLL_LIVE_SECONDS = 5;
+
+// src/capabilities/getBlocks.ts
+var MAX_BLOCKS_PER_REQUEST = 4096;
+var ANSWER_BUDGET_BYTES = Math.min(MAX_CHUNKS_PER_MESSAGE * UPSTREAM_CHUNK_CODE_POINTS, MAX_MESSAGE_BYTES);
+var ENVELOPE_BYTES = 512;
+var POSITIONS_PER_YIELD = 256;
+var MAX_COORDINATE = 3e7;
+var UNLOADED = "<unloaded>";
+var OUT_OF_WORLD = "<out_of_world>";
+var DIMENSIONS = ["overworld", "nether", "the_end"];
+function corner(value, name) {
+  const ok = Array.isArray(value) && value.length === 3 && value.every((v) => Number.isInteger(v) && Math.abs(v) <= MAX_COORDINATE);
+  return ok ? value : `${name} must be [x, y, z]: three whole numbers within ±${MAX_COORDINATE}`;
+}
+function parseBox(payload) {
+  const from = corner(payload["from"], "from");
+  const to = corner(payload["to"], "to");
+  if (typeof from === "string") return { ok: false, message: from };
+  if (typeof to === "string") return { ok: false, message: to };
+  const dimension = String(payload["dimension"] ?? "overworld").replace(/^minecraft:/, "");
+  if (!DIMENSIONS.includes(dimension)) return { ok: false, message: `dimension must be one of ${DIMENSIONS.join(", ")}` };
+  const origin = [0, 1, 2].map((i) => Math.min(from[i], to[i]));
+  const size = [0, 1, 2].map((i) => Math.abs(from[i] - to[i]) + 1);
+  const volume = size[0] * size[1] * size[2];
+  if (volume > MAX_BLOCKS_PER_REQUEST) {
+    return { ok: false, message: `the box holds ${volume} blocks, more than ${MAX_BLOCKS_PER_REQUEST} per request: split it` };
+  }
+  const start = payload["start"] ?? 0;
+  if (!Number.isInteger(start) || start < 0 || start >= volume) {
+    return { ok: false, message: `start must be a whole number from 0 to ${volume - 1}` };
+  }
+  return { ok: true, box: { dimension, origin, size, start, states: payload["states"] === true } };
+}
+function runToken(entry, length) {
+  return length > 1 ? `${entry}*${length}` : String(entry);
+}
+function digits(n) {
+  return n < 10 ? 1 : n < 100 ? 2 : n < 1e3 ? 3 : n < 1e4 ? 4 : String(n).length;
+}
+function tokenLength(entry, length) {
+  return digits(entry) + (length > 1 ? 1 + digits(length) : 0);
+}
+var RunEncoder = class {
+  constructor(budget = ANSWER_BUDGET_BYTES) {
+    this.budget = budget;
+  }
+  budget;
+  palette = [];
+  states = [];
+  index = /* @__PURE__ */ new Map();
+  runs = [];
+  current = -1;
+  currentKey = null;
+  length = 0;
+  bytes = ENVELOPE_BYTES;
+  count = 0;
+  /** Add one position; false (and nothing added) when it would not fit the budget. */
+  add(key, typeId, states) {
+    if (key === this.currentKey) return this.extend();
+    const known = this.index.get(key);
+    const entry = known ?? this.palette.length;
+    let cost = digits(entry) + 1;
+    if (known === void 0) cost += utf8Len(dumpsWire(typeId)) + utf8Len(dumpsWire(states)) + 2;
+    if (this.bytes + cost > this.budget) return false;
+    if (known === void 0) {
+      this.index.set(key, entry);
+      this.palette.push(typeId);
+      this.states.push(states);
+    }
+    this.flush();
+    this.current = entry;
+    this.currentKey = key;
+    this.length = 1;
+    this.bytes += cost;
+    this.count += 1;
+    return true;
+  }
+  /** Add ``count`` positions of one block; how many fitted the budget (all, or fewer). */
+  addMany(key, typeId, states, count) {
+    if (count <= 0 || !this.add(key, typeId, states)) return 0;
+    const rest = count - 1;
+    const cost = tokenLength(this.current, this.length + rest) - tokenLength(this.current, this.length);
+    if (rest > 0 && this.bytes + cost <= this.budget) {
+      this.bytes += cost;
+      this.length += rest;
+      this.count += rest;
+      return count;
+    }
+    let added = 1;
+    while (added < count && this.extend()) added += 1;
+    return added;
+  }
+  /** The same block as the position before: one more in the run ("3" -> "3*2" -> "3*3"). */
+  extend() {
+    const length = this.length + 1;
+    const cost = length === 2 ? 2 : digits(length) - digits(length - 1);
+    if (this.bytes + cost > this.budget) return false;
+    this.bytes += cost;
+    this.length = length;
+    this.count += 1;
+    return true;
+  }
+  /** The key of the position added last. */
+  lastKey() {
+    return this.currentKey ?? "";
+  }
+  flush() {
+    if (this.current >= 0) this.runs.push(runToken(this.current, this.length));
+  }
+  encoded() {
+    this.flush();
+    this.current = -1;
+    this.currentKey = null;
+    return this.runs.join(",");
+  }
+};
+function readInto(encoder, dimension, range, x, y, z, withStates) {
+  if (y < range.min || y >= range.max) return encoder.add(OUT_OF_WORLD, OUT_OF_WORLD, null);
+  let block;
+  try {
+    block = dimension.getBlock({ x, y, z });
+  } catch (err) {
+    const name = err instanceof Error ? err.name : "";
+    if (name === "LocationOutOfWorldBoundariesError") return encoder.add(OUT_OF_WORLD, OUT_OF_WORLD, null);
+    if (name !== "LocationInUnloadedChunkError") throw err;
+    block = void 0;
+  }
+  if (block === void 0) return encoder.add(UNLOADED, UNLOADED, null);
+  if (!withStates) return encoder.add(block.typeId, block.typeId, null);
+  const states = block.permutation.getAllStates();
+  return encoder.add(block.typeId + JSON.stringify(states, Object.keys(states).sort()), block.typeId, states);
+}
+function uniformRow(dimension, x, y, z, length, typeId) {
+  try {
+    const row = new BlockVolume({ x, y, z }, { x: x + length - 1, y, z });
+    return !dimension.containsBlock(row, { excludeTypes: [typeId] }, false);
+  } catch {
+    return false;
+  }
+}
+function readRow(encoder, dimension, range, x, y, z, length, withStates) {
+  if (y < range.min || y >= range.max) return encoder.addMany(OUT_OF_WORLD, OUT_OF_WORLD, null, length);
+  if (!readInto(encoder, dimension, range, x, y, z, withStates)) return 0;
+  const first = encoder.lastKey();
+  if (!withStates && length > 1 && first !== UNLOADED && uniformRow(dimension, x, y, z, length, first)) {
+    return 1 + encoder.addMany(first, first, null, length - 1);
+  }
+  let done = 1;
+  while (done < length && readInto(encoder, dimension, range, x + done, y, z, withStates)) done += 1;
+  return done;
+}
+function* readBox(dimension, box, encoder) {
+  const [sx, sy, sz] = box.size;
+  const [x0, y0, z0] = box.origin;
+  const volume = sx * sy * sz;
+  const range = dimension.heightRange;
+  let i = box.start;
+  let sinceYield = 0;
+  while (i < volume) {
+    const x = i % sx;
+    const z = Math.floor(i / sx) % sz;
+    const y = Math.floor(i / (sx * sz));
+    const length = sx - x;
+    const done = readRow(encoder, dimension, range, x0 + x, y0 + y, z0 + z, length, box.states);
+    i += done;
+    if (done < length) return;
+    sinceYield += done;
+    if (sinceYield >= POSITIONS_PER_YIELD && i < volume) {
+      sinceYield = 0;
+      yield;
+    }
+  }
+}
+function answerOf(box, encoder) {
+  const runs = encoder.encoded();
+  const result2 = {
+    dimension: `minecraft:${box.dimension}`,
+    origin: box.origin,
+    size: box.size,
+    order: "xzy",
+    start: box.start,
+    count: encoder.count,
+    palette: encoder.palette
+  };
+  if (box.states) result2["states"] = encoder.states;
+  result2["runs"] = runs;
+  return result2;
+}
+function readAsJob(box) {
+  return new Promise((resolve) => {
+    const dimension = world.getDimension(box.dimension);
+    const encoder = new RunEncoder();
+    function* job() {
+      try {
+        yield* readBox(dimension, box, encoder);
+        resolve({ ok: true, result: answerOf(box, encoder) });
+      } catch (err) {
+        resolve({ ok: false, message: `reading blocks failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 200) });
+      }
+    }
+    system.runJob(job());
+  });
+}
+var getBlocks = {
+  name: "get_blocks",
+  description: `Block types in a box (at most ${MAX_BLOCKS_PER_REQUEST}) as a palette and runs, x fastest, then z, then y; unloaded or out-of-world positions are their own entries`,
+  params: {
+    from: "array: [x, y, z], one corner (whole numbers, inclusive)",
+    to: "array: [x, y, z], the opposite corner",
+    dimension: "string: overworld (default), nether or the_end",
+    states: "boolean: also give each palette entry's block states (default false)",
+    start: "integer: the position to start from, in the reading order (default 0)"
+  },
+  start(payload) {
+    const parsed = parseBox(payload);
+    if (!parsed.ok) return Promise.resolve({ ok: false, message: parsed.message });
+    return readAsJob(parsed.box);
+  }
+};
 
 // src/targets.ts
 function realPlayers(players) {
@@ -143,52 +409,6 @@ var inventorySnapshot = {
     return { ok: true, result: { players: targets.players.map(snapshotInventory) } };
   }
 };
-
-// src/json.ts
-function escapeWire(jsonText) {
-  let out = "";
-  for (let i = 0; i < jsonText.length; i++) {
-    const unit = jsonText.charCodeAt(i);
-    if (unit === 64) out += "\\u0040";
-    else if (unit === 167) out += "\\u00a7";
-    else if (unit >= 55296 && unit <= 56319 && isLow(jsonText.charCodeAt(i + 1))) {
-      out += jsonText[i] + jsonText[i + 1];
-      i++;
-    } else if (unit >= 55296 && unit <= 57343) out += "\\u" + unit.toString(16).padStart(4, "0");
-    else out += jsonText[i];
-  }
-  return out;
-}
-function isLow(unit) {
-  return unit >= 56320 && unit <= 57343;
-}
-function dumpsWire(value) {
-  return escapeWire(JSON.stringify(value) ?? "null");
-}
-function utf8Len(text) {
-  let size = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 128) size += 1;
-    else if (unit < 2048) size += 2;
-    else if (unit >= 55296 && unit <= 56319 && isLow(text.charCodeAt(i + 1))) {
-      size += 4;
-      i++;
-    } else if (unit >= 55296 && unit <= 57343) size += 6;
-    else size += 3;
-  }
-  return size;
-}
-function parseJson(text) {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
-  }
-}
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 // src/policy.ts
 var POLICY_EVENT = "mcbews:policy";
@@ -349,7 +569,7 @@ var runWorldCommand = {
 };
 
 // src/capabilities/index.ts
-var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, listCapabilities];
+var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, listCapabilities];
 
 // src/capability.ts
 function createRegistry(capabilities) {
@@ -511,14 +731,25 @@ function decideRequest(message, ctx, restricted = false) {
   }
   const invalid = checkParams(cap, payload);
   if (invalid !== null) return { kind: "answer", requestId, answer: errorAnswer("INVALID_REQUEST", invalid) };
-  const run = () => runCapability(cap, payload, ctx);
-  if (restricted && cap.readOnly !== true) return { kind: "defer", requestId, run };
-  return { kind: "answer", requestId, answer: run() };
+  if ("start" in cap) return { kind: "later", requestId, start: () => startJob(cap, payload, ctx) };
+  if (restricted && cap.readOnly !== true) {
+    return { kind: "later", requestId, start: () => Promise.resolve(runCapability(cap, payload, ctx)) };
+  }
+  return { kind: "answer", requestId, answer: runCapability(cap, payload, ctx) };
+}
+function toAnswer(result2) {
+  return result2.ok ? okAnswer(result2.result) : errorAnswer("CAPABILITY_FAILED", result2.message);
 }
 function runCapability(cap, payload, ctx) {
   try {
-    const result2 = cap.run(payload, ctx);
-    return result2.ok ? okAnswer(result2.result) : errorAnswer("CAPABILITY_FAILED", result2.message);
+    return toAnswer(cap.run(payload, ctx));
+  } catch (err) {
+    return errorAnswer("CAPABILITY_FAILED", `${cap.name} failed: ${describeError(err)}`);
+  }
+}
+async function startJob(cap, payload, ctx) {
+  try {
+    return toAnswer(await cap.start(payload, ctx));
   } catch (err) {
     return errorAnswer("CAPABILITY_FAILED", `${cap.name} failed: ${describeError(err)}`);
   }
@@ -526,8 +757,11 @@ function runCapability(cap, payload, ctx) {
 function routeRequest(message, ctx) {
   const decision = decideRequest(message, ctx);
   if (decision.kind === "drop") return decision;
-  const answer = decision.kind === "answer" ? decision.answer : decision.run();
-  return answerWith(decision.requestId, answer);
+  if (decision.kind === "later") {
+    const { requestId } = decision;
+    return { kind: "later", requestId, outcome: decision.start().then((answer) => answerWith(requestId, answer)) };
+  }
+  return answerWith(decision.requestId, decision.answer);
 }
 function answerWith(requestId, answer) {
   const split = splitPayload(BRIDGE_PREFIX, requestId, encodeAnswer(answer));
@@ -922,7 +1156,13 @@ var BridgeRuntime = class {
     this.route(request);
   }
   route(request) {
-    const outcome = routeRequest(request.message, this.context(request.source));
+    this.deliver(routeRequest(request.message, this.context(request.source)));
+  }
+  deliver(outcome) {
+    if (outcome.kind === "later") {
+      void outcome.outcome.then((done) => this.deliver(done));
+      return;
+    }
     if (outcome.kind === "drop") {
       this.host.warn(`[mcbews] dropped a bridge request with no readable id (${outcome.reason})`);
       return;
@@ -952,10 +1192,14 @@ var BridgeRuntime = class {
       this.host.warn(`[mcbews] dropped a pull request with no readable id (${decision.reason})`);
       return;
     }
-    this.keepAnswer(decision.requestId, decision.kind === "answer" ? decision.answer : decision.run());
+    const id = decision.requestId;
+    if (decision.kind === "answer") return this.keepAnswer(id, decision.answer);
+    this.pull.markWaiting(id, this.host.currentTick());
+    void decision.start().then((answer) => this.keepAnswer(id, answer));
   }
   /** `mcbews:ask <hex>`, inside the command's callback (restricted execution): a read-only
-   * capability answers at once, with its first page; any other is run at the next tick. */
+   * capability answers at once, with its first page; any other (a job, or one that changes the
+   * world) starts at the next tick, and the reply is WAIT until its answer is kept. */
   ask(hex, source) {
     const request = decodeAskHex(hex);
     if (!request.ok) return { ok: false, message: `[mcbews] the request is not readable: ${request.reason} (${request.detail})` };
@@ -963,9 +1207,9 @@ var BridgeRuntime = class {
     if (decision.kind === "drop") return { ok: false, message: `[mcbews] the request has no readable id: ${decision.reason}` };
     const id = decision.requestId;
     if (!isPullId(id)) return { ok: false, message: "[mcbews] a request id must be 1-64 letters and digits" };
-    if (decision.kind === "defer") {
+    if (decision.kind === "later") {
       this.pull.markWaiting(id, this.host.currentTick());
-      this.host.defer(() => this.keepAnswer(id, decision.run()));
+      this.host.defer(() => void decision.start().then((answer) => this.keepAnswer(id, answer)));
       return { ok: true, message: this.pull.reply(id, 1) };
     }
     this.keepAnswer(id, decision.answer);

@@ -15,7 +15,7 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
@@ -27,6 +27,7 @@ from ..exceptions import (
     NotConnected,
     RequestTimeout,
 )
+from ..limits import READER_FRAMES_PER_TURN
 from ..sansio import BridgeProtocol, FrameRejected, UiChatMessage, check_command_line
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .calls import CapabilityCalls
@@ -39,6 +40,7 @@ from .pull import Poller, PullCalls
 from .results import CommandResult, UiChat
 from .settings import Settings
 from .transport import TransportChoice
+from .uichat import UiChatHooks, UiChatQueue
 from .window import CommandWindow
 
 __all__ = ["GameConnection"]
@@ -62,7 +64,7 @@ class GameConnection:
         connection_id: int,
         settings: Settings,
         log: EventLog,
-        on_ui_chat: Callable[[UiChat], None],
+        ui_chat_hooks: UiChatHooks,
     ) -> None:
         self.id = connection_id
         self.peer = _format_peer(websocket.remote_address)
@@ -77,7 +79,12 @@ class GameConnection:
         self._ws = websocket
         self._settings = settings
         self._log = log
-        self._on_ui_chat = on_ui_chat
+        self.ui_chats = UiChatQueue(
+            ui_chat_hooks,
+            self._ui_chat_dropped,
+            in_flight=settings.ui_chat_in_flight,
+            backlog=settings.ui_chat_backlog,
+        )
         self._window = CommandWindow(
             self._send,
             self.proto.command_frame,
@@ -155,6 +162,8 @@ class GameConnection:
             "calls_pending": len(self._calls) + self._pull.pending,
             "bridge_requests_pending": self.proto.pending_requests,
             "retries": self._window.retries,
+            "ui_chats_running": self.ui_chats.running,
+            "ui_chats_queued": self.ui_chats.queued,
             "ui_chat_polls": self._poller.polls,
             "frames_in": self.frames_in,
             "frames_out": self.frames_out,
@@ -202,17 +211,24 @@ class GameConnection:
             if self._wants_encryption and (cause := await self._encrypt()) is not None:
                 return
             handshake = asyncio.create_task(self._handshake())
-            while True:
-                try:
-                    message = await self._ws.recv()
-                except WebSocketClosed as exc:
-                    cause = exc
-                    break
-                self._inbound.feed(message)
+            cause = await self._read_frames()
         finally:
             if handshake is not None:
                 handshake.cancel()
             self._close_down(cause)
+
+    async def _read_frames(self) -> BaseException:
+        """Feed every frame to the inbound half until the socket closes; return why."""
+        while True:
+            for _ in range(READER_FRAMES_PER_TURN):
+                try:
+                    message = await self._ws.recv()
+                except WebSocketClosed as exc:
+                    return exc
+                self._inbound.feed(message)
+            # recv() returns frames already parsed without suspending, and one socket read
+            # can hold a thousand small ones: yield so other connections are served too.
+            await asyncio.sleep(0)
 
     async def _encrypt(self) -> BaseException | None:
         """Run the handshake; on failure close the socket and return why (None: encrypted)."""
@@ -239,10 +255,12 @@ class GameConnection:
         return None
 
     def _record(self, kind: str, summary: str, **data: Any) -> None:
-        self._log.append(kind, summary, self.id, **data)
+        entry = self._log.append(kind, summary, self.id, **data)
+        if "truncated" in entry.data:  # long text cut to the log's bound: say so per game
+            self.proto.counters["log_truncated"] += 1
 
     def _deliver_ui_chat(self, event: UiChatMessage) -> None:
-        self._on_ui_chat(
+        self.ui_chats.put(
             UiChat(event.player, event.message, event.conversation_id, event.message_id, self)
         )
 
@@ -261,6 +279,18 @@ class GameConnection:
         """Read UI chat by polling, once this connection pulls (the poll stops on close)."""
         if self._polling is None and not self.closed:
             self._polling = asyncio.ensure_future(self._poller.run())
+
+    def _ui_chat_dropped(self, message: UiChat) -> None:
+        self.proto.counters["ui_chat_dropped"] += 1
+        waiting = self.ui_chats.backlog_limit
+        _log.info("connection #%d dropped a UI chat message: %d already wait", self.id, waiting)
+        self._record(
+            "rejected",
+            f"ui_chat_dropped: {waiting} UI chat messages already wait for the callbacks",
+            reason="ui_chat_dropped",
+            detail=f"{message.player}'s message {message.message_id}",
+            message_id=message.message_id,
+        )
 
     def expire(self, now: float) -> None:
         """Drop bridge buffers past their TTL (the periodic sweep calls this)."""

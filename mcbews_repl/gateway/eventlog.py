@@ -1,27 +1,51 @@
-"""The event log: a bounded ring buffer of what happened, replayable by cursor.
+"""The event log: a bounded record of what happened, replayable by cursor.
 
 Every entry gets the next integer cursor, so a reader that remembers the last cursor it saw
-can ask for everything after it (``since``) and never sees an entry twice. Old entries fall
-off the front once the buffer is full; cursors keep counting, so a gap is visible as a jump.
+can ask for everything after it (``since``) and never sees an entry twice. The log is
+bounded three ways (``mcbews_repl.limits``): by entries, by estimated bytes in all, and by
+each connection's share of those bytes, so a flooding peer pushes out its own oldest
+entries rather than everyone else's. Old entries fall off; cursors keep counting, so a gap
+is visible as a jump. Text longer than ``text_chars`` keeps its head and tail around a
+visible marker, and the entry's ``data["truncated"]`` records each field's full length.
 Live readers either register a listener (called synchronously on append) or iterate
 :meth:`EventLog.follow`, which replays and then waits for new entries without a queue of
-its own, so a slow reader costs no memory beyond the ring.
+its own, so a slow reader costs no memory beyond the log.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
+import sys
 import time
-from collections import deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["EventLog", "LogEntry"]
+from ..limits import (
+    LOG_CAPACITY_ENTRIES,
+    LOG_CONNECTION_MAX_BYTES,
+    LOG_ENTRY_OVERHEAD_BYTES,
+    LOG_MAX_BYTES,
+    LOG_TEXT_CHARS,
+)
+
+__all__ = ["EventLog", "LogEntry", "truncate_text"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
+# Of a truncated text, the share kept from its end (a traceback's last line says the most).
+_TAIL_SHARE = 4
+
+
+def truncate_text(text: str, limit: int) -> str:
+    """``text`` if it fits ``limit`` characters, else its head and tail around a marker."""
+    if len(text) <= limit:
+        return text
+    marker = f" …[{len(text):,} chars, cut to {limit:,}]… "
+    room = max(limit - len(marker), 0)
+    tail = room // _TAIL_SHARE
+    return text[: room - tail] + marker + (text[-tail:] if tail else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +68,29 @@ Listener = Callable[[LogEntry], object]
 
 
 class EventLog:
-    """A ring of at most ``capacity`` entries with monotonically increasing cursors."""
+    """At most ``capacity`` entries and ``max_bytes`` (estimated), with growing cursors."""
 
-    def __init__(self, capacity: int = 10_000, *, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        capacity: int = LOG_CAPACITY_ENTRIES,
+        *,
+        max_bytes: int = LOG_MAX_BYTES,
+        connection_max_bytes: int = LOG_CONNECTION_MAX_BYTES,
+        text_chars: int = LOG_TEXT_CHARS,
+        clock: Callable[[], float] = time.time,
+    ):
         self.capacity = capacity
-        self._entries: deque[LogEntry] = deque(maxlen=capacity)
+        self.max_bytes = max_bytes
+        self.connection_max_bytes = min(connection_max_bytes, max_bytes)
+        self.text_chars = text_chars
+        # What the bounds did: truncated entries, entries dropped before the entry cap
+        # would have dropped them (for the bytes in all, for one connection's share).
+        self.counters: Counter[str] = Counter()
+        self._entries: OrderedDict[int, LogEntry] = OrderedDict()
+        # Per connection (None: the bridge's own entries), oldest first: (cursor, bytes).
+        self._owned: dict[int | None, deque[tuple[int, int]]] = {}
+        self._owned_bytes: Counter[int | None] = Counter()
+        self._bytes = 0
         self._clock = clock
         self._last = 0
         self._listeners: list[Listener] = []
@@ -59,15 +101,25 @@ class EventLog:
         """The cursor of the newest entry (0 before the first)."""
         return self._last
 
+    @property
+    def size_bytes(self) -> int:
+        """The estimated size of the entries held."""
+        return self._bytes
+
+    def connection_bytes(self, connection: int | None) -> int:
+        """The estimated size of one connection's entries (None: the bridge's own)."""
+        return self._owned_bytes.get(connection, 0)
+
     def __len__(self) -> int:
         return len(self._entries)
 
     def append(
         self, kind: str, summary: str, connection: int | None = None, **data: Any
     ) -> LogEntry:
+        summary, size = self._bound_text(summary, data)
         self._last += 1
         entry = LogEntry(self._last, self._clock(), kind, connection, summary, data)
-        self._entries.append(entry)
+        self._keep(entry, size)
         if self._waiters:
             waiters, self._waiters = self._waiters, []
             for waiter in waiters:
@@ -80,13 +132,61 @@ class EventLog:
                 _log.exception("event log listener %r failed", listener)
         return entry
 
+    def _bound_text(self, summary: str, data: dict[str, Any]) -> tuple[str, int]:
+        """Truncate long text in place; return the summary and the entry's estimated size."""
+        limit, cut = self.text_chars, {}
+        if len(summary) > limit:
+            cut["summary"], summary = len(summary), truncate_text(summary, limit)
+        size = LOG_ENTRY_OVERHEAD_BYTES + sys.getsizeof(summary)
+        for key, value in data.items():
+            if isinstance(value, str):
+                if len(value) > limit:
+                    cut[key] = len(value)
+                    data[key] = value = truncate_text(value, limit)
+                size += sys.getsizeof(value)
+        if cut:
+            data["truncated"] = cut
+            self.counters["truncated"] += 1
+        return summary, size
+
+    def _keep(self, entry: LogEntry, size: int) -> None:
+        owner = entry.connection
+        self._entries[entry.cursor] = entry
+        self._owned.setdefault(owner, deque()).append((entry.cursor, size))
+        self._owned_bytes[owner] += size
+        self._bytes += size
+        while self._owned_bytes[owner] > self.connection_max_bytes and len(self._owned[owner]) > 1:
+            self._drop_oldest_of(owner)
+            self.counters["dropped_for_connection_share"] += 1
+        while len(self._entries) > self.capacity or self._bytes > self.max_bytes:
+            if len(self._entries) <= self.capacity:
+                self.counters["dropped_for_bytes"] += 1
+            oldest = next(iter(self._entries.values()))
+            self._drop_oldest_of(oldest.connection)
+
+    def _drop_oldest_of(self, owner: int | None) -> None:
+        """Drop ``owner``'s oldest entry (the log's oldest entry is its owner's oldest)."""
+        owned = self._owned[owner]
+        cursor, size = owned.popleft()
+        del self._entries[cursor]
+        self._bytes -= size
+        self._owned_bytes[owner] -= size
+        if not owned:
+            del self._owned[owner], self._owned_bytes[owner]
+
     def since(self, cursor: int = 0) -> list[LogEntry]:
         """Every entry still held whose cursor is greater than ``cursor``."""
         if cursor >= self._last or not self._entries:
             return []
-        first = self._entries[0].cursor
-        skip = max(cursor - first + 1, 0)
-        return list(itertools.islice(self._entries, skip, None))
+        if cursor < next(iter(self._entries)):
+            return list(self._entries.values())
+        newer: list[LogEntry] = []
+        for entry in reversed(self._entries.values()):
+            if entry.cursor <= cursor:
+                break
+            newer.append(entry)
+        newer.reverse()
+        return newer
 
     def add_listener(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(entry)`` on every new entry; returns a function that removes it."""

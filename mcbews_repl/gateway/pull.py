@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from .. import limits
 from ..exceptions import CapabilityError, CommandFailed, McbewsError, RequestTimeout
 from ..sansio import CapabilityResult, UiChatMessage, interpret_bridge_answer, interpret_ui_chat
 from ..sansio.bridge import MALFORMED_RESPONSE
@@ -167,10 +168,8 @@ class Poller:
     """Reads UI chat over the pull transport: ``mcbews:poll`` every ``interval`` seconds
     while nothing waits, at once again while messages do."""
 
-    # After a failed poll (the game refused it, or did not answer) wait this long, doubling
-    # up to the maximum, so a world that lost the pack is not asked four times a second.
-    BACKOFF_FIRST_SECONDS = 1.0
-    BACKOFF_MAX_SECONDS = 30.0
+    BACKOFF_FIRST_SECONDS = limits.POLL_BACKOFF_FIRST_SECONDS
+    BACKOFF_MAX_SECONDS = limits.POLL_BACKOFF_MAX_SECONDS
 
     def __init__(
         self,

@@ -9,43 +9,37 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import hmac
-import inspect
 import logging
 import re
 import secrets
 import socket
 import time
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from dataclasses import replace
-from functools import partial
-from http import HTTPStatus
 from types import TracebackType
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection
 from websockets.asyncio.server import serve as websocket_serve
-from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
 from ..exceptions import AddressInUse, NotConnected, RequestTimeout
+from ..limits import READ_LIMIT_FACTOR
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
+from .admission import Admission, redacting_logger
 from .connection import GameConnection
 from .delivery import Progress
 from .eventlog import EventLog, LogEntry
 from .results import CommandResult, UiChat
 from .settings import Settings
+from .uichat import UiChatCallback, UiChatHooks
 
 __all__ = ["Bridge", "UiChatCallback", "serve"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
 
-UiChatCallback = Callable[[UiChat], object]
-# Frames over max_frame_bytes are read and dropped by the sans-I/O decoder; websockets
-# closes the connection (1009) only past this multiple, so a peer cannot make us buffer
-# unbounded data yet an oversized frame alone does not cost a player the connection.
-_READ_LIMIT_FACTOR = 4
 # The player types the token after /connect: URL-unreserved characters only.
 _TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
 _AUTO_TOKEN_BYTES = 4  # 8 hex digits: a convenience secret (the game shows the URI in chat)
@@ -88,7 +82,12 @@ class Bridge:
             raise ValueError(f"port must be 0..{_PORT_MAX} (0 picks a free one), not {port}")
         self.host = host
         self.token = _make_token(token)
-        self.log = EventLog(self.settings.log_capacity)
+        self.log = EventLog(
+            self.settings.log_capacity,
+            max_bytes=self.settings.log_max_bytes,
+            connection_max_bytes=self.settings.log_connection_max_bytes,
+            text_chars=self.settings.log_text_chars,
+        )
         self._port = port
         self._server: Server | None = None
         self._connections: list[GameConnection] = []
@@ -96,6 +95,10 @@ class Bridge:
         self._arrival = asyncio.Event()
         self._ui_callbacks: list[UiChatCallback] = []
         self._tasks: set[asyncio.Future[Any]] = set()
+        self._ui_chat_hooks = UiChatHooks(self._ui_callbacks, self._spawn, self._callback_failed)
+        self._admission = Admission(
+            self.token, self.settings, self.log, lambda: len(self._connections)
+        )
         self._closed = False
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -108,10 +111,11 @@ class Bridge:
                 self._handle,
                 self.host,
                 self._port,
-                process_request=self._check_request,
+                process_request=self._admission.check,
                 select_subprotocol=self._select_subprotocol,
-                max_size=self.settings.max_frame_bytes * _READ_LIMIT_FACTOR,
+                max_size=self.settings.max_frame_bytes * READ_LIMIT_FACTOR,
                 compression=None,  # frames are small; deflate would cost more than it saves
+                logger=redacting_logger(self.token),
             )
         except OSError as exc:
             if exc.errno != errno.EADDRINUSE:
@@ -186,27 +190,6 @@ class Bridge:
 
     # --- connections ----------------------------------------------------------------------
 
-    def _check_request(self, websocket: ServerConnection, request: Request) -> Response | None:
-        return self._check_path(websocket, request) or self._check_encryption(websocket, request)
-
-    @staticmethod
-    def _offers_encryption(request: Request) -> bool:
-        offered = ",".join(request.headers.get_all("Sec-WebSocket-Protocol"))
-        return ENCRYPT_SUBPROTOCOL in (name.strip() for name in offered.split(","))
-
-    def _check_encryption(self, websocket: ServerConnection, request: Request) -> Response | None:
-        """``encrypt=True``: refuse a client that does not offer the wsencrypt subprotocol."""
-        if self.settings.encrypt is not True or self._offers_encryption(request):
-            return None
-        peer = websocket.remote_address
-        _log.info("refused a connection from %s: it cannot encrypt", peer)
-        summary = f"unencrypted client {peer} (encrypt=True)"
-        self.log.append("refused", summary, None, peer=str(peer))
-        return websocket.respond(
-            HTTPStatus.FORBIDDEN,
-            f"this bridge requires encryption; the client did not offer {ENCRYPT_SUBPROTOCOL}\n",
-        )
-
     def _select_subprotocol(
         self, websocket: ServerConnection, offered: Sequence[Subprotocol]
     ) -> Subprotocol | None:
@@ -216,20 +199,14 @@ class Bridge:
             return Subprotocol(ENCRYPT_SUBPROTOCOL)
         return None
 
-    def _check_path(self, websocket: ServerConnection, request: Request) -> Response | None:
-        if self.token is None:
-            return None
-        path = request.path.split("?", 1)[0].rstrip("/")
-        if hmac.compare_digest(path.encode(), f"/{self.token}".encode()):
-            return None
-        peer = websocket.remote_address
-        _log.info("refused a connection from %s: wrong path (%d chars)", peer, len(path))
-        self.log.append("refused", f"wrong /connect path from {peer}", None, peer=str(peer))
-        return websocket.respond(HTTPStatus.FORBIDDEN, "wrong /connect path or token\n")
-
     async def _handle(self, websocket: ServerConnection) -> None:
+        if len(self._connections) >= self.settings.max_connections:
+            # Handshakes that passed the check together can overshoot it; 1013: try later.
+            why = self._admission.over_capacity(str(websocket.remote_address))
+            await websocket.close(1013, why[:120])
+            return
         connection = GameConnection(
-            websocket, self._next_id, self.settings, self.log, self._dispatch_ui_chat
+            websocket, self._next_id, self.settings, self.log, self._ui_chat_hooks
         )
         self._next_id += 1
         self._connections.append(connection)
@@ -247,6 +224,12 @@ class Bridge:
             await connection.run()
         finally:
             self._connections.remove(connection)
+
+    @property
+    def counters(self) -> Counter[str]:
+        """Refused handshakes by reason (``refused:wrong_token``, ``refused:throttled``,
+        ``refused:unencrypted``, ``refused:max_connections``) and ``delayed`` answers."""
+        return self._admission.counters
 
     @property
     def connections(self) -> list[GameConnection]:
@@ -342,23 +325,6 @@ class Bridge:
         """Remove a callback registered with :meth:`on_ui_chat` (no error if absent)."""
         if callback in self._ui_callbacks:
             self._ui_callbacks.remove(callback)
-
-    def _dispatch_ui_chat(self, message: UiChat) -> None:
-        for callback in list(self._ui_callbacks):
-            try:
-                outcome = callback(message)
-            except Exception as exc:
-                self._callback_failed(callback, message, exc)
-                continue
-            if inspect.isawaitable(outcome):
-                task = self._spawn(outcome)
-                task.add_done_callback(partial(self._callback_done, callback, message))
-
-    def _callback_done(
-        self, callback: UiChatCallback, message: UiChat, task: asyncio.Future[Any]
-    ) -> None:
-        if not task.cancelled() and (exc := task.exception()) is not None:
-            self._callback_failed(callback, message, exc)
 
     def _callback_failed(
         self, callback: UiChatCallback, message: UiChat, exc: BaseException

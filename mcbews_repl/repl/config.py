@@ -5,9 +5,9 @@ configuration), then an environment variable (read when the extension loads; han
 classrooms and CI), then the default. The variables: ``MCBEWS_HOST``, ``MCBEWS_PORT``,
 ``MCBEWS_TOKEN`` (``none`` turns the path token off), ``MCBEWS_COMMAND_TIMEOUT``,
 ``MCBEWS_CALL_TIMEOUT``, ``MCBEWS_TEXT_PRELUDE``, ``MCBEWS_TEXT_INTERVAL``,
-``MCBEWS_ENCRYPT`` (auto, on, off), ``MCBEWS_TRANSPORT`` (auto, pull, chat), and for the
-simulated world of ``%mc sim`` ``MCBEWS_SIM_PACK`` (stable, beta), ``MCBEWS_SIM_BETA_APIS``
-(auto, on, off) and ``MCBEWS_SIM_EDITION`` (bedrock, education).
+``MCBEWS_ENCRYPT`` (auto, on, off), ``MCBEWS_MAX_CONNECTIONS``, ``MCBEWS_TRANSPORT`` (auto,
+pull, chat), and for the simulated world of ``%mc sim`` ``MCBEWS_SIM_PACK`` (stable, beta),
+``MCBEWS_SIM_BETA_APIS`` (auto, on, off) and ``MCBEWS_SIM_EDITION`` (bedrock, education).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 from traitlets import CaselessStrEnum, Float, Int, TraitError, Unicode
 from traitlets.config import Configurable
 
+from ..limits import MAX_CONNECTIONS
 from ..sansio.wire import DEFAULT_TIMEOUT_SECONDS, TEXT_FRAME_INTERVAL_SECONDS, TEXT_PRELUDE_SECONDS
 
 __all__ = ["ENV_VARS", "McbewsRepl", "encrypt_policy"]
@@ -34,6 +35,7 @@ ENV_VARS: dict[str, str] = {
     "text_prelude": "MCBEWS_TEXT_PRELUDE",
     "text_interval": "MCBEWS_TEXT_INTERVAL",
     "encrypt": "MCBEWS_ENCRYPT",
+    "max_connections": "MCBEWS_MAX_CONNECTIONS",
     "transport": "MCBEWS_TRANSPORT",
     "sim_pack": "MCBEWS_SIM_PACK",
     "sim_beta_apis": "MCBEWS_SIM_BETA_APIS",
@@ -68,6 +70,9 @@ class McbewsRepl(Configurable):
         help="Encrypt game sessions: 'auto' (when offered), 'on' (required) or 'off'.",
     ).tag(config=True)
 
+    max_connections = Int(
+        MAX_CONNECTIONS, help="Game connections served at once; one more is refused."
+    ).tag(config=True)
     transport = CaselessStrEnum(
         ["auto", "pull", "chat"],
         "auto",

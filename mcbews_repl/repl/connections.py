@@ -8,6 +8,7 @@ so ``await mc.connections[0].command("say hi")`` and ``.result()`` both work any
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -63,6 +64,11 @@ class Connection:
     @property
     def protocol_version(self) -> int | None:
         return self.raw.protocol_version
+
+    @property
+    def counters(self) -> Counter[str]:
+        """What went wrong on this game, counted (a copy): dropped input, cut text ..."""
+        return Counter(self.raw.counters)
 
     def stats(self) -> dict[str, int]:
         return self.raw.stats()

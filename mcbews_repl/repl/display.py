@@ -18,12 +18,21 @@ from ..exceptions import (
 from ..gateway import CommandResult
 from ..toolkit.answers import Answer, ObjectiveScores, RegionScan
 from .handle import Minecraft
+from .regionview import REGION_TYPE, region_html, region_text
 from .render import ansi, card_html, card_text, command_html, command_text
 from .runtime import Pending
 from .status import Status, status_fields
 from .tables import PlayerSnapshot
 
-__all__ = ["RENDERERS", "display_pending", "error_text", "show_error", "show_welcome", "status_of"]
+__all__ = [
+    "BY_NAME",
+    "RENDERERS",
+    "display_pending",
+    "error_text",
+    "show_error",
+    "show_welcome",
+    "status_of",
+]
 
 TIPS = [
     "Cheats on, and you are an operator (the /connect command needs both; in Minecraft "
@@ -126,6 +135,13 @@ RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], Non
     ),
     (PlayerSnapshot, _player_html, _pretty(_player_text)),
     *((kind, _answer_html, _pretty(_answer_text)) for kind in _answer_types()),
+]
+
+
+# Renderers of types registered by name: their modules (numpy, matplotlib) load only when
+# such a value is shown.
+BY_NAME: list[tuple[tuple[str, str], Callable[[Any], str], Callable[[Any, Any, bool], None]]] = [
+    (REGION_TYPE, region_html, _pretty(region_text)),
 ]
 
 

@@ -19,13 +19,19 @@ from ..gateway import Bridge
 from ..sansio import encode_capability_request
 from ..toolkit import ChatContexts, EventForwarder, Scoreboard, Tools, WorldQueries
 from ..toolkit.answers import EntityList, ItemCount, ScoreList
+from ..toolkit.blocks import Box, read_blocks, split_box
 from ..toolkit.live import LiveEvents
-from .connections import Submit
+from .connections import ConnectionRef, Submit, resolve
+from .progress import blocks_bar
 from .runtime import Pending, Runtime
 from .tables import entities_frame, events_frame
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pandas as pd
+
+    from ..toolkit.region import BlockRegion
 
 __all__ = ["Explore", "OnLoop", "ToolsHandle"]
 
@@ -147,6 +153,42 @@ class Explore:
     def scores(self, holder: str) -> Pending[ScoreList]:
         """Every score of one holder; ``.to_dataframe()`` for a table."""
         pending: Pending[ScoreList] = self.query.scores(holder)
+        return pending
+
+    def blocks(
+        self,
+        corner1: Sequence[int],
+        corner2: Sequence[int],
+        dimension: str = "overworld",
+        *,
+        states: bool = False,
+        timeout: float | None = None,
+        connection: ConnectionRef | None = None,
+    ) -> Pending[BlockRegion]:
+        """Every block between two corners (inclusive): a ``BlockRegion`` with numpy ``ids``
+        into ``palette``, ``counts()``, ``to_frame()``, ``heightmap()`` and ``plot()``.
+
+        Unloaded or out-of-world positions are palette entries of their own, never air. A
+        box over 4096 blocks is read in parts (a progress bar in notebooks); ``timeout`` is
+        the longest wait for the next part (default: the call timeout).
+        """
+        box = Box.between(corner1, corner2)  # a bad corner raises here, before anything is sent
+        limit = self._bridge.settings.call_timeout if timeout is None else timeout
+        bar: list[Callable[[int, int], None] | None] = [None]  # shown once the read is on its way
+
+        def progress(done: int, total: int) -> None:
+            if bar[0] is not None:
+                bar[0](done, total)
+
+        async def run() -> BlockRegion:
+            chosen = resolve(self._bridge, connection)
+            return await read_blocks(
+                self._bridge, corner1, corner2, dimension, states=states, timeout=limit,
+                connection=chosen, progress=progress,
+            )  # fmt: skip
+
+        pending = self._submit(run(), f"blocks {box.size[0]}x{box.size[1]}x{box.size[2]}")
+        bar[0] = blocks_bar(box.volume, len(split_box(box)))  # not for a stopped bridge
         return pending
 
     def objective(self, objective: str) -> Pending[pd.DataFrame]:

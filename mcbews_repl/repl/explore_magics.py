@@ -1,4 +1,5 @@
-"""``%mc count``, ``%mc scores``, ``%mc entities`` and ``%mc tools``: the toolkit at the prompt.
+"""``%mc count``, ``%mc scores``, ``%mc entities``, ``%mc blocks`` and ``%mc tools``: the
+toolkit at the prompt.
 
 A mixin of :class:`~mcbews_repl.repl.magics.McMagics`; each sub-command parses its words,
 calls the ``mc`` handle and returns something that displays well. An argument the toolkit
@@ -63,6 +64,19 @@ class ExploreMagics:
         filters["target"] = "players" if filters.pop("players") else "entities"
         filters["origin"] = filters.pop("near")
         return _result(self.handle.entities(**filters))
+
+    def _sub_blocks(self, rest: str) -> Any:
+        args = BY_NAME["blocks"].parse(rest)
+        try:
+            x1, y1, z1, x2, y2, z2 = (int(word) for word in args.corners)
+        except ValueError:
+            got = " ".join(args.corners) or "nothing"
+            raise UsageError(
+                f"%mc blocks takes the two corners as six whole numbers, x1 y1 z1 x2 y2 z2 "
+                f"(got {got}); e.g. %mc blocks -8 60 -8 7 70 7"
+            ) from None
+        return _result(self.handle.blocks((x1, y1, z1), (x2, y2, z2), args.dimension,
+                                          states=args.states))  # fmt: skip
 
     def _sub_tools(self, rest: str) -> Any:
         from .magics import parse_value

@@ -32,7 +32,7 @@ class Extension:
         self.config = McbewsRepl(parent=shell)
         self.runtime = Runtime()
         self.mc: Minecraft | None = None
-        self._formatted: list[tuple[str, type]] = []
+        self._formatted: list[tuple[str, type | str]] = []
         # The shell's exception handler before ours, put back on unload.
         self._previous_exc: tuple[tuple[type[BaseException], ...], Any] | None = None
         self.encrypt: bool | str | None = None  # a %mc serve --encrypt choice, else config
@@ -74,6 +74,7 @@ class Extension:
             text_prelude=cfg.text_prelude,
             text_interval=cfg.text_interval,
             encrypt=policy if policy is not None else cfg.encrypt_value,
+            max_connections=cfg.max_connections,
             transport=cfg.transport.lower(),
         )
         return bridge, port is None, policy  # an explicit --port is a choice, not a wish
@@ -176,6 +177,13 @@ class Extension:
             formatters["text/html"].for_type(kind, html_fn)
             formatters["text/plain"].for_type(kind, text_fn)
             self._formatted += [("text/html", kind), ("text/plain", kind)]
+        for (module, name), html_fn, text_fn in views.BY_NAME:
+            formatters["text/html"].for_type_by_name(module, name, html_fn)
+            formatters["text/plain"].for_type_by_name(module, name, text_fn)
+            self._formatted += [
+                ("text/html", f"{module}.{name}"),
+                ("text/plain", f"{module}.{name}"),
+            ]
         self.shell.display_formatter.ipython_display_formatter.for_type(
             Pending, views.display_pending
         )

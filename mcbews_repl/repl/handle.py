@@ -11,6 +11,7 @@ import asyncio
 import os
 import sys
 import traceback
+from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -19,7 +20,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from ..exceptions import BridgeStopped
 from ..gateway import Bridge, CommandResult, UiChat
+from ..limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED
 from .connections import Connection, ConnectionRef, resolve
+from .counters import counter_rows
 from .explore import Explore
 from .progress import progress_bar
 from .runtime import Pending, Runtime
@@ -48,6 +51,7 @@ SHIPPED_CAPABILITIES = (
     "get_inventory_snapshot",
     "run_world_command",
     "describe_entities",
+    "get_blocks",
     "list_capabilities",
 )
 
@@ -120,8 +124,11 @@ class Minecraft(Explore):
         self._call_timeout = call_timeout
         self._owns_runtime = owns_runtime  # mcbews_repl.start(): close() also ends the thread
         self._stopped = False
-        self._wrappers: dict[UiCallback, Callable[[UiChat], None]] = {}
-        self.callback_failures: list[CallbackFailure] = []
+        self._wrappers: dict[UiCallback, Callable[[UiChat], asyncio.Future[None]]] = {}
+        # The newest failures; callback_failure_count counts them all (limits.py).
+        self.callback_failures: deque[CallbackFailure] = deque(maxlen=CALLBACK_FAILURES_KEPT)
+        self.callback_failure_count = 0
+        self._callback_tasks: set[asyncio.Task[None]] = set()
         self.sim: Any = None  # the simulated world, once `%mc sim` started one
         # Which pack and world %mc sim makes when not told (simulate.SimOptions' fields):
         # the MCBEWS_SIM_* variables, or the extension's McbewsRepl settings.
@@ -371,8 +378,10 @@ class Minecraft(Explore):
         """Call ``callback(msg)`` for every UI chat message (usable as a decorator).
 
         In a notebook the callback runs on the kernel's own loop, between or during awaits of
-        your cells, never in parallel with them; its failures are printed and kept in
-        ``mc.callback_failures``.
+        your cells, never in parallel with them. At most 4 messages of a game are served at
+        once and 256 wait; beyond that they are dropped and counted (``%mc`` shows it). The
+        first failures are printed, all are counted (``callback_failure_count``) and the
+        newest 100 are kept in ``mc.callback_failures``.
         """
         if self._stopped:
             raise self._stopped_error("no UI chat can arrive")
@@ -389,18 +398,26 @@ class Minecraft(Explore):
             if wrapper is not None:
                 self._runtime.call_soon(partial(self._bridge.off_ui_chat, wrapper))
 
-    def _wrap(self, callback: UiCallback) -> Callable[[UiChat], None]:
-        def deliver(message: UiChat) -> None:
+    def _wrap(self, callback: UiCallback) -> Callable[[UiChat], asyncio.Future[None]]:
+        # The bridge awaits what deliver() returns, so its bounded UI chat queue counts a
+        # message as running until the callback has finished on whichever loop it runs.
+        def deliver(message: UiChat) -> asyncio.Future[None]:
+            finished = asyncio.get_running_loop().create_future()
             loop = self._kernel_loop
             if loop is not None and not loop.is_closed():
-                loop.call_soon_threadsafe(self._invoke, callback, message, loop)
+                loop.call_soon_threadsafe(self._invoke, callback, message, loop, finished)
             else:
-                self._invoke(callback, message, asyncio.get_running_loop())
+                self._invoke(callback, message, asyncio.get_running_loop(), finished)
+            return finished
 
         return deliver
 
     def _invoke(
-        self, callback: UiCallback, message: UiChat, loop: asyncio.AbstractEventLoop
+        self,
+        callback: UiCallback,
+        message: UiChat,
+        loop: asyncio.AbstractEventLoop,
+        finished: asyncio.Future[None],
     ) -> None:
         # Hand the callback a message whose reply() goes through the runtime thread, to the
         # game it came from: the gateway's UiChat.reply() must only run on the bridge's loop.
@@ -413,10 +430,14 @@ class Minecraft(Explore):
             outcome = callback(mine)
         except Exception as exc:
             self._report(callback, message, exc)
+            outcome = None
+        if not asyncio.iscoroutine(outcome):
+            _settle(finished)
             return
-        if asyncio.iscoroutine(outcome):
-            task = loop.create_task(self._await_callback(callback, message, outcome))
-            task.add_done_callback(lambda _t: None)
+        task = loop.create_task(self._await_callback(callback, message, outcome))
+        self._callback_tasks.add(task)  # referenced until it ends
+        task.add_done_callback(self._callback_tasks.discard)
+        task.add_done_callback(lambda _task: _settle(finished))
 
     async def _await_callback(
         self, callback: UiCallback, message: UiChat, outcome: Coroutine[Any, Any, Any]
@@ -432,17 +453,30 @@ class Minecraft(Explore):
         self.callback_failures.append(
             CallbackFailure(name, message.player, message.message, repr(exc), text)
         )
+        self.callback_failure_count += 1
+        if self.callback_failure_count > CALLBACK_FAILURES_PRINTED:
+            return  # counted, shown by %mc, the newest kept: a flood must not flood the cell
         print(
             f"UI chat callback {name} failed on {message.player}'s message "
-            f"{message.message!r}:\n{text}",
+            f"{message.message[:200]!r}:\n{text}",
             file=sys.stderr,
         )
+        if self.callback_failure_count == CALLBACK_FAILURES_PRINTED:
+            print(
+                f"UI chat callbacks failed {CALLBACK_FAILURES_PRINTED} times; later failures "
+                f"are not printed: %mc counts them and mc.callback_failures keeps the newest "
+                f"{CALLBACK_FAILURES_KEPT}.",
+                file=sys.stderr,
+            )
 
     # --- status -----------------------------------------------------------------------------
 
     def status(self) -> Status:
-        """Where the bridge listens, the connected games, the latest events."""
-        return Status.of(self._bridge, stopped=self._stopped)
+        """Where the bridge listens, the connected games, the latest events, the bounds."""
+        if self._stopped:
+            return Status.of(self._bridge, stopped=True)
+        limits = counter_rows(self._bridge, self.callback_failure_count, CALLBACK_FAILURES_KEPT)
+        return Status.of(self._bridge, limits=limits)
 
     def __repr__(self) -> str:
         s = self.status()
@@ -452,3 +486,15 @@ class Minecraft(Explore):
             f"<mc {s.url}: {len(s.connections)} game(s) connected, {s.pending} pending; "
             f"connect with {s.connect_command}>"
         )
+
+
+def _settle(finished: asyncio.Future[None]) -> None:
+    """Tell the bridge's loop (from any thread) that a callback has finished."""
+
+    def settle() -> None:
+        if not finished.done():
+            finished.set_result(None)
+
+    loop = finished.get_loop()
+    if not loop.is_closed():
+        loop.call_soon_threadsafe(settle)

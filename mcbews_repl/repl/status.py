@@ -32,9 +32,13 @@ class Status:
     pending: int
     recent: list[LogEntry] = field(repr=False)
     stopped: bool = False
+    # What the bridge's bounds did (counters.py): rows shown only once something happened.
+    limits: list[tuple[str, str]] = field(default_factory=list, repr=False)
 
     @classmethod
-    def of(cls, bridge: Bridge, *, stopped: bool = False) -> Status:
+    def of(
+        cls, bridge: Bridge, *, stopped: bool = False, limits: list[tuple[str, str]] | None = None
+    ) -> Status:
         games = [] if stopped else bridge.connections
         connections: list[dict[str, Any]] = [
             {
@@ -50,7 +54,9 @@ class Status:
         ]
         recent = bridge.events(0)[-STATUS_RECENT_EVENTS:]
         pending = sum(c["pending"] for c in connections)
-        return cls(bridge.url, bridge.connect_command, connections, pending, recent, stopped)
+        return cls(
+            bridge.url, bridge.connect_command, connections, pending, recent, stopped, limits or []
+        )
 
     @property
     def headline(self) -> str:
@@ -87,7 +93,7 @@ def _transport(e: LogEntry, d: Mapping[str, Any]) -> str:
 
 
 def status_fields(s: Status) -> list[tuple[str, object]]:
-    """The panel's rows: how to connect, each game, then the latest events."""
+    """The panel's rows: how to connect, each game, what the bounds did, the latest events."""
     if s.stopped:
         rows: list[tuple[str, object]] = [
             ("bridge", "stopped; %mc serve starts a new one (in a script: mcbews_repl.start())")
@@ -97,6 +103,7 @@ def status_fields(s: Status) -> list[tuple[str, object]]:
         rows += [(f"game #{c['id']}", _game(c)) for c in s.connections]
         if not s.connections:
             rows.append(("games", "none yet; no Minecraft at hand? run %mc sim"))
+        rows += s.limits
     for entry in s.recent:
         at = dt.datetime.fromtimestamp(entry.at).strftime("%H:%M:%S")
         rows.append((at, event_sentence(entry)))

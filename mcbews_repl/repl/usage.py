@@ -44,6 +44,8 @@ class Option:
         return not self.flags[0].startswith("-")
 
     def synopsis(self) -> str:
+        if self.positional and isinstance(self.metavar, tuple):
+            return " ".join(self.metavar)  # several words, each named
         if self.positional:
             word = f"<{self.flags[0]}>"
             return f"[{self.flags[0]}]" if self.options.get("nargs") == "?" else word
@@ -109,7 +111,11 @@ class _Parser(argparse.ArgumentParser):
 
 _TYPE = Option(("--type",), "T", {"dest": "entity_type", "default": None})
 SUBCOMMANDS: tuple[SubCommand, ...] = (
-    SubCommand("status", "the status panel: address, /connect line, games, recent events"),
+    SubCommand(
+        "status",
+        "the status panel: address, /connect line, games, what was dropped or refused, "
+        "recent events",
+    ),
     SubCommand(
         "serve",
         "start a new bridge; if it cannot start, the old one keeps running",
@@ -194,6 +200,16 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
             Option(("--near",), ("X", "Y", "Z"), {"nargs": 3, "type": float, "default": None}),
             Option(("--radius",), "R", {"type": float, "default": None}),
             Option(("--limit",), "N", {"type": int, "default": 64}),
+        ),
+    ),
+    SubCommand(
+        "blocks",
+        "the blocks between two corners: a picture, counts, and a BlockRegion (ids, palette)",
+        (
+            Option(("corners",), ("x1", "y1", "z1", "x2", "y2", "z2"), {"nargs": "*"}),
+            Option(("--dimension",), "D", {"default": "overworld",
+                                           "choices": ["overworld", "nether", "the_end"]}),
+            Option(("--states",)),
         ),
     ),
     SubCommand("tools", "the agent tools: the list, one tool call, or the JSON Schema export",

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..limits import ANSWER_RESERVED_BUFFERS, ANSWER_RESERVED_BYTES
 from .bridge import (
     MALFORMED_RESPONSE,
     encode_capability_request,
@@ -90,7 +91,11 @@ class BridgeProtocol:
         self.budget_bytes = budget_bytes  # the command line's ceiling, UTF-8 bytes
         self.frame_budget_bytes = frame_budget_bytes  # the whole commandRequest frame's
         self.max_frame_bytes = max_frame_bytes
-        self._reassembler = reassembler or Reassembler()
+        # Part of the chunk buffers is kept for answers to our own requests, so a flood of
+        # unsolicited UI chat streams cannot block them (limits.py).
+        self._reassembler = reassembler or Reassembler(
+            answer_buffers=ANSWER_RESERVED_BUFFERS, answer_bytes=ANSWER_RESERVED_BYTES
+        )
         self._pending: dict[str, _Pending] = {}
         self.counters: Counter[str] = Counter()
         self.protocol_version: int | None = None

@@ -6,6 +6,12 @@ total or changed metadata fails that message; buffers live at most ``ttl_seconds
 first chunk; at most ``max_buffers`` messages, ``max_chunks`` chunks each, ``max_message_bytes``
 per message and ``max_total_bytes`` across all buffers. A message that breaks a bound is
 dropped whole and reported, so memory never grows past the caps whatever a peer sends.
+
+Part of the caps can be kept for answers (``answer_buffers``, ``answer_bytes``): the
+``BRIDGE`` channel carries answers to requests we sent (the connection feeds it only
+chunks of pending requests), every other channel carries what the peer sends unsolicited
+(UI chat), and unsolicited streams may only use what is not kept. A flood of partial UI
+chat messages then fills its own share and answers still get through.
 """
 
 from __future__ import annotations
@@ -72,6 +78,7 @@ class _Buffer:
     total: int
     meta: tuple[str, ...]
     created_at: float
+    answer: bool  # on the channel of answers to our requests (not unsolicited input)
     size_bytes: int = 0
     parts: dict[int, str] = field(default_factory=dict)
     in_order: bool = True  # every index so far arrived as 1, 2, 3 ...: join without sorting
@@ -93,14 +100,23 @@ class Reassembler:
         max_chunks: int = MAX_CHUNKS_PER_MESSAGE,
         max_message_bytes: int = MAX_MESSAGE_BYTES,
         max_total_bytes: int = MAX_TOTAL_BYTES,
+        answer_buffers: int = 0,
+        answer_bytes: int = 0,
     ) -> None:
+        if not (0 <= answer_buffers <= max_buffers and 0 <= answer_bytes <= max_total_bytes):
+            raise ValueError("answer_buffers and answer_bytes must be within the caps they share")
         self.ttl_seconds = ttl_seconds
         self.max_buffers = max_buffers
         self.max_chunks = max_chunks
         self.max_message_bytes = max_message_bytes
         self.max_total_bytes = max_total_bytes
+        # What unsolicited channels may use: the caps less what is kept for answers.
+        self.unsolicited_max_buffers = max_buffers - answer_buffers
+        self.unsolicited_max_bytes = max_total_bytes - answer_bytes
         self._buffers: dict[tuple[Channel, str], _Buffer] = {}
         self._total_bytes = 0
+        self._unsolicited_buffers = 0
+        self._unsolicited_bytes = 0
         # Recently completed messages, so a late duplicate is not delivered twice; bounded
         # by count and by the TTL like the buffers themselves. Oldest first (dict order).
         self._recent: dict[tuple[Channel, str], float] = {}
@@ -113,6 +129,11 @@ class Reassembler:
     @property
     def buffered_bytes(self) -> int:
         return self._total_bytes
+
+    @property
+    def unsolicited_usage(self) -> tuple[int, int]:
+        """``(buffers, bytes)`` held by channels other than answers."""
+        return self._unsolicited_buffers, self._unsolicited_bytes
 
     def feed(self, chunk: Chunk, now: float) -> Outcome:
         """Take one chunk; say whether its message completed, failed, or is still pending."""
@@ -166,10 +187,10 @@ class Reassembler:
             and meta == buf.meta
             and buf.size_bytes + size <= self.max_message_bytes
             and self._total_bytes + size <= self.max_total_bytes
+            and (buf.answer or self._unsolicited_bytes + size <= self.unsolicited_max_bytes)
         ):
             buf.parts[index] = content
-            buf.size_bytes += size
-            self._total_bytes += size
+            self._grow(buf, size)
             return None if index < total else self._finish(key, buf, now)
         return self._feed_general(key, buf, index, total, content, size, now, meta)
 
@@ -197,9 +218,10 @@ class Reassembler:
                     return Failed(channel, message_id, "message_too_large", f"{size} bytes")
                 self._remember(key, now)
                 return content
-            if len(self._buffers) >= self.max_buffers:
-                return Failed(channel, message_id, "too_many_buffers", f"{self.max_buffers} in use")
-            buf = self._buffers[key] = _Buffer(total, meta, now)
+            refused = self._no_buffer_for(channel)
+            if refused is not None:
+                return Failed(channel, message_id, "too_many_buffers", refused)
+            buf = self._new_buffer(key, total, meta, now)
         problem = self._check(buf, index, total, content, size, meta)
         if problem is not None:
             self.discard(channel, message_id)
@@ -221,14 +243,43 @@ class Reassembler:
     ) -> str | None:
         """Keep a checked, new chunk; return the message's text if it is now complete."""
         buf.parts[index] = content
+        self._grow(buf, size)
+        return None if len(buf.parts) < buf.total else self._finish(key, buf, now)
+
+    def _no_buffer_for(self, channel: Channel) -> str | None:
+        """Why a new message on ``channel`` gets no buffer now (None: it gets one)."""
+        if len(self._buffers) >= self.max_buffers:
+            return f"{self.max_buffers} in use"
+        unsolicited = self._unsolicited_buffers
+        if channel is not Channel.BRIDGE and unsolicited >= self.unsolicited_max_buffers:
+            kept = self.max_buffers - self.unsolicited_max_buffers
+            return f"{unsolicited} unsolicited in use, {kept} kept for answers"
+        return None
+
+    def _new_buffer(
+        self, key: tuple[Channel, str], total: int, meta: tuple[str, ...], now: float
+    ) -> _Buffer:
+        answer = key[0] is Channel.BRIDGE
+        buf = self._buffers[key] = _Buffer(total, meta, now, answer)
+        self._unsolicited_buffers += not answer
+        return buf
+
+    def _grow(self, buf: _Buffer, size: int) -> None:
         buf.size_bytes += size
         self._total_bytes += size
-        return None if len(buf.parts) < buf.total else self._finish(key, buf, now)
+        if not buf.answer:
+            self._unsolicited_bytes += size
+
+    def _release(self, buf: _Buffer) -> None:
+        self._total_bytes -= buf.size_bytes
+        if not buf.answer:
+            self._unsolicited_buffers -= 1
+            self._unsolicited_bytes -= buf.size_bytes
 
     def _finish(self, key: tuple[Channel, str], buf: _Buffer, now: float) -> str:
         """Release a complete message's buffer and return its text."""
         del self._buffers[key]
-        self._total_bytes -= buf.size_bytes
+        self._release(buf)
         self._remember(key, now)
         parts = buf.parts
         if buf.in_order:  # keys went in as 1, 2, 3 ...: the dict's order is the text's
@@ -251,6 +302,9 @@ class Reassembler:
             return "message_too_large", f"over {self.max_message_bytes} bytes"
         if self._total_bytes + size > self.max_total_bytes:
             return "buffer_space_exhausted", f"over {self.max_total_bytes} bytes buffered"
+        if not buf.answer and self._unsolicited_bytes + size > self.unsolicited_max_bytes:
+            kept = self.max_total_bytes - self.unsolicited_max_bytes
+            return "buffer_space_exhausted", f"unsolicited input over its share ({kept} kept)"
         return None
 
     def discard(self, channel: Channel, message_id: str) -> bool:
@@ -258,7 +312,7 @@ class Reassembler:
         buf = self._buffers.pop((channel, message_id), None)
         if buf is None:
             return False
-        self._total_bytes -= buf.size_bytes
+        self._release(buf)
         return True
 
     def _remember(self, key: tuple[Channel, str], now: float) -> None:

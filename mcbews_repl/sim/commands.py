@@ -122,9 +122,9 @@ class Interpreter:
         self.effects = effects or Effects()
         self.rng = random.Random(seed)
         self.handlers: dict[str, Handler] = {}
-        from . import cmd_chat, cmd_entities, cmd_scoreboard, cmd_world
+        from . import cmd_blocks, cmd_chat, cmd_entities, cmd_scoreboard, cmd_world
 
-        for module in (cmd_chat, cmd_entities, cmd_scoreboard, cmd_world):
+        for module in (cmd_chat, cmd_entities, cmd_scoreboard, cmd_world, cmd_blocks):
             self.handlers.update(module.HANDLERS)
 
     def execute(self, line: str, origin: CommandOrigin) -> CommandResult:

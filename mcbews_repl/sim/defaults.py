@@ -1,13 +1,17 @@
 """The default simulated world: Steve (the host who typed /connect) and Alex, a few mobs,
-a scoreboard and a small build, chosen so that every capability has something to show
-(stacks, named and enchanted items, damaged tools, armour, tags, scores).
+a scoreboard and a small build on seeded terrain, chosen so that every capability has
+something to show (stacks, named and enchanted items, damaged tools, armour, tags, scores,
+blocks).
 """
 
 from __future__ import annotations
 
 from .model import Enchantment, Entity, ItemStack, Objective, Player, Vec3, WorldState
+from .terrain import Terrain
 
-__all__ = ["default_world", "make_player"]
+__all__ = ["TERRAIN_SEED", "default_world", "make_player"]
+
+TERRAIN_SEED = 0  # the default world's terrain (docs/sim.md, "Terrain")
 
 
 def make_player(name: str, location: Vec3, **fields: object) -> Player:
@@ -76,7 +80,7 @@ def _scoreboard() -> dict[str, Objective]:
 
 def _blocks() -> dict[tuple[str, int, int, int], str]:
     blocks: dict[tuple[str, int, int, int], str] = {}
-    for x in range(-4, 5):  # a 9x9 stone floor under spawn
+    for x in range(-4, 5):  # a 9x9 stone floor under spawn, in the flat grass there
         for z in range(-4, 5):
             blocks[("overworld", x, 63, z)] = "minecraft:stone"
     blocks[("overworld", 2, 64, 2)] = "minecraft:chest"
@@ -85,8 +89,8 @@ def _blocks() -> dict[tuple[str, int, int, int], str]:
     return blocks
 
 
-def default_world() -> WorldState:
-    world = WorldState()
+def default_world(terrain_seed: int = TERRAIN_SEED) -> WorldState:
+    world = WorldState(terrain=Terrain(terrain_seed))
     world.add_player(_steve())
     world.add_player(_alex())
     world.entities = [

@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any, Final
 
 __all__ = [
+    "CLONE_MAX_BLOCKS",
     "COMMAND_LINE_BUDGET_BYTES",
     "COMMAND_NOT_FOUND",
     "CUSTOM_COMMAND_FAILURE",
@@ -24,7 +25,9 @@ __all__ = [
     "EXECUTION_FAIL",
     "EXTERNAL_SENDER",
     "FAILED_TO_PARSE",
+    "FILL_MAX_BLOCKS",
     "FRAME_BUDGET_BYTES",
+    "HEIGHT_RANGES",
     "LEGACY_EVENT_REQUEST_ID",
     "MALFORMED_REQUEST",
     "MAX_IN_FLIGHT_COMMANDS",
@@ -33,9 +36,11 @@ __all__ = [
     "OLDER_EVENT_VERSION",
     "SCRIPTEVENT_MESSAGE_MAX_CHARS",
     "SCRIPT_ENGINE_SENDER",
+    "SIMULATION_DISTANCE_CHUNKS",
     "SUCCESS",
     "TOO_MANY_PENDING",
     "corpus",
+    "default_states",
     "lang",
     "restricted_execution",
     "text",
@@ -99,6 +104,21 @@ COMMAND_LINE_BUDGET_BYTES: Final[int] = _fact("limits", "command_line_bytes")
 FRAME_BUDGET_BYTES: Final[int] = _fact("limits", "frame_bytes")
 MAX_IN_FLIGHT_COMMANDS: Final[int] = _fact("limits", "max_in_flight_commands")
 SCRIPTEVENT_MESSAGE_MAX_CHARS: Final[int] = _fact("limits", "scriptevent_message_chars")
+
+FILL_MAX_BLOCKS: Final[int] = _fact("limits", "fill_max_blocks")
+CLONE_MAX_BLOCKS: Final[int] = _fact("limits", "clone_max_blocks")
+SIMULATION_DISTANCE_CHUNKS: Final[int] = _fact("limits", "simulation_distance_chunks")
+# Each dimension's height range as Dimension.heightRange gives it: [min, max), max exclusive.
+HEIGHT_RANGES: Final[dict[str, tuple[int, int]]] = {
+    dimension: (low, high) for dimension, (low, high) in _fact("limits", "height_ranges").items()
+}
+
+
+def default_states(type_id: str) -> dict[str, Any]:
+    """The block states a block of this type has when the world makes it (blocks.json)."""
+    states: dict[str, Any] = corpus("blocks")["default_states"].get(type_id, {})
+    return dict(states)
+
 
 # PlayerMessage event shapes (facts.json "events").
 MODERN_EVENT_VERSION: Final[int] = _fact("events", "modern_header_version")

@@ -7,6 +7,7 @@ turns the exception into a JS ``Error`` thrown at the call site, as the game's A
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections import deque
@@ -17,7 +18,10 @@ from typing import Any
 from .commands import COMMAND_NOT_FOUND, FAILED_TO_PARSE, CommandResult
 from .custom import CustomCommandSpec
 from .defaults import make_player
-from .facts import SCRIPT_ENGINE_SENDER  # the chat name of commands a dimension runs
+from .facts import (
+    SCRIPT_ENGINE_SENDER,  # the chat name of commands a dimension runs
+    default_states,
+)
 from .model import ItemStack, Player, Vec3, WorldState
 from .selectors import CommandOrigin
 
@@ -84,6 +88,40 @@ class HostApi:
 
     def op_spawn(self, args: dict[str, Any]) -> dict[str, float]:
         return self.options.spawn.to_dict()
+
+    def op_height_range(self, args: dict[str, Any]) -> dict[str, int]:
+        low, high = self.world.height_range(str(args["dimension"]))
+        return {"min": low, "max": high}
+
+    def op_blocks_version(self, args: dict[str, Any]) -> str:
+        return self.world.blocks_version()
+
+    def op_chunk_loaded(self, args: dict[str, Any]) -> bool:
+        chunk = (int(args["cx"]), int(args["cz"]))
+        return chunk in self.world.loaded_chunks(str(args["dimension"]))
+
+    def op_block_section(self, args: dict[str, Any]) -> dict[str, Any]:
+        """One 16x16x16 section for ``Dimension.getBlock``: a palette of {typeId, states}
+        and 4096 indices (x fastest, then z, then y); ``loaded`` False for an unloaded chunk.
+        Coarse on purpose: a script reading a box makes one call per section, not per block."""
+        dimension, cx, sy, cz = (str(args["dimension"]), int(args["cx"]), int(args["sy"]),
+                                 int(args["cz"]))  # fmt: skip
+        if (cx, cz) not in self.world.loaded_chunks(dimension):
+            return {"loaded": False}
+        types = self.world.section_blocks(dimension, cx, sy, cz)
+        placed = {((y & 15) * 16 + (z & 15)) * 16 + (x & 15): states
+                  for (d, x, y, z), states in self.world.block_states.items()
+                  if d == dimension and (x >> 4, y >> 4, z >> 4) == (cx, sy, cz)}  # fmt: skip
+        # Blocks placed with states of their own get palette entries of their own.
+        keys = [(t, json.dumps(placed[i], sort_keys=True) if i in placed else "")
+                for i, t in enumerate(types)] if placed else [(t, "") for t in types]  # fmt: skip
+        index = {key: n for n, key in enumerate(dict.fromkeys(keys))}
+        ids = [index[key] for key in keys]
+        palette = [
+            {"typeId": type_id, "states": json.loads(given) if given else default_states(type_id)}
+            for type_id, given in index
+        ]
+        return {"loaded": True, "palette": palette, "ids": ids}
 
     def op_dyn_get(self, args: dict[str, Any]) -> dict[str, Any]:
         return {"value": self.dynamic_properties.get(str(args["key"]))}

@@ -8,12 +8,18 @@ is what the next command or capability sees.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from .facts import HEIGHT_RANGES, SIMULATION_DISTANCE_CHUNKS, default_states
+from .terrain import Terrain
+
 __all__ = [
+    "AIR",
     "EQUIPMENT_SLOTS",
     "INVENTORY_SIZE",
+    "BlockKey",
     "ChatLine",
     "Enchantment",
     "Entity",
@@ -27,6 +33,8 @@ __all__ = [
 
 INVENTORY_SIZE = 36  # a player's container: 9 hotbar + 27 storage slots, as in the game
 EQUIPMENT_SLOTS = ("Head", "Chest", "Legs", "Feet", "Offhand")
+AIR = "minecraft:air"
+BlockKey = tuple[str, int, int, int]  # dimension, x, y, z
 
 # Unique ids in the game are signed 64-bit numbers; players get negative ones in captures.
 _ids = itertools.count(1)
@@ -158,12 +166,25 @@ class WorldState:
     players: dict[str, Player] = field(default_factory=dict)
     entities: list[Entity] = field(default_factory=list)
     objectives: dict[str, Objective] = field(default_factory=dict)
-    blocks: dict[tuple[str, int, int, int], str] = field(default_factory=dict)
+    # Blocks changed on top of the terrain (setblock, fill, clone, or an edit from Python):
+    # block ids, air included; the states of those placed with explicit ones.
+    blocks: dict[BlockKey, str] = field(default_factory=dict)
+    block_states: dict[BlockKey, dict[str, Any]] = field(default_factory=dict)
+    terrain: Terrain | None = None  # the overworld's generated blocks; None: air everywhere
+    simulation_distance: int = SIMULATION_DISTANCE_CHUNKS  # chunks loaded around each player
     time_of_day: int = 1000  # ticks into the 24000-tick day ("day" is 1000)
     absolute_time: int = 0
     weather: str = "clear"
     max_players: int = 10
     local_player: str = "Steve"  # the player who typed /connect: @s for WebSocket commands
+    _edit_index: dict[tuple[str, int, int, int], set[BlockKey]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _index_of: dict[BlockKey, str] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    _indexed: int = field(default=-1, init=False, repr=False, compare=False)
+    _edits: int = field(default=0, init=False, repr=False, compare=False)
 
     def all_entities(self) -> list[Entity]:
         return [*self.players.values(), *self.entities]
@@ -171,9 +192,6 @@ class WorldState:
     def find_player(self, name: str) -> Player | None:
         wanted = name.lower()
         return next((p for p in self.players.values() if p.name.lower() == wanted), None)
-
-    def block(self, dimension: str, x: int, y: int, z: int) -> str:
-        return self.blocks.get((dimension, x, y, z), "minecraft:air")
 
     def add_player(self, player: Player) -> Player:
         self.players[player.name] = player
@@ -184,3 +202,117 @@ class WorldState:
             self.players.pop(entity.name, None)
         elif entity in self.entities:
             self.entities.remove(entity)
+
+    # --- blocks -------------------------------------------------------------------------
+    @staticmethod
+    def height_range(dimension: str) -> tuple[int, int]:
+        """The dimension's ``[min, max)`` block heights, as ``Dimension.heightRange``."""
+        return HEIGHT_RANGES.get(dimension, HEIGHT_RANGES["overworld"])
+
+    def in_height_range(self, dimension: str, y: int) -> bool:
+        low, high = self.height_range(dimension)
+        return low <= y < high
+
+    def loaded_chunks(self, dimension: str) -> set[tuple[int, int]]:
+        """The chunks (x, z) within the simulation distance of a player in the dimension."""
+        reach = self.simulation_distance
+        loaded: set[tuple[int, int]] = set()
+        for player in self.players.values():
+            if player.dimension != dimension:
+                continue
+            pcx = math.floor(player.location.x) >> 4
+            pcz = math.floor(player.location.z) >> 4
+            for dx in range(-reach, reach + 1):
+                for dz in range(-reach, reach + 1):
+                    if dx * dx + dz * dz <= reach * reach:
+                        loaded.add((pcx + dx, pcz + dz))
+        return loaded
+
+    def blocks_version(self) -> str:
+        """Changes whenever a block or the set of loaded chunks may have: what a reader's
+        cache of sections is checked against."""
+        where = sorted(
+            (p.dimension, math.floor(p.location.x) >> 4, math.floor(p.location.z) >> 4)
+            for p in self.players.values()
+        )
+        return (
+            f"{self._edits}:{len(self.blocks)}:{id(self.blocks)}:{self.simulation_distance}:{where}"
+        )
+
+    def is_loaded(self, dimension: str, x: int, z: int) -> bool:
+        return (x >> 4, z >> 4) in self.loaded_chunks(dimension)
+
+    def box_loaded(self, dimension: str, low: tuple[int, int], high: tuple[int, int]) -> bool:
+        """Whether every chunk of the columns ``low``..``high`` (x, z, inclusive) is loaded."""
+        loaded = self.loaded_chunks(dimension)
+        return all(
+            (cx, cz) in loaded
+            for cx in range(low[0] >> 4, (high[0] >> 4) + 1)
+            for cz in range(low[1] >> 4, (high[1] >> 4) + 1)
+        )
+
+    def _generated(self, dimension: str, x: int, y: int, z: int) -> str:
+        if dimension == "overworld" and self.terrain is not None:
+            return self.terrain.block(x, y, z)
+        return AIR
+
+    def block(self, dimension: str, x: int, y: int, z: int) -> str:
+        """The block id at a position inside the height range (loaded or not: callers that
+        play the game check :meth:`is_loaded` first)."""
+        edited = self.blocks.get((dimension, x, y, z))
+        return edited if edited is not None else self._generated(dimension, x, y, z)
+
+    def states(self, dimension: str, x: int, y: int, z: int) -> dict[str, Any]:
+        """The block's states: as placed, or the block type's defaults."""
+        key = (dimension, x, y, z)
+        placed = self.block_states.get(key)
+        return dict(placed) if placed is not None else default_states(self.block(*key))
+
+    def section_blocks(self, dimension: str, cx: int, sy: int, cz: int) -> list[str]:
+        """The 4096 block ids of a section (x fastest, then z, then y), edits included."""
+        if dimension == "overworld" and self.terrain is not None:
+            blocks = list(self.terrain.section(cx, sy, cz))
+        else:
+            blocks = [AIR] * 4096
+        for key in self._edits_in(dimension, cx, sy, cz):
+            _, x, y, z = key
+            blocks[((y & 15) * 16 + (z & 15)) * 16 + (x & 15)] = self.blocks[key]
+        return blocks
+
+    def _edits_in(self, dimension: str, cx: int, sy: int, cz: int) -> list[BlockKey]:
+        """The edited positions in a section, from an index kept beside ``blocks`` (rebuilt
+        when ``blocks`` was replaced or changed size behind :meth:`set_block`'s back)."""
+        if self._index_of is not self.blocks or self._indexed != len(self.blocks):
+            self._edit_index = {}
+            for key in self.blocks:
+                self._edit_index.setdefault(_section_of(key), set()).add(key)
+            self._index_of, self._indexed = self.blocks, len(self.blocks)
+        found = self._edit_index.get((dimension, cx, sy, cz), ())
+        return [key for key in found if key in self.blocks]
+
+    def set_block(
+        self,
+        dimension: str,
+        x: int,
+        y: int,
+        z: int,
+        block: str,
+        states: dict[str, Any] | None = None,
+    ) -> None:
+        key = (dimension, x, y, z)
+        self.block_states.pop(key, None)
+        explicit = bool(states) and states != default_states(block)
+        if explicit:
+            self.block_states[key] = dict(states or {})
+        self._edits += 1
+        self._edits_in(dimension, x >> 4, y >> 4, z >> 4)  # bring the index up to date
+        if block == self._generated(*key) and not explicit:
+            self.blocks.pop(key, None)  # back to what the world made: no edit to keep
+        else:
+            self.blocks[key] = block
+            self._edit_index.setdefault(_section_of(key), set()).add(key)
+        self._indexed = len(self.blocks)
+
+
+def _section_of(key: BlockKey) -> tuple[str, int, int, int]:
+    return key[0], key[1] >> 4, key[2] >> 4, key[3] >> 4

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from .facts import text
 
-__all__ = ["CommandSyntaxError", "Coord", "Reader", "Selector"]
+__all__ = ["CommandSyntaxError", "Coord", "Reader", "Selector", "split_top_level"]
 
 _T = TypeVar("_T")
 _CONTEXT_CHARS = 10  # the game quotes about this much of the line around the bad token
@@ -156,6 +156,18 @@ class Reader:
     def position(self) -> tuple[Coord, Coord, Coord]:
         return (self.coord(), self.coord(), self.coord())
 
+    def bracketed(self) -> str | None:
+        """The text of a ``[...]`` argument (block states) without its brackets, if the next
+        argument is one; None otherwise."""
+        if self.at_end() or self.line[self.pos] != "[":
+            return None
+        close = self._matching_bracket(self.pos)
+        if close < 0:
+            raise self.fail()
+        body = self.line[self.pos + 1 : close]
+        self.pos = close + 1
+        return body
+
     def rest(self) -> str:
         """The message argument: everything left, as typed (one separating space dropped)."""
         if self.pos < len(self.line) and self.line[self.pos] == " ":
@@ -194,7 +206,7 @@ class Reader:
         body = self.line[self.pos + 1 : close]
         self.pos = close + 1
         args: list[tuple[str, str]] = []
-        for part in _split_top_level(body):
+        for part in split_top_level(body):
             key, sep, value = part.partition("=")
             if not sep or not key.strip():
                 self.pos = start
@@ -225,7 +237,8 @@ def _coord(token: str) -> Coord:
     return Coord(value, relative, whole)
 
 
-def _split_top_level(body: str) -> list[str]:
+def split_top_level(body: str) -> list[str]:
+    """Split ``a=1,b=[2,3]`` at the commas outside brackets and quotes."""
     parts, depth, quoted, current = [], 0, False, ""
     for ch in body:
         if ch == '"':

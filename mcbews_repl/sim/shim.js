@@ -18,7 +18,19 @@
     if (restricted && facts.refused.includes(name)) throw new ReferenceError(facts.error.replace("%s", name));
   };
   let cache = new Map();
-  const invalidate = () => { cache = new Map(); };
+  // Block sections ("dim:cx:sy:cz") and chunk loaded flags ("dim:cx:cz") stay cached across
+  // host entries while the world's block version (edits, loaded chunks) stays the same; the
+  // version is asked for again after every command and host entry, before the next read.
+  let sections = new Map();
+  let blockVersion = null;
+  let blocksChecked = false;
+  const invalidate = () => { cache = new Map(); blocksChecked = false; };
+  const blocksCurrent = () => {
+    if (blocksChecked) return;
+    const version = call("blocks_version", {});
+    if (version !== blockVersion) { blockVersion = version; sections = new Map(); last = { found: null }; }
+    blocksChecked = true;
+  };
   const state = (name) => {
     if (!cache.has(name)) cache.set(name, call("player", { name }));
     const s = cache.get(name);
@@ -64,10 +76,104 @@
     return { successCount: out.successCount };
   };
 
+  // --- blocks: read a 16x16x16 section at a time, cached like player state ------------
+  class LocationOutOfWorldBoundariesError extends Error { constructor(m) { super(m); this.name = "LocationOutOfWorldBoundariesError"; } }
+  class LocationInUnloadedChunkError extends Error { constructor(m) { super(m); this.name = "LocationInUnloadedChunkError"; } }
+  const heights = new Map(); // dimension -> {min, max}: fixed for the world's life
+  const range = (dim) => {
+    if (!heights.has(dim)) heights.set(dim, call("height_range", { dimension: dim }));
+    return heights.get(dim);
+  };
+  const heightRange = (dim) => ({ ...range(dim) });
+  let last = { dim: null, cx: 0, sy: 0, cz: 0, found: null }; // the section read last
+  const section = (dim, cx, sy, cz) => {
+    blocksCurrent();
+    if (last.found !== null && last.dim === dim && last.cx === cx && last.sy === sy && last.cz === cz) return last.found;
+    const key = `${dim}:${cx}:${sy}:${cz}`;
+    let found = sections.get(key);
+    if (found === undefined) { found = call("block_section", { dimension: dim, cx, sy, cz }); sections.set(key, found); }
+    last = { dim, cx, sy, cz, found };
+    return found;
+  };
+
+  class UnloadedChunksError extends Error { constructor(m) { super(m); this.name = "UnloadedChunksError"; } }
+
+  class BlockVolume {
+    constructor(from, to) { this.from = { ...from }; this.to = { ...to }; }
+    getMin() { return { x: Math.min(this.from.x, this.to.x), y: Math.min(this.from.y, this.to.y), z: Math.min(this.from.z, this.to.z) }; }
+    getMax() { return { x: Math.max(this.from.x, this.to.x), y: Math.max(this.from.y, this.to.y), z: Math.max(this.from.z, this.to.z) }; }
+    getCapacity() { const a = this.getMin(), b = this.getMax(); return (b.x - a.x + 1) * (b.y - a.y + 1) * (b.z - a.z + 1); }
+  }
+  const typeSet = (ids) => (ids === undefined ? null : new Set(ids.map((t) => (t.includes(":") ? t : `minecraft:${t}`))));
+
+  class BlockPermutation {
+    constructor(entry) { this._e = entry; }
+    get type() { return { id: this._e.typeId }; }
+    getAllStates() { return { ...this._e.states }; }
+    getState(name) { return this._e.states[name]; }
+    matches(typeId, states) {
+      const id = typeId.includes(":") ? typeId : `minecraft:${typeId}`;
+      return id === this._e.typeId && Object.entries(states ?? {}).every(([k, v]) => this._e.states[k] === v);
+    }
+  }
+
+  class Block {
+    // Plain fields, not getters, where a box reader touches them for every position.
+    constructor(dimension, x, y, z, entry) { this.dimension = dimension; this.x = x; this.y = y; this.z = z; this._e = entry; this.typeId = entry.typeId; }
+    get location() { return { x: this.x, y: this.y, z: this.z }; }
+    get type() { return { id: this._e.typeId }; }
+    get permutation() { return new BlockPermutation(this._e); }
+    get isAir() { return this._e.typeId === "minecraft:air"; }
+    get isLiquid() { return this._e.typeId === "minecraft:water" || this._e.typeId === "minecraft:lava"; }
+    get isValid() { return true; }
+  }
+
   class Dimension {
     constructor(id) { this.id = `minecraft:${id}`; this._short = id; }
-    get heightRange() { return this._short === "overworld" ? { min: -64, max: 320 } : { min: 0, max: 128 }; }
+    get heightRange() { return heightRange(this._short); }
     runCommand(command) { privileged("Dimension::runCommand"); return runCommand({ dimension: this._short }, command); }
+    isChunkLoaded(location) {
+      const cx = Math.floor(location.x) >> 4, cz = Math.floor(location.z) >> 4;
+      const key = `${this._short}:${cx}:${cz}`;
+      blocksCurrent();
+      if (!sections.has(key)) sections.set(key, call("chunk_loaded", { dimension: this._short, cx, cz }));
+      return sections.get(key);
+    }
+    // True when a block of the volume passes the filter (types only: tags and permutations
+    // are not modelled and say so). An unloaded chunk throws UnloadedChunksError unless
+    // allowUnloadedChunks, then its blocks are skipped, as the typings document.
+    containsBlock(volume, filter, allowUnloadedChunks = false) {
+      const f = filter ?? {};
+      if (f.includeTags || f.excludeTags || f.includePermutations || f.excludePermutations) {
+        throw new Error("the simulated world's containsBlock filters by type only");
+      }
+      const include = typeSet(f.includeTypes), exclude = typeSet(f.excludeTypes) ?? new Set();
+      const lo = volume.getMin(), hi = volume.getMax();
+      const bounds = this._range ?? (this._range = range(this._short));
+      if (lo.y < bounds.min || hi.y >= bounds.max) throw new LocationOutOfWorldBoundariesError(`${lo.y}..${hi.y} is outside ${this.id}'s height range`);
+      for (let cx = lo.x >> 4; cx <= hi.x >> 4 && !allowUnloadedChunks; cx++) {
+        for (let cz = lo.z >> 4; cz <= hi.z >> 4; cz++) {
+          if (!this.isChunkLoaded({ x: cx * 16, y: lo.y, z: cz * 16 })) throw new UnloadedChunksError("the volume reaches into chunks that are not loaded");
+        }
+      }
+      for (let y = lo.y; y <= hi.y; y++) for (let z = lo.z; z <= hi.z; z++) for (let x = lo.x; x <= hi.x; x++) {
+        const found = section(this._short, x >> 4, y >> 4, z >> 4);
+        if (!found.loaded) continue; // allowUnloadedChunks: those blocks are not checked
+        const typeId = found.palette[found.ids[((y & 15) * 16 + (z & 15)) * 16 + (x & 15)]].typeId;
+        if ((include === null || include.has(typeId)) && !exclude.has(typeId)) return true;
+      }
+      return false;
+    }
+    // The game's contract (its typings): undefined in an unloaded chunk, a throw outside the
+    // dimension's height range.
+    getBlock(location) {
+      const x = Math.floor(location.x), y = Math.floor(location.y), z = Math.floor(location.z);
+      const bounds = this._range ?? (this._range = range(this._short));
+      if (y < bounds.min || y >= bounds.max) throw new LocationOutOfWorldBoundariesError(`y ${y} is outside ${this.id}'s height range`);
+      const found = section(this._short, x >> 4, y >> 4, z >> 4);
+      if (!found.loaded) return undefined;
+      return new Block(this, x, y, z, found.palette[found.ids[((y & 15) * 16 + (z & 15)) * 16 + (x & 15)]]);
+    }
   }
 
   class Player {
@@ -154,6 +260,23 @@
   let currentTick = 0;
   let nextRunId = 1;
   const jobs = new Map(); // id -> { due, every, fn }
+  // system.runJob generators. The game gives jobs a time slice each tick; the simulated
+  // world gives them a fixed number of resumptions per tick, shared round robin, so a
+  // test sees the same ticks every run (docs/sim.md, "Script API block reads").
+  const JOB_STEPS_PER_TICK = 16;
+  let nextJobId = 1;
+  const generators = new Map(); // id -> generator
+  const runJobs = () => {
+    let steps = 0;
+    while (generators.size > 0 && steps < JOB_STEPS_PER_TICK) {
+      for (const [id, generator] of [...generators]) {
+        if (steps >= JOB_STEPS_PER_TICK) break;
+        steps += 1;
+        const step = guard("system.runJob generator", () => generator.next());
+        if (step === undefined || step.done) generators.delete(id);
+      }
+    }
+  };
   const schedule = (fn, delay, every) => {
     const id = nextRunId++;
     jobs.set(id, { due: currentTick + Math.max(1, Math.floor(delay)), every, fn });
@@ -166,6 +289,8 @@
     runTimeout: (fn, ticks = 1) => schedule(fn, ticks, 0),
     runInterval: (fn, ticks = 1) => schedule(fn, ticks, Math.max(1, Math.floor(ticks))),
     clearRun: (id) => { jobs.delete(id); },
+    runJob: (generator) => { const id = nextJobId++; generators.set(id, generator); return id; },
+    clearJob: (id) => { generators.delete(id); },
     afterEvents: { scriptEventReceive: signal() },
     beforeEvents: { startup: signal() },
   };
@@ -214,7 +339,8 @@
   }
 
   globalThis.__mc_server = {
-    ...enums, Player, ItemStack, system, world,
+    ...enums, Player, ItemStack, Block, BlockPermutation, BlockVolume, system, world,
+    LocationInUnloadedChunkError, LocationOutOfWorldBoundariesError, UnloadedChunksError,
   };
   globalThis.__mc_server_ui = { FormCancelationReason: enums.FormCancelationReason, ModalFormData };
   globalThis.__mc_server_gametest = {
@@ -245,6 +371,11 @@
         if (job.every > 0) job.due = tick + job.every; else jobs.delete(id);
         guard("system.run callback", job.fn);
       }
+      const jobsRan = generators.size > 0;
+      runJobs();
+      // A job that ran may still be running, or have finished and left work for the next
+      // tick (its promise settles after this entry): fast mode ticks on either way.
+      if (jobsRan) return tick + 1;
       let next = -1; // the next one-shot job: fast mode runs its tick at once
       for (const job of jobs.values()) if (job.every === 0 && (next < 0 || job.due < next)) next = job.due;
       return next;

@@ -13,6 +13,7 @@ await tools.call("entities", entity_type="minecraft:cow", limit=5)   # never rai
 ```
 
 Nothing here imports IPython or pandas at module level; ``to_dataframe()`` imports pandas.
+``read_blocks`` returns a ``BlockRegion`` (``toolkit.region``, which needs numpy).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .answers import (
     TagList,
     TestFor,
 )
+from .blocks import read_blocks
 from .context import ChatContexts, ContextBundle
 from .tools import Tools
 from .webhook import EventForwarder, sign, verify_signature
@@ -55,6 +57,7 @@ __all__ = [
     "TestFor",
     "Tools",
     "WorldQueries",
+    "read_blocks",
     "sign",
     "verify_signature",
 ]

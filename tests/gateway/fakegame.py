@@ -70,10 +70,12 @@ class FakeGame:
         chunk_chars: int = 40,
         order: str = "forward",
         duplicate: bool = False,
+        local_address: str | None = None,
         pull: bool = False,
         page_chars: int = 50,
     ) -> None:
         self.url = url
+        self.local_address = local_address  # the source address to dial from
         self.player = player
         self.max_in_flight = max_in_flight
         self.reply_delay = reply_delay
@@ -103,7 +105,8 @@ class FakeGame:
         self._reader: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> FakeGame:
-        self.ws = await connect(self.url, compression=None, max_size=None)
+        source = {"local_addr": (self.local_address, 0)} if self.local_address else {}
+        self.ws = await connect(self.url, compression=None, max_size=None, **source)
         self._reader = asyncio.create_task(self._read())
         return self
 

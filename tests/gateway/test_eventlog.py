@@ -8,6 +8,7 @@ import pytest
 
 from mcbews_repl import Bridge, RequestTimeout
 from mcbews_repl.gateway import EventLog, LogEntry
+from mcbews_repl.gateway.eventlog import truncate_text
 
 from .conftest import ConnectGame
 
@@ -87,3 +88,49 @@ async def test_command_entries_share_one_shape_for_both_outcomes(
     assert failed.summary == "/hang unanswered ✗ RequestTimeout"
     assert list(failed.data) == ["command", "error", "elapsed"]
     assert "did not answer" in failed.data["error"] and failed.data["elapsed"] >= 0.05
+
+
+def test_long_text_keeps_head_and_tail_around_a_marker() -> None:
+    log = EventLog(text_chars=300)
+    text = "H" * 500 + "middle" + "T" * 500
+    entry = log.append("chat", "s" * 1000, 1, message=text, sender="Steve", is_echo=False)
+    message = entry.data["message"]
+    assert len(message) <= 300 and message.startswith("HHH") and message.endswith("TTT")
+    assert "[1,006 chars, cut to 300]" in message
+    assert entry.data["truncated"] == {"summary": 1000, "message": 1006}
+    assert len(entry.summary) <= 300 and "[1,000 chars, cut to 300]" in entry.summary
+    assert entry.data["sender"] == "Steve" and log.counters["truncated"] == 1
+    short = log.append("chat", "fine", 1, message="short")
+    assert "truncated" not in short.data and log.counters["truncated"] == 1
+
+
+def test_truncate_text_fits_the_limit() -> None:
+    for limit in (256, 300, 4096):
+        for length in (limit - 1, limit, limit + 1, 10 * limit):
+            cut = truncate_text("é" * length, limit)
+            assert len(cut) <= limit
+            assert (cut == "é" * length) == (length <= limit)
+
+
+def test_total_bytes_bound_drops_the_oldest_before_the_entry_cap() -> None:
+    log = EventLog(capacity=1000, max_bytes=200_000, connection_max_bytes=200_000)
+    for i in range(100):
+        log.append("chat", f"m{i}", i % 3, message="x" * 4000)
+    assert log.size_bytes <= 200_000 and 30 < len(log) < 100
+    assert log.counters["dropped_for_bytes"] == 100 - len(log)
+    assert [e.summary for e in log.since(0)][-1] == "m99"
+
+
+def test_one_connection_cannot_push_out_another_ones_entries() -> None:
+    log = EventLog(capacity=1000, max_bytes=400_000, connection_max_bytes=100_000)
+    log.append("connected", "#2 quiet", 2)
+    quiet = log.append("chat", "a quiet game's chat", 2, message="hi")
+    for i in range(200):
+        log.append("chat", f"flood {i}", 1, message="y" * 4000)
+    assert log.connection_bytes(1) <= 100_000 and log.connection_bytes(2) < 2000
+    assert log.counters["dropped_for_connection_share"] > 150
+    held = log.since(0)
+    assert quiet in held and held[-1].summary == "flood 199"
+    # Replay after a cursor skips the gaps the flood's drops left in the middle.
+    assert log.since(quiet.cursor)[0].summary.startswith("flood")
+    assert log.since(quiet.cursor - 1)[0] is quiet

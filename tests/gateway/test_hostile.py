@@ -6,6 +6,7 @@ import json
 import time
 
 from mcbews_repl import Bridge
+from mcbews_repl.limits import ANSWER_RESERVED_BUFFERS
 from mcbews_repl.sansio.wire import BUFFER_TTL_SECONDS
 
 from .conftest import ConnectGame
@@ -59,18 +60,25 @@ async def test_junk_is_dropped_and_the_connection_keeps_serving(
 async def test_junk_chunk_flood_stays_within_the_caps(
     mc: Bridge, connect_game: ConnectGame
 ) -> None:
-    game = await connect_game()
+    game = await connect_game(chunk_chars=100)
+    rows = ["r" * 100] * 60  # an answer of ~62 chunks
+    game.capabilities["big"] = lambda payload: {"ok": True, "result": {"rows": rows}}
     for i in range(300):  # partial UI chat messages that never complete
         await game.chat(BRIDGE_PLAYER, f"MCBEWS|UI_CHAT|flood{i}|1/128|" + "z" * 200)
     assert (await mc.command("say alive")).ok
     connection = mc.connections[0]
     reassembler = connection.proto._reassembler
-    assert reassembler.buffer_count == 64  # the per-connection cap held
-    assert connection.counters["rejected:too_many_buffers"] == 300 - 64
+    # Unsolicited streams hold only their share; the rest is kept for our answers.
+    assert reassembler.buffer_count == ANSWER_RESERVED_BUFFERS == 32
+    assert connection.counters["rejected:too_many_buffers"] == 300 - 32
+    flood_entries = [e for e in mc.events() if e.data.get("reason") == "too_many_buffers"]
+    assert "kept for answers" in flood_entries[-1].data["detail"]
+    # While the flood holds its buffers, a multi-chunk answer still arrives whole.
+    assert (await mc.call("big"))["rows"] == rows
     # The junk buffers die at their TTL (explicit clock: no sleeping in tests).
     connection.expire(time.monotonic() + BUFFER_TTL_SECONDS)
     assert reassembler.buffer_count == 0
-    assert len([e for e in mc.events() if e.kind == "expired"]) == 64
+    assert len([e for e in mc.events() if e.kind == "expired"]) == 32
     await game.ui_chat("Steve", "real message after the flood", "ui-real")
     await mc.command("say sync")
     assert [e for e in mc.events() if e.kind == "ui_chat"][-1].data["player"] == "Steve"

@@ -9,7 +9,7 @@ import pytest
 from mcbews_repl import Bridge, UiChat, serve
 
 from .conftest import FAST, ConnectGame, until
-from .fakegame import TEXT_RESP, reassemble_text_frames
+from .fakegame import TEXT_RESP, FakeGame, reassemble_text_frames
 
 
 async def test_ui_chat_reaches_sync_and_async_callbacks(
@@ -126,3 +126,50 @@ async def test_send_text_async_progress_and_role(connect_game: ConnectGame) -> N
         assert {f["r"] for f in game.text_frames} == {"approval"}
         with pytest.raises(ValueError, match="role"):
             await mc.send_text("Steve", "x", role="system")
+
+
+async def test_async_callbacks_of_one_message_run_together_and_fail_alone(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    game = await connect_game()
+    both_started = asyncio.Event()
+    started: list[str] = []
+
+    @mc.on_ui_chat
+    async def first(msg: UiChat) -> None:
+        started.append("first")
+        if len(started) == 2:
+            both_started.set()
+        await both_started.wait()  # only returns if the other one runs at the same time
+        raise ValueError("first fails")
+
+    @mc.on_ui_chat
+    async def second(msg: UiChat) -> None:
+        started.append("second")
+        if len(started) == 2:
+            both_started.set()
+        await both_started.wait()
+
+    await game.ui_chat("Steve", "hi")
+    await until(lambda: any(e.kind == "callback_error" for e in mc.events()))
+    (error,) = [e for e in mc.events() if e.kind == "callback_error"]
+    assert error.data["callback"] == first.__qualname__ and "first fails" in error.summary
+    assert sorted(started) == ["first", "second"]
+
+
+async def test_closing_the_bridge_cancels_running_callbacks() -> None:
+    cancelled = asyncio.Event()
+    async with serve(port=0, **FAST) as mc, FakeGame(mc.url) as game:
+        await mc.wait_connected(timeout=10)
+
+        @mc.on_ui_chat
+        async def forever(msg: UiChat) -> None:
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+
+        await game.ui_chat("Steve", "hi")
+        await until(lambda: mc.connections[0].ui_chats.running == 1)
+    assert cancelled.is_set() and not mc._tasks

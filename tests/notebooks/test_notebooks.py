@@ -106,6 +106,21 @@ def test_06_protocol_step_by_step() -> None:
     assert "FrameRejected(reason='not_json'" in out
 
 
+def test_07_mapping_a_region() -> None:
+    nb, out = executed("07_mapping_a_region.ipynb")
+    assert "Steve is at 48 90 -24" in out
+    assert "368640/368640 blocks in 128 parts (100%)" in out  # the split read's bar, full
+    assert "<b>BlockRegion</b> 48x160x48 blocks at (24, -64, -48)" in out
+    assert "<img src='data:image/png;base64," in out  # the region's picture beside its counts
+    assert "diamond   104 blocks, y -63 to 2" in out  # ores keep to their depths
+    assert "coal      416 blocks, y 3 to 63" in out
+    assert "surface 62.0 to 75.0 | lake floor down to 58.0" in out
+    assert "<unloaded>        1000" in out and "<out_of_world>    1000" in out
+    assert "75 blocks filled" in out and "minecraft:gold_block    75" in out
+    assert "75 positions, all gold: True" in out
+    assert images(nb) == 3  # ores by depth, the heightmaps, the cross-section
+
+
 @pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.name)
 def test_committed_notebooks_carry_no_errors(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)

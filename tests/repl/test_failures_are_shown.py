@@ -34,6 +34,7 @@ LIVE_MAGICS = {
     "scores": ("%mc scores -o 'not valid'", "UsageError: objective='not valid'"),
     "entities": ("%mc entities --limit 0", "UsageError: limit=0"),
     "tools": ("%mc tools players five", "UsageError: 'five' is not key=value"),
+    "blocks": ("%mc blocks 1 2 3", "UsageError: %mc blocks takes the two corners as six whole"),
 }
 # After %mc stop: the sub-commands that need a bridge say it is stopped.
 STOPPED_MAGICS = {
@@ -59,6 +60,7 @@ LIVE_CALLS = {
     "scores": ("await mc.scores('@e')", "InvalidArgument: holder='@e'"),
     "objective": ("await mc.objective('not valid')", "InvalidArgument: objective='not valid'"),
     "entities": ("await mc.entities(limit=0)", "InvalidArgument: limit=0"),
+    "blocks": ("await mc.blocks((0, 0, 0), (0, 0.5, 0))", "InvalidArgument: corner2=(0, 0.5, 0)"),
     "forward_events": ("await mc.forward_events('ftp://x', 's')", "url must be http://"),
     "simulate": ("await mc.simulate(addon='/no/such.js')", "no simulator bundle at /no/such.js"),
     "events": ("mc.events(since='soon')", "TypeError"),
@@ -78,6 +80,7 @@ STOPPED_CALLS = {
     "scores": "mc.scores('Steve')",
     "objective": "mc.objective('kills')",
     "entities": "mc.entities()",
+    "blocks": "mc.blocks((0, 0, 0), (1, 1, 1))",
     "forward_events": "mc.forward_events('http://127.0.0.1:9/', 's')",
     "simulate": "mc.simulate()",
     "on_ui_chat": "mc.on_ui_chat(print)",

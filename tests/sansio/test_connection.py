@@ -208,3 +208,43 @@ def test_malformed_input_never_raises(lines: list[str], sender: str, raw: list[s
         proto.receive_text(text, 0.0)
     proto.expire(1000.0)
     assert proto.pending_requests == 0
+
+
+def _flood_frames(count: int, total: int = 128, size: int = 200) -> list[str]:
+    """Partial UI chat streams that never complete: the first chunk of each."""
+    return [
+        chat_frame(BRIDGE, f"MCBEWS|UI_CHAT|flood{k}|1/{total}|" + "z" * size) for k in range(count)
+    ]
+
+
+def test_a_chunk_flood_cannot_block_answers_to_our_requests() -> None:
+    proto = BridgeProtocol()
+    for frame in _flood_frames(300):
+        proto.receive_text(frame, 1.0)
+    # Unsolicited streams stop at their share: the rest is kept for answers.
+    assert proto.counters["rejected:too_many_buffers"] == 300 - 32
+    rids = [proto.capability_request("get_inventory_snapshot", {}, now=2.0).request_id]
+    rids += [proto.capability_request("list_capabilities", {}, now=2.0).request_id]
+    answers = {rid: {"ok": True, "result": {"rows": ["x" * 300] * 20}} for rid in rids}
+    frames = [f for rid in rids for f in answer_frames(rid, answers[rid], size=250)]
+    random.Random(5).shuffle(frames)  # two multi-chunk answers, interleaved
+    events = [e for f in frames for e in proto.receive_text(f, 3.0)]
+    assert sorted(e.request_id for e in events if isinstance(e, CapabilityResult)) == sorted(rids)
+    assert proto.pending_requests == 0
+    # The flood's buffers are still held until their TTL (30 s), then expire.
+    assert len([e for e in proto.expire(31.0) if isinstance(e, BufferExpired)]) == 32
+
+
+def test_a_byte_flood_of_few_streams_cannot_exhaust_the_answer_share() -> None:
+    proto = BridgeProtocol()
+    # Long unsolicited streams (each within the 64 KiB message cap) fill bytes, not buffers.
+    for k in range(6):
+        lines = bridge_chunks("UI_CHAT", f"big{k}", "q" * 250 * 128, 250)[:127]
+        for line in lines:
+            proto.receive_text(chat_frame(BRIDGE, line), 1.0)
+    assert proto.counters["rejected:buffer_space_exhausted"] >= 1
+    rid = proto.capability_request("get_inventory_snapshot", {}, now=2.0).request_id
+    big = {"ok": True, "result": {"rows": ["y" * 250] * 120}}  # ~30 KB in 123 chunks
+    frames = answer_frames(rid, big, size=250)
+    events = [e for f in frames for e in proto.receive_text(f, 3.0)]
+    assert [type(e) for e in events] == [CapabilityResult]

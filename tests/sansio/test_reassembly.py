@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from mcbews_repl.limits import ANSWER_RESERVED_BUFFERS, ANSWER_RESERVED_BYTES
 from mcbews_repl.sansio import Channel, Chunk, Reassembler
 from mcbews_repl.sansio.jsonwire import utf8_len
 from mcbews_repl.sansio.reassembly import Completed, Duplicate, Failed, Pending
@@ -149,6 +151,8 @@ _steps = st.one_of(_feeds, st.floats(0, 40).map(lambda dt: ("expire", dt)))
     max_chunks=st.one_of(st.just(4), st.integers(0, 4)),
     max_message_bytes=st.one_of(st.just(12), st.integers(0, 12)),
     max_total_bytes=st.one_of(st.just(16), st.integers(0, 16)),
+    answer_buffers=st.integers(0, 3),
+    answer_bytes=st.integers(0, 16),
 )
 @settings(max_examples=1000)
 def test_fast_paths_agree_with_the_general_path(
@@ -157,15 +161,20 @@ def test_fast_paths_agree_with_the_general_path(
     max_chunks: int,
     max_message_bytes: int,
     max_total_bytes: int,
+    answer_buffers: int,
+    answer_bytes: int,
 ) -> None:
     """Any stream of chunks, in or out of order, duplicated, conflicting, over the caps,
-    with expiry between: the fast paths answer and bound exactly as the general path."""
+    with expiry between: the fast paths answer and bound exactly as the general path,
+    and unsolicited channels never use what is kept for answers."""
     limits = {
         "ttl_seconds": 30.0,
         "max_buffers": max_buffers,
         "max_chunks": max_chunks,
         "max_message_bytes": max_message_bytes,
         "max_total_bytes": max_total_bytes,
+        "answer_buffers": min(answer_buffers, max_buffers),
+        "answer_bytes": min(answer_bytes, max_total_bytes),
     }
     fast, general = Reassembler(**limits), GeneralOnly(**limits)
     sent: dict[tuple[Channel, str], tuple[int, int, tuple[str, ...]]] = {}
@@ -189,6 +198,8 @@ def test_fast_paths_agree_with_the_general_path(
             general.buffered_bytes,
         )
         assert fast._recent == general._recent
+        buffers, size = fast.unsolicited_usage
+        assert buffers <= fast.unsolicited_max_buffers and size <= fast.unsolicited_max_bytes
 
 
 @given(
@@ -213,3 +224,80 @@ def test_any_order_and_duplication_completes_once_with_the_text(
     done = [o for o in (r.feed(c, 0) for c in stream) if isinstance(o, Completed)]
     assert [d.text for d in done] == [payload]
     assert r.buffer_count == 0 and r.buffered_bytes == 0
+
+
+def test_unsolicited_streams_stop_at_their_share_and_answers_use_the_rest() -> None:
+    r = Reassembler(max_buffers=4, max_total_bytes=20, answer_buffers=2, answer_bytes=10)
+    for k in range(3):
+        r.feed(chunk(1, 2, "u", f"ui{k}"), 0)
+    assert r.unsolicited_usage == (2, 2) and r.buffer_count == 2
+    out = r.feed(chunk(1, 2, "u", "ui9"), 0)
+    assert isinstance(out, Failed) and out.reason == "too_many_buffers"
+    assert "kept for answers" in out.detail
+    for k in range(2):  # answers take the kept buffers
+        assert isinstance(r.feed(chunk(1, 2, "a", f"ans{k}", Channel.BRIDGE), 0), Pending)
+    full = r.feed(chunk(1, 2, "a", "ans9", Channel.BRIDGE), 0)
+    assert isinstance(full, Failed) and full.reason == "too_many_buffers"
+    # Bytes: unsolicited input may hold 10 of the 20; its next byte fails that message.
+    r.feed(chunk(2, 2, "b", "ui0"), 0)
+    r.feed(chunk(1, 2, "x" * 9, "ui7"), 0)
+    over = r.feed(chunk(2, 2, "x" * 2, "ui7"), 0)
+    assert isinstance(over, Failed) and over.reason == "buffer_space_exhausted"
+    assert r.unsolicited_usage == (1, 1)
+
+
+def test_reservations_must_fit_the_caps() -> None:
+    with pytest.raises(ValueError, match="within the caps"):
+        Reassembler(max_buffers=4, answer_buffers=5)
+
+
+RESERVE = {"answer_buffers": ANSWER_RESERVED_BUFFERS, "answer_bytes": ANSWER_RESERVED_BYTES}
+_flood_chunk = st.tuples(
+    st.integers(0, 300),  # message id
+    st.integers(1, 128),  # index
+    st.integers(1, 128),  # total
+    st.integers(0, 256),  # content length
+)
+
+
+@given(
+    streams=st.integers(0, 200),
+    stream_bytes=st.integers(0, 256),
+    noise=st.lists(_flood_chunk, max_size=100),
+    answers=st.lists(st.text(min_size=257, max_size=3000), min_size=1, max_size=4),
+    size=st.integers(20, 256),
+    late=st.floats(0, 1),
+    seed=st.integers(0, 2**32),
+)
+@settings(max_examples=200, deadline=None)
+def test_no_unsolicited_flood_blocks_an_answer(
+    streams: int,
+    stream_bytes: int,
+    noise: list[tuple[int, int, int, int]],
+    answers: list[str],
+    size: int,
+    late: float,
+    seed: int,
+) -> None:
+    """Any flood of UI chat chunks (partial streams that never complete, and random
+    chunks) interleaved with the chunks of up to four multi-chunk answers (within what is
+    kept for answers): every answer completes, once, with its text."""
+    r = Reassembler(**RESERVE)
+    rng = random.Random(seed)
+    stream = [chunk(1, 128, "f" * stream_bytes, f"partial{k}") for k in range(streams)]
+    stream += [chunk(i, n, "f" * length, f"noise{m}") for m, i, n, length in noise]
+    rng.shuffle(stream)
+    start = int(late * len(stream))  # answers arrive once that much of the flood has
+    for k, text in enumerate(answers):
+        parts = [text[i : i + size] for i in range(0, len(text), size)]
+        mine = [chunk(i, len(parts), p, f"ans{k}", Channel.BRIDGE) for i, p in enumerate(parts, 1)]
+        rng.shuffle(mine)
+        for piece in mine:  # each answer's chunks land at random places in the flood
+            stream.insert(rng.randint(start, len(stream)), piece)
+    done = {}
+    for now, item in enumerate(stream):
+        out = r.feed(item, now / 1000)
+        if isinstance(out, Completed) and out.channel is Channel.BRIDGE:
+            assert out.message_id not in done
+            done[out.message_id] = out.text
+    assert done == {f"ans{k}": text for k, text in enumerate(answers)}

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
+import mcbews_repl
+from mcbews_repl.sim import SimWorld
 from mcbews_repl.sim.host import bundled_addon
 
 
@@ -69,5 +71,19 @@ async def bare_server() -> AsyncIterator[BareServer]:
 def addon_bundle() -> str:
     path = bundled_addon()
     # The bundle ships in the package; its absence is a broken checkout, not a reason to skip.
-    assert path.exists(), "mcbews_repl/addon/sim_bundle.js is missing (cd addon && npm run build)"
+    assert path.exists(), f"{path} is missing (cd addon && npm run build)"
     return str(path)
+
+
+@pytest.fixture
+async def linked(addon_bundle: str) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
+    """A gateway on a free port with the simulated world (the shipped addon) connected;
+    the addon must raise no script error along the way."""
+    async with (
+        mcbews_repl.serve(host="127.0.0.1", port=0) as mc,
+        SimWorld(fast=True, addon=addon_bundle) as sim,
+    ):
+        await sim.connect(mc.url)
+        await mc.wait_connected(timeout=5)
+        yield mc, sim
+        assert sim.script_errors == []

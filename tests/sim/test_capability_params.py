@@ -8,24 +8,12 @@ being ignored; ``describe_entities`` names the ids that ``querytarget`` reports.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
 import pytest
 
 import mcbews_repl
 from mcbews_repl import CapabilityError
 from mcbews_repl.sim import SimWorld
-
-
-@pytest.fixture
-async def linked(addon_bundle: str) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
-    async with (
-        mcbews_repl.serve(host="127.0.0.1", port=0) as mc,
-        SimWorld(fast=True, addon=addon_bundle) as sim,
-    ):
-        await sim.connect(mc.url)
-        await mc.wait_connected(timeout=5)
-        yield mc, sim
 
 
 async def test_an_unknown_parameter_is_refused_not_ignored(

@@ -148,6 +148,7 @@ async def test_list_and_unknown_capabilities(
         "get_inventory_snapshot",
         "run_world_command",
         "describe_entities",
+        "get_blocks",
         "list_capabilities",
     ]
     with pytest.raises(CapabilityError) as unknown:
@@ -301,3 +302,41 @@ async def test_server_sourced_scriptevent_has_no_player(encrypted: bool) -> None
     async with bridge_and_sim("stable-pull", encrypted, scriptevent_source="Server") as (mc, _):
         [steve] = (await mc.call("get_player_snapshot", target="@s"))["players"]
         assert steve["name"] == "Steve"
+
+
+async def test_an_education_world_answers_by_pull(encrypted: bool) -> None:
+    """Minecraft Education: no experiments toggle, so the stable pack and the pull transport,
+    with "Require Encrypted Websockets" left on or off."""
+    async with bridge_and_sim("stable-pull", encrypted, edition="education") as (mc, sim):
+        assert sim.addon_refused is None and BRIDGE not in sim.world.players
+        [alex] = (await mc.call("get_player_snapshot", target="Alex"))["players"]
+        assert alex["name"] == "Alex"
+        got: asyncio.Queue[UiChat] = asyncio.Queue()
+        mc.on_ui_chat(got.put_nowait)
+        sim.ui_chat("Alex", "from the classroom")
+        assert (await asyncio.wait_for(got.get(), 5)).message == "from the classroom"
+
+
+async def test_pull_ui_chat_waits_in_the_addon_within_its_bound(encrypted: bool) -> None:
+    """Over the pull transport UI chat waits in the addon until polled. A burst larger than
+    the addon keeps (UI_CHAT_WAITING_MAX, 64) reaches Python up to that bound; each player
+    past it is told the message was not sent, so nothing is lost silently."""
+    async with bridge_and_sim("stable-pull", encrypted) as (mc, sim):
+        got: list[UiChat] = []
+        mc.on_ui_chat(got.append)
+        for i in range(100):  # all in one tick: the poller reads one message per command
+            sim.ui_chat("Steve" if i % 2 else "Alex", f"burst {i}")
+        for _ in range(500):
+            if len(got) == 64:
+                break
+            await asyncio.sleep(0.01)
+        refused = [m for p in ("Steve", "Alex") for m in sim.inbox(p) if "not sent" in m]
+        assert len(got) == 64 and len(refused) == 36
+        assert [m.message for m in got] == [f"burst {i}" for i in range(64)]
+        assert "64 messages already wait for the notebook to read them" in refused[0]
+        sim.ui_chat("Alex", "later")  # room again once polled
+        for _ in range(500):
+            if len(got) == 65:
+                break
+            await asyncio.sleep(0.01)
+        assert got[-1].message == "later"

@@ -34,6 +34,11 @@ def calls(world: WorldState) -> dict[str, list[dict[str, Any]]]:
         "run_world_command": [{"command": "testfor @a"}, {"command": "give @a diamond 64"}],
         "describe_entities": [{"ids": [*mob_ids, "-1"]}, {"ids": "not a list"}],
         "list_capabilities": [{}],
+        "get_blocks": [
+            {"from": [7, 50, 6], "to": [-8, 69, -5], "states": True},
+            {"from": [0, 0, 0], "to": [15, 15, 15]},
+            {"from": [0, 0, 0], "to": [16, 16, 16]},
+        ],
     }
 
 
@@ -80,4 +85,4 @@ async def test_every_capability_answers_alike_both_ways(
             first = got["stable-pull"]
             assert got["beta-pull"] == first and got["beta-chat"] == first, (capability, payload)
             refused += "error" in first
-    assert refused == 4  # the refusals were compared too, not only the answers
+    assert refused == 5  # the refusals were compared too, not only the answers

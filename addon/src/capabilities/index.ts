@@ -1,9 +1,10 @@
 // The default capability set, in the order list_capabilities reports it.
-import type { Capability } from "../capability.js";
+import type { AnyCapability } from "../capability.js";
 import { describeEntities } from "./describeEntities.js";
+import { getBlocks } from "./getBlocks.js";
 import { inventorySnapshot } from "./inventorySnapshot.js";
 import { listCapabilities } from "./listCapabilities.js";
 import { playerSnapshot } from "./playerSnapshot.js";
 import { runWorldCommand } from "./runWorldCommand.js";
 
-export const DEFAULT_CAPABILITIES: readonly Capability[] = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, listCapabilities];
+export const DEFAULT_CAPABILITIES: readonly AnyCapability[] = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, listCapabilities];

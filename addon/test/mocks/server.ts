@@ -211,6 +211,19 @@ interface Timer {
   callback: () => void;
 }
 
+export interface BlockInit {
+  typeId: string;
+  states?: Record<string, string | number | boolean>;
+}
+
+/** A thrown error of the kind the game throws (matched by name, as the addon does). */
+export class NamedError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
 /** A non-player entity, as world.getEntity returns it. */
 export interface MockEntity {
   id: string;
@@ -220,6 +233,17 @@ export interface MockEntity {
 
 class MockState {
   players: Player[] = [];
+  /** "dimension:x,y,z" -> block; anything else is air. */
+  blocks = new Map<string, BlockInit>();
+  /** "dimension:cx,cz" of chunks that are not loaded. */
+  unloadedChunks = new Set<string>();
+  getBlockCalls = 0;
+  containsBlockCalls = 0;
+  /** Throw this from the next getBlock (then forget it). */
+  nextGetBlockError: Error | null = null;
+  jobs: Generator<void, void, void>[] = [];
+  /** Resumptions each job gets per tick. */
+  jobStepsPerTick = 4;
   entities: MockEntity[] = [];
   dynamicProperties = new Map<string, unknown>();
   worldCommands: string[] = [];
@@ -231,19 +255,83 @@ class MockState {
 
 export const state = new MockState();
 
-const overworld = {
-  id: "minecraft:overworld",
-  heightRange: { min: -64, max: 320 },
-  runCommand(command: string): { successCount: number } {
-    state.worldCommands.push(command);
-    return state.worldCommandHandler(command);
-  },
+/** A box of positions, corners inclusive, as the game's BlockVolume. */
+export class BlockVolume {
+  constructor(
+    public from: Vec3,
+    public to: Vec3,
+  ) {}
+
+  *positions(): Generator<Vec3> {
+    const [a, b] = [this.from, this.to];
+    for (let y = Math.min(a.y, b.y); y <= Math.max(a.y, b.y); y++) {
+      for (let z = Math.min(a.z, b.z); z <= Math.max(a.z, b.z); z++) {
+        for (let x = Math.min(a.x, b.x); x <= Math.max(a.x, b.x); x++) yield { x, y, z };
+      }
+    }
+  }
+}
+
+interface BlockFilter {
+  includeTypes?: string[];
+  excludeTypes?: string[];
+}
+
+function dimension(short: string, heightRange: { min: number; max: number }) {
+  return {
+    id: `minecraft:${short}`,
+    heightRange,
+    runCommand(command: string): { successCount: number } {
+      state.worldCommands.push(command);
+      return state.worldCommandHandler(command);
+    },
+    isChunkLoaded(location: Vec3): boolean {
+      return !state.unloadedChunks.has(`${short}:${Math.floor(location.x) >> 4},${Math.floor(location.z) >> 4}`);
+    },
+    containsBlock(volume: BlockVolume, filter: BlockFilter, allowUnloadedChunks = false): boolean {
+      state.containsBlockCalls += 1;
+      const positions = [...volume.positions()];
+      if (!allowUnloadedChunks && positions.some((at) => !this.isChunkLoaded(at))) {
+        throw new NamedError("UnloadedChunksError", "the volume reaches into unloaded chunks");
+      }
+      for (const at of positions) {
+        if (!this.isChunkLoaded(at)) continue;
+        const typeId = state.blocks.get(`${short}:${at.x},${at.y},${at.z}`)?.typeId ?? "minecraft:air";
+        const included = filter.includeTypes === undefined || filter.includeTypes.includes(typeId);
+        if (included && !(filter.excludeTypes ?? []).includes(typeId)) return true;
+      }
+      return false;
+    },
+    getBlock(location: Vec3) {
+      state.getBlockCalls += 1;
+      const error = state.nextGetBlockError;
+      if (error !== null) {
+        state.nextGetBlockError = null;
+        throw error;
+      }
+      const { x, y, z } = location;
+      if (y < heightRange.min || y >= heightRange.max) throw new NamedError("LocationOutOfWorldBoundariesError", `y ${y}`);
+      if (!this.isChunkLoaded(location)) return undefined;
+      const block = state.blocks.get(`${short}:${x},${y},${z}`) ?? { typeId: "minecraft:air" };
+      return { typeId: block.typeId, location: { x, y, z }, permutation: { getAllStates: () => ({ ...(block.states ?? {}) }) } };
+    },
+  };
+}
+
+const dimensions: Record<string, ReturnType<typeof dimension>> = {
+  overworld: dimension("overworld", { min: -64, max: 320 }),
+  nether: dimension("nether", { min: 0, max: 128 }),
+  the_end: dimension("the_end", { min: 0, max: 256 }),
 };
 
 export const world = {
   afterEvents: { worldLoad: new Signal<object>() },
   getAllPlayers: (): Player[] => [...state.players],
-  getDimension: (_id: string) => overworld,
+  getDimension: (id: string) => {
+    const found = dimensions[id.replace(/^minecraft:/, "")];
+    if (found === undefined) throw new Error(`no dimension ${id}`);
+    return found;
+  },
   getDefaultSpawnLocation: (): Vec3 => ({ x: 0, y: 32767, z: 0 }),
   /** Like the game: undefined for an unknown id, a throw for one that is not an id at all. */
   getEntity(id: string): MockEntity | undefined {
@@ -277,6 +365,10 @@ export const system = {
     state.timers.push({ at: state.tick + ticks, every: Math.max(ticks, 1), callback });
     return state.timers.length;
   },
+  runJob(generator: Generator<void, void, void>): number {
+    state.jobs.push(generator);
+    return state.jobs.length;
+  },
 };
 
 /** Test controls. */
@@ -295,7 +387,7 @@ export const mc = {
   removePlayer(name: string): void {
     state.players = state.players.filter((p) => p.name !== name);
   },
-  /** Run due timers, then advance one tick; repeat `count` times. */
+  /** Run due timers and give each job its steps, then advance one tick; `count` times. */
   advance(count = 1): void {
     for (let n = 0; n < count; n++) {
       const due = state.timers.filter((t) => t.at <= state.tick);
@@ -304,8 +396,23 @@ export const mc = {
         if (t.every !== null) t.at = state.tick + t.every;
         t.callback();
       }
+      for (const job of [...state.jobs]) {
+        for (let step = 0; step < state.jobStepsPerTick; step++) {
+          if (job.next().done === true) {
+            state.jobs = state.jobs.filter((j) => j !== job);
+            break;
+          }
+        }
+      }
       state.tick += 1;
     }
+  },
+  /** Place a block ("overworld" unless a dimension is given). */
+  setBlock(x: number, y: number, z: number, block: BlockInit, dim = "overworld"): void {
+    state.blocks.set(`${dim}:${x},${y},${z}`, block);
+  },
+  unloadChunk(cx: number, cz: number, dim = "overworld"): void {
+    state.unloadedChunks.add(`${dim}:${cx},${cz}`);
   },
   startup(): void {
     system.beforeEvents.startup.fire({

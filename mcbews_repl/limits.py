@@ -1,0 +1,248 @@
+"""Every bound of the bridge's own, in one place, each with its unit and its reason.
+
+The wire's limits (what the game and the addon impose: the 461-byte command line, 100
+commands in flight, the reassembler's 64 buffers and 256 KiB) live in ``wire.json``. This
+module holds the numbers the bridge chooses for itself so that a broken or hostile peer
+cannot make it grow without bound: how much of the event log one connection may hold, how
+many UI chat callbacks may run at once, how often a source address may guess the path
+token. :class:`~mcbews_repl.gateway.Settings` takes its defaults from here, and
+docs/gateway.md ("Limits") lists the same table (a test keeps the two in step).
+
+Standard library only: the sans-I/O core reads its reservation from here too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, TypeVar
+
+__all__ = ["BOUNDS", "Bound"]
+
+_N = TypeVar("_N", int, float)
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """One named bound: ``setting`` is its ``Settings`` field (None: fixed in code)."""
+
+    name: str
+    value: int | float
+    unit: str
+    reason: str
+    setting: str | None = None
+
+
+BOUNDS: Final[dict[str, Bound]] = {}
+
+
+def _bound(name: str, value: _N, unit: str, reason: str, *, setting: bool = True) -> _N:
+    BOUNDS[name] = Bound(name, value, unit, reason, name if setting else None)
+    return value
+
+
+KIB: Final = 1024
+MIB: Final = 1024 * KIB
+
+# --- commands --------------------------------------------------------------------------------
+QUEUE_LIMIT: Final = _bound(
+    "queue_limit",
+    10_000,
+    "commands",
+    "commands waiting behind a full window, per connection; enough for any script, beyond "
+    "it a caller is misbehaving (command() raises CommandQueueFull)",
+)
+COMMAND_TIMEOUT_SECONDS: Final = _bound(
+    "command_timeout",
+    10.0,
+    "seconds",
+    "a command the game has not answered in 10 s is lost (real answers take milliseconds)",
+)
+HANDSHAKE_TIMEOUT_SECONDS: Final = _bound(
+    "handshake_timeout",
+    5.0,
+    "seconds",
+    "the handshake's getlocalplayername must not hold wait_connected() for long",
+)
+
+# --- the event log ---------------------------------------------------------------------------
+LOG_CAPACITY_ENTRIES: Final = _bound(
+    "log_capacity",
+    10_000,
+    "entries",
+    "issue 3: a bounded ring buffer (e.g. 10,000) of event log entries",
+)
+LOG_MAX_BYTES: Final = _bound(
+    "log_max_bytes",
+    16 * MIB,
+    "bytes",
+    "the whole event log's estimated size; 150 chats of 1 MiB once kept 146 MiB alive "
+    "when only entries were counted",
+)
+LOG_CONNECTION_MAX_BYTES: Final = _bound(
+    "log_connection_max_bytes",
+    4 * MIB,
+    "bytes",
+    "one connection's share of the event log: a flooding peer evicts its own oldest "
+    "entries, not everyone else's",
+)
+LOG_TEXT_CHARS: Final = _bound(
+    "log_text_chars",
+    4096,
+    "characters",
+    "one text field of an entry (a chat message, a traceback); longer text keeps its head "
+    "and tail around a visible marker and the full length is recorded. Game chat is far "
+    "shorter; a 1 MiB chat is an attack or a bug",
+)
+LOG_ENTRY_OVERHEAD_BYTES: Final = _bound(
+    "log_entry_overhead_bytes",
+    500,
+    "bytes",
+    "what an entry costs beyond its strings (the entry, its data dict, numbers): about 490 "
+    "bytes measured with tracemalloc on command and chat entries; each entry's estimate "
+    "is this plus sys.getsizeof of its text",
+    setting=False,
+)
+
+# --- UI chat callbacks -----------------------------------------------------------------------
+UI_CHAT_IN_FLIGHT: Final = _bound(
+    "ui_chat_in_flight",
+    4,
+    "messages",
+    "UI chat messages whose callbacks run at once, per connection: a few players typing "
+    "at the same moment are served together, a flood is not",
+)
+UI_CHAT_BACKLOG: Final = _bound(
+    "ui_chat_backlog",
+    256,
+    "messages",
+    "UI chat messages waiting for a callback slot, per connection; beyond it a message is "
+    "dropped, counted (ui_chat_dropped) and recorded",
+)
+CALLBACK_FAILURES_KEPT: Final = _bound(
+    "callback_failures_kept",
+    100,
+    "failures",
+    "the REPL's mc.callback_failures keeps the most recent ones; older ones are counted",
+    setting=False,
+)
+CALLBACK_FAILURES_PRINTED: Final = _bound(
+    "callback_failures_printed",
+    10,
+    "failures",
+    "the REPL prints the first failures of UI chat callbacks with their tracebacks, then "
+    "says it stops: 5,000 failing messages must not print 5,000 tracebacks into a cell",
+    setting=False,
+)
+
+# --- the pull transport ----------------------------------------------------------------------
+PROBE_TIMEOUT_SECONDS: Final = _bound(
+    "probe_timeout",
+    3.0,
+    "seconds",
+    "each transport probe (list_capabilities) on connect: a way that works answers within "
+    "a few ticks; it is what a world without the addon adds to wait_connected()",
+)
+POLL_INTERVAL_SECONDS: Final = _bound(
+    "poll_interval",
+    0.25,
+    "seconds",
+    "a pulling connection asks for UI chat (mcbews:poll) this often while none waits: "
+    "about 4 commands a second at idle, a message waiting at most a quarter second and a tick",
+)
+POLL_BACKOFF_FIRST_SECONDS: Final = _bound(
+    "poll_backoff_first",
+    1.0,
+    "seconds",
+    "after a refused or unanswered poll the poller waits this long, doubling, so a world "
+    "that lost the pack is not asked four times a second",
+    setting=False,
+)
+POLL_BACKOFF_MAX_SECONDS: Final = _bound(
+    "poll_backoff_max",
+    30.0,
+    "seconds",
+    "the longest wait between polls after failures",
+    setting=False,
+)
+
+# --- chunk reassembly ------------------------------------------------------------------------
+ANSWER_RESERVED_BUFFERS: Final = _bound(
+    "answer_reserved_buffers",
+    32,
+    "buffers",
+    "of the reassembler's 64 buffers (wire.json), kept for answers to requests we sent: "
+    "unsolicited streams (UI chat) may use only the rest, so a flood cannot block answers",
+    setting=False,
+)
+ANSWER_RESERVED_BYTES: Final = _bound(
+    "answer_reserved_bytes",
+    128 * KIB,
+    "bytes",
+    "of the reassembler's 256 KiB (wire.json), kept for answers: two answers of the "
+    "64 KiB maximum fit whatever unsolicited streams hold",
+    setting=False,
+)
+
+# --- who may connect -------------------------------------------------------------------------
+MAX_CONNECTIONS: Final = _bound(
+    "max_connections",
+    32,
+    "connections",
+    "simultaneous game connections: a classroom's games fit; each costs a reader task, "
+    "up to 256 KiB of chunk buffers and its share of the log",
+)
+HANDSHAKE_FAILURE_BURST: Final = _bound(
+    "handshake_failure_burst",
+    10,
+    "attempts",
+    "failed handshakes (wrong path token) one source address may make at full speed; "
+    "typos and a misconfigured game stay well inside it",
+)
+HANDSHAKE_FAILURES_PER_SECOND: Final = _bound(
+    "handshake_failures_per_second",
+    2.0,
+    "attempts/s",
+    "after the burst, an address's token checks are paced to this rate: 2,293 guesses a "
+    "second were measured unthrottled on loopback; at 2/s the 32-bit token takes decades",
+)
+HANDSHAKE_MAX_DELAY_SECONDS: Final = _bound(
+    "handshake_max_delay",
+    5.0,
+    "seconds",
+    "the longest a throttled handshake is held before its answer; an attempt that would "
+    "wait longer is refused at once (HTTP 429) without its token being checked",
+)
+HANDSHAKE_TRACKED_ADDRESSES: Final = _bound(
+    "handshake_tracked_addresses",
+    4096,
+    "addresses",
+    "source addresses whose failures are remembered; the least recently seen is "
+    "forgotten first, so many addresses cannot grow the table",
+    setting=False,
+)
+HANDSHAKES_DELAYED_MAX: Final = _bound(
+    "handshakes_delayed_max",
+    64,
+    "handshakes",
+    "throttled handshakes held open at once across all addresses (each holds a socket); "
+    "beyond it attempts are refused at once",
+    setting=False,
+)
+READER_FRAMES_PER_TURN: Final = _bound(
+    "reader_frames_per_turn",
+    16,
+    "frames",
+    "frames one connection's reader handles before letting the event loop serve others: "
+    "a single 256 KiB socket read can hold over a thousand small frames, and handling them "
+    "in one go held another game's answer back 130 ms in the soak benchmark",
+    setting=False,
+)
+READ_LIMIT_FACTOR: Final = _bound(
+    "read_limit_factor",
+    4,
+    "x max_frame_bytes",
+    "frames over max_frame_bytes are read and dropped; websockets closes the connection "
+    "(1009) only past this multiple, so one oversized frame does not cost a player the "
+    "connection yet a peer cannot make us buffer unbounded data",
+    setting=False,
+)

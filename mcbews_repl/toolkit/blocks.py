@@ -1,0 +1,300 @@
+"""Reading a box of blocks of any size through the addon's ``get_blocks``.
+
+The addon answers at most one 16x16x16 section's worth per request, so a larger box is split
+into tiles, the tiles are read concurrently (a bounded number at a time), and their answers
+are stitched into one :class:`~mcbews_repl.toolkit.region.BlockRegion`. A tile whose blocks
+are too varied for one answer comes back in parts (``start``/``count``); the reader asks for
+the rest. The wire format is the addon's (addon/README.md, "get_blocks"): a palette and
+runs in the order x fastest, then z, then y. numpy is imported when a read finishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..exceptions import CapabilityError, InvalidArgument, RequestTimeout
+from ..sansio.wire import (
+    DEFAULT_TIMEOUT_SECONDS,
+    MAX_CHUNKS_PER_MESSAGE,
+    MAX_MESSAGE_BYTES,
+    UPSTREAM_CHUNK_CODE_POINTS,
+)
+from .validate import COORDINATE_LIMIT
+
+if TYPE_CHECKING:
+    from .region import BlockRegion
+
+__all__ = [
+    "ANSWER_BUDGET_BYTES",
+    "DIMENSIONS",
+    "MAX_BLOCKS_PER_REQUEST",
+    "OUT_OF_WORLD",
+    "REQUESTS_IN_FLIGHT",
+    "UNLOADED",
+    "Box",
+    "Tile",
+    "read_blocks",
+    "split_box",
+]
+
+# What one answer may take: 128 chunks of at most 256 code points (wire.json); every chunk but
+# the last carries at least 256 UTF-8 bytes, and the total is under the 64 KiB message limit.
+ANSWER_BUDGET_BYTES = min(MAX_CHUNKS_PER_MESSAGE * UPSTREAM_CHUNK_CODE_POINTS, MAX_MESSAGE_BYTES)
+# A run of one block costs at most this many bytes of the answer ("123,").
+WORST_RUN_BYTES = 5
+# Positions per request, the addon's own limit (addon/src/capabilities/getBlocks.ts): one
+# section, 4096 runs of at most 5 bytes = 20 KiB of ANSWER_BUDGET_BYTES, the rest for the
+# palette. tests/toolkit/test_blocks.py checks the two sides agree.
+MAX_BLOCKS_PER_REQUEST = 4096
+# Requests in flight at once: the addon queues at most 4096 answer lines (addon/README.md) and
+# a full answer is 128 lines, so 16 full answers fill half of it; far inside the game's
+# 100-command window.
+REQUESTS_IN_FLIGHT = 16
+# The addon sends 4 chunk lines a tick at 20 ticks a second: a full answer takes 1.6 s.
+FULL_ANSWER_SECONDS = MAX_CHUNKS_PER_MESSAGE / (4 * 20)
+UNLOADED = "<unloaded>"  # a position in a chunk that is not loaded: unknown, not air
+OUT_OF_WORLD = "<out_of_world>"  # above or below the dimension's height range
+DIMENSIONS = ("overworld", "nether", "the_end")
+
+Progress = Callable[[int, int], None]  # (positions read, positions in the box)
+
+
+class Caller(Protocol):
+    """Anything with the bridge's ``call`` (``Bridge`` from ``serve()``)."""
+
+    def call(
+        self,
+        capability: str,
+        payload: dict[str, Any] | None = None,
+        /,
+        *,
+        timeout: float | None = None,
+        connection: Any = None,
+    ) -> Awaitable[dict[str, Any]]: ...
+
+
+@dataclass(frozen=True)
+class Box:
+    """Blocks from ``origin`` (the lowest corner) spanning ``size`` along x, y, z."""
+
+    origin: tuple[int, int, int]
+    size: tuple[int, int, int]
+
+    @classmethod
+    def between(cls, corner1: Sequence[int], corner2: Sequence[int]) -> Box:
+        """The box with these two opposite corners, both inside it (like ``/fill``)."""
+        a, b = _corner(corner1, "corner1"), _corner(corner2, "corner2")
+        origin = (min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2]))
+        return cls(origin, (abs(a[0] - b[0]) + 1, abs(a[1] - b[1]) + 1, abs(a[2] - b[2]) + 1))
+
+    @property
+    def volume(self) -> int:
+        return math.prod(self.size)
+
+    @property
+    def far(self) -> tuple[int, int, int]:
+        x, y, z = self.origin
+        sx, sy, sz = self.size
+        return x + sx - 1, y + sy - 1, z + sz - 1
+
+    def chunks(self) -> int:
+        """How many chunks (16x16 columns) the box touches."""
+        (x0, _, z0), (x1, _, z1) = self.origin, self.far
+        return ((x1 >> 4) - (x0 >> 4) + 1) * ((z1 >> 4) - (z0 >> 4) + 1)
+
+
+def _corner(value: Sequence[int], argument: str) -> tuple[int, int, int]:
+    how = f"{argument}=(x, y, z): whole numbers within ±{COORDINATE_LIMIT:,}"
+    if isinstance(value, str | bytes) or len(value) != 3:
+        raise InvalidArgument(argument, value, "is not three whole numbers", how)
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, int) or abs(v) > COORDINATE_LIMIT:
+            raise InvalidArgument(argument, value, "is not three whole numbers", how)
+    return value[0], value[1], value[2]
+
+
+def split_box(box: Box, limit: int = MAX_BLOCKS_PER_REQUEST) -> list[Box]:
+    """Tiles of at most ``limit`` blocks covering ``box`` (the longest side halved until a
+    tile fits), in the reading order: x fastest, then z, then y."""
+    tile = list(box.size)
+    while math.prod(tile) > limit:
+        longest = max(range(3), key=lambda axis: (tile[axis], -axis))
+        tile[longest] = -(-tile[longest] // 2)
+    tiles = []
+    for y, z, x in _steps(box, tile):
+        origin = (box.origin[0] + x, box.origin[1] + y, box.origin[2] + z)
+        size = (min(tile[0], box.size[0] - x), min(tile[1], box.size[1] - y),
+                min(tile[2], box.size[2] - z))  # fmt: skip
+        tiles.append(Box(origin, size))
+    return tiles
+
+
+def _steps(box: Box, tile: list[int]) -> list[tuple[int, int, int]]:
+    ys, zs, xs = (range(0, box.size[a], tile[a]) for a in (1, 2, 0))
+    return [(y, z, x) for y in ys for z in zs for x in xs]
+
+
+@dataclass
+class Tile:
+    """One tile's answer: palette entries and the entry of each position, in reading order."""
+
+    box: Box
+    palette: list[str]
+    states: list[dict[str, Any] | None]
+    entries: list[int]  # len == box.volume once complete
+
+
+def _check_dimension(dimension: str) -> str:
+    short = dimension.removeprefix("minecraft:")
+    if short not in DIMENSIONS:
+        raise InvalidArgument(
+            "dimension", dimension, "is not a dimension", f"one of {', '.join(DIMENSIONS)}"
+        )
+    return short
+
+
+def decode_runs(runs: str, palette_size: int) -> list[int]:
+    """``"0*3,2"`` -> ``[0, 0, 0, 2]``; a malformed answer raises ``ValueError``."""
+    entries: list[int] = []
+    for run in runs.split(",") if runs else []:
+        index, star, times = run.partition("*")
+        count = int(times) if star else 1
+        entry = int(index)
+        if not 0 <= entry < palette_size or count < 1:
+            raise ValueError(f"run {run!r} does not fit a palette of {palette_size}")
+        entries += [entry] * count
+    return entries
+
+
+class _Reader:
+    """One read: the tiles, their requests, the progress and the silence watchdog."""
+
+    def __init__(self, caller: Caller, dimension: str, states: bool, timeout: float,
+                 connection: Any, progress: Progress | None) -> None:  # fmt: skip
+        self.caller, self.dimension, self.states = caller, dimension, states
+        self.timeout, self.connection, self.progress = timeout, connection, progress
+        self.requests = 0
+        self.read = 0
+        self._slots = asyncio.Semaphore(REQUESTS_IN_FLIGHT)
+
+    async def tile(self, box: Box, total: int) -> Tile:
+        tile = Tile(box, [], [], [])
+        while len(tile.entries) < box.volume:
+            async with self._slots:
+                answer = await self._ask(box, len(tile.entries))
+            self._merge(tile, answer)
+            self.read += answer["count"]
+            if self.progress is not None:
+                self.progress(self.read, total)
+        return tile
+
+    async def _ask(self, box: Box, start: int) -> dict[str, Any]:
+        payload: dict[str, Any] = {"from": list(box.origin), "to": list(box.far),
+                                   "dimension": self.dimension}  # fmt: skip
+        if self.states:
+            payload["states"] = True
+        if start:
+            payload["start"] = start
+        self.requests += 1
+        # Up to REQUESTS_IN_FLIGHT full answers may leave the addon before this one.
+        limit = self.timeout + REQUESTS_IN_FLIGHT * FULL_ANSWER_SECONDS
+        options = {} if self.connection is None else {"connection": self.connection}
+        return await self.caller.call("get_blocks", payload, timeout=limit, **options)
+
+    def _merge(self, tile: Tile, answer: dict[str, Any]) -> None:
+        try:
+            if answer["start"] != len(tile.entries) or list(answer["origin"]) != list(
+                tile.box.origin
+            ):
+                raise ValueError("it is not the part asked for")
+            palette = [str(p) for p in answer["palette"]]
+            states = answer.get("states") or [None] * len(palette)
+            entries = decode_runs(str(answer["runs"]), len(palette))
+            if len(entries) != answer["count"] or len(states) != len(palette) or not entries:
+                raise ValueError("its count does not match its runs")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CapabilityError(
+                "CAPABILITY_FAILED",
+                f"get_blocks answered in an unknown shape ({exc})",
+                "get_blocks",
+            ) from exc
+        base = len(tile.palette)
+        tile.palette += palette
+        tile.states += states
+        tile.entries += [base + e for e in entries]
+
+
+async def _gather(reader: _Reader, tasks: list[asyncio.Task[Tile]]) -> list[Tile]:
+    """Wait for every tile; if nothing finishes for ``timeout`` seconds (answers arrive one
+    after another, each within seconds), give up and cancel the rest."""
+    pending = set(tasks)
+    try:
+        while pending:
+            before = reader.read
+            done, pending = await asyncio.wait(
+                pending, timeout=reader.timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in done:
+                task.result()  # the first failure ends the read
+            if not done and reader.read == before:
+                raise RequestTimeout(
+                    f"get_blocks: nothing arrived for {reader.timeout:g} s; read "
+                    f"{reader.read} positions in {reader.requests} requests so far"
+                )
+    finally:
+        for task in pending:
+            task.cancel()
+    return [t.result() for t in tasks]
+
+
+async def read_blocks(
+    caller: Caller,
+    corner1: Sequence[int],
+    corner2: Sequence[int],
+    dimension: str = "overworld",
+    *,
+    states: bool = False,
+    timeout: float | None = None,
+    connection: Any = None,
+    progress: Progress | None = None,
+) -> BlockRegion:
+    """Every block between two corners (inclusive) as a :class:`BlockRegion`.
+
+    ``timeout``: the longest silence allowed between two answers (default 5 s). ``progress``
+    is called with (positions read, positions in the box) after each answer.
+    """
+    box = Box.between(corner1, corner2)
+    short = _check_dimension(dimension)
+    limit = DEFAULT_TIMEOUT_SECONDS if timeout is None else timeout
+    reader = _Reader(caller, short, states, limit, connection, progress)
+    started = time.perf_counter()
+    tasks = [asyncio.ensure_future(reader.tile(t, box.volume)) for t in split_box(box)]
+    try:
+        tiles = await _gather(reader, tasks)
+    except CapabilityError as exc:
+        raise _explained(exc) from None
+    from .region import stitch
+
+    return stitch(box, f"minecraft:{short}", tiles, states, reader.requests,
+                  time.perf_counter() - started)  # fmt: skip
+
+
+def _explained(exc: CapabilityError) -> CapabilityError:
+    if exc.code != "UNSUPPORTED_CAPABILITY":
+        return exc
+    return CapabilityError(
+        exc.code,
+        "this world's addon has no get_blocks: export the current pack (mcbews-repl addon "
+        "export) and apply it to the world",
+        "get_blocks",
+    )
+
+
+def states_key(states: dict[str, Any] | None) -> str:
+    return "" if not states else json.dumps(states, sort_keys=True)

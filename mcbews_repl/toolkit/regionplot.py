@@ -1,0 +1,133 @@
+"""Pictures of a ``BlockRegion``: a top-down map and a cross-section, with matplotlib.
+
+Each block id gets a colour (familiar ones a colour like the block's, others one derived
+from the name, the same on every run); air is white; positions that could not be read are
+drawn hatched in their own colours and named in the legend, never as air. matplotlib is
+imported when a picture is asked for (``pip install mcbews-repl[lab]``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .blocks import OUT_OF_WORLD, UNLOADED
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from .region import BlockRegion
+
+__all__ = ["colour_of", "picture_png", "plot_region"]
+
+_COLOURS = {
+    "minecraft:air": "#ffffff", "minecraft:stone": "#8a8a8a", "minecraft:deepslate": "#4d4d55",
+    "minecraft:dirt": "#8b5a3c", "minecraft:grass_block": "#5c9e3a", "minecraft:sand": "#e3d59a",
+    "minecraft:gravel": "#9a918c", "minecraft:water": "#3f6fe0", "minecraft:lava": "#f06a14",
+    "minecraft:bedrock": "#2b2b2b", "minecraft:oak_log": "#6b5132",
+    "minecraft:oak_leaves": "#3a7a2a", "minecraft:coal_ore": "#303030",
+    "minecraft:iron_ore": "#d8af93", "minecraft:copper_ore": "#c8703e",
+    "minecraft:gold_ore": "#f5d64a", "minecraft:redstone_ore": "#c81e1e",
+    "minecraft:lapis_ore": "#2545a8", "minecraft:diamond_ore": "#4ee4df",
+    "minecraft:glass": "#c8e8f0", "minecraft:gold_block": "#f8d030",
+    UNLOADED: "#b000b0", OUT_OF_WORLD: "#ff8c00",
+}  # fmt: skip
+_UNKNOWN = (UNLOADED, OUT_OF_WORLD)
+
+
+def colour_of(block: str) -> str:
+    """The colour a block is drawn in; deepslate ores take their ore's colour."""
+    known = _COLOURS.get(block) or _COLOURS.get(block.replace("deepslate_", ""))
+    if known is not None:
+        return known
+    digest = hashlib.sha256(block.encode()).digest()
+    return "#" + "".join(f"{64 + b % 160:02x}" for b in digest[:3])
+
+
+def _palette_image(indices: np.ndarray[Any, Any], palette: tuple[str, ...]) -> np.ndarray[Any, Any]:
+    """RGB image of palette indices; -1 (nothing) white, -2 (unknown top) the unloaded colour."""
+    from matplotlib.colors import to_rgb
+
+    colours = np.array(
+        [to_rgb(colour_of(b)) for b in palette] + [(1, 1, 1), to_rgb(_COLOURS[UNLOADED])]
+    )
+    safe = np.where(indices >= 0, indices, len(palette) + (-indices - 1))
+    picked: np.ndarray[Any, Any] = colours[safe]
+    return picked
+
+
+def _hatch_unknown(ax: Axes, unknown: np.ndarray[Any, Any], left: int, bottom: int) -> None:
+    """Hatch the unknown cells: row ``r`` of ``unknown`` spans ``bottom + r`` to the next
+    whole number in the axes' data, one rectangle per run of neighbours in a row."""
+    from matplotlib.patches import Rectangle
+
+    for row, cells in enumerate(unknown):
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], cells.astype(np.int8), [0]))))
+        for start, stop in zip(edges[::2], edges[1::2], strict=True):
+            y = bottom + row
+            ax.add_patch(Rectangle((left + start, y), stop - start, 1, fill=False, hatch="xx",
+                                   linewidth=0, edgecolor="black"))  # fmt: skip
+
+
+def _legend(fig: Figure, region: BlockRegion, shown: set[int]) -> None:
+    from matplotlib.patches import Patch
+
+    names = [region.palette[i] for i in sorted(shown) if i >= 0]
+    handles = [
+        Patch(facecolor=colour_of(n), edgecolor="#555555", label=n.removeprefix("minecraft:"),
+              hatch="xx" if n in _UNKNOWN else None)
+        for n in names
+    ]  # fmt: skip
+    fig.legend(handles=handles, loc="outside right upper", fontsize="small", frameon=False)
+
+
+def _figure(**options: Any) -> Figure:
+    """A figure that shows itself when a notebook cell returns it, without pyplot (whose
+    figures a notebook would also show at the end of the cell: twice)."""
+    from matplotlib.figure import Figure
+
+    class RegionFigure(Figure):
+        def _repr_png_(self) -> bytes:
+            buffer = io.BytesIO()
+            self.savefig(buffer, format="png", dpi=80)
+            return buffer.getvalue()
+
+    return RegionFigure(**options)
+
+
+def plot_region(
+    region: BlockRegion, *, z: int | None = None, ignore: tuple[str, ...] = ()
+) -> Figure:
+    """Top-down map (x across, z down) and the cross-section at world ``z`` (x across, y up)."""
+    (x0, y0, z0), (sx, sy, sz) = region.origin, region.size
+    cut = z0 + sz // 2 if z is None else z
+    if not z0 <= cut < z0 + sz:
+        raise ValueError(f"z={cut} is outside the region (z {z0}..{z0 + sz - 1})")
+    fig = _figure(figsize=(10, 4.2), layout="constrained")
+    top_ax, side_ax = fig.subplots(1, 2, width_ratios=[1, max(1.0, sx / max(sz, 1))])
+    top = region.surface(ignore).T  # rows z, columns x
+    top_extent = [x0, x0 + sx, z0 + sz, z0]
+    top_ax.imshow(_palette_image(top, region.palette), extent=top_extent, interpolation="nearest")
+    _hatch_unknown(top_ax, top == -2, x0, z0)
+    top_ax.axhline(cut + 0.5, color="black", linewidth=0.8, linestyle="--")
+    top_ax.set(title="top-down: each column's top block", xlabel="x", ylabel="z")
+    section = region.ids[:, :, cut - z0].T.astype(np.int64)  # rows y, columns x
+    side_extent = [x0, x0 + sx, y0, y0 + sy]
+    side_ax.imshow(_palette_image(section, region.palette), extent=side_extent, origin="lower",
+                   interpolation="nearest", aspect="auto")  # fmt: skip
+    unknown = np.isin(section, [i for i, p in enumerate(region.palette) if p in _UNKNOWN])
+    _hatch_unknown(side_ax, unknown, x0, y0)
+    side_ax.set(title=f"cross-section at z = {cut}", xlabel="x", ylabel="y")
+    _legend(fig, region, set(np.unique(top).tolist()) | set(np.unique(section).tolist()))
+    return fig
+
+
+def picture_png(region: BlockRegion, *, dpi: int = 60) -> bytes:
+    """The plot as a small PNG (what a notebook shows for a region)."""
+    buffer = io.BytesIO()
+    plot_region(region).savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()

@@ -1,0 +1,91 @@
+"""BlockRegion's views, on small regions built by hand: counts, frames, heightmaps and the
+pictures, with unknown positions kept apart from air in each of them."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from mcbews_repl.toolkit.blocks import OUT_OF_WORLD, UNLOADED
+from mcbews_repl.toolkit.region import BlockRegion
+from mcbews_repl.toolkit.regionplot import colour_of, picture_png
+
+PALETTE = ("minecraft:air", "minecraft:stone", "minecraft:water", UNLOADED, OUT_OF_WORLD)
+AIR, STONE, WATER, GONE, OUT = range(5)
+
+
+def region() -> BlockRegion:
+    """3 columns along x (z = 0), y 10..13, origin (5, 10, 7):
+    x=5: stone, stone, air, air      -> top 11
+    x=6: stone, water, water, air    -> top 12 (11 ignoring water)
+    x=7: air, stone, unloaded, air   -> unknown: an unread position above the stone
+    """
+    ids = np.array(
+        [[[STONE], [STONE], [AIR], [AIR]],
+         [[STONE], [WATER], [WATER], [AIR]],
+         [[AIR], [STONE], [GONE], [AIR]]], dtype=np.uint16,
+    )  # fmt: skip
+    return BlockRegion((5, 10, 7), ids, PALETTE)
+
+
+def test_shape_and_lookup() -> None:
+    r = region()
+    assert (r.size, r.volume) == ((3, 4, 1), 12)
+    assert r.block(6, 11, 7) == "minecraft:water"
+    with pytest.raises(IndexError):
+        r.block(8, 10, 7)
+    assert r.mask("stone").sum() == 4 and r.mask("minecraft:water", "air").sum() == 7
+    assert r.known.sum() == 11
+
+
+def test_counts_keep_unknown_as_itself() -> None:
+    counts = region().counts()
+    assert counts.to_dict() == {
+        "minecraft:air": 5, "minecraft:stone": 4, "minecraft:water": 2, UNLOADED: 1,
+    }  # fmt: skip
+    assert counts.name == "count" and counts.index.name == "block"
+    assert OUT_OF_WORLD not in counts  # a palette entry never met is not counted
+
+
+def test_to_frame_one_row_per_block_in_reading_order() -> None:
+    frame = region().to_frame()
+    assert list(frame.columns) == ["x", "y", "z", "block"] and len(frame) == 12
+    assert list(frame.x[:3]) == [5, 6, 7] and list(frame.y[:3]) == [10, 10, 10]
+    assert list(frame.block[frame.y == 12]) == ["minecraft:air", "minecraft:water", UNLOADED]
+    with pytest.raises(ValueError, match="states=True"):
+        region().to_frame(states=True)
+
+
+def test_heightmap_nan_for_unknown_minus_inf_for_empty() -> None:
+    r = region()
+    assert r.heightmap()[:, 0].tolist()[:2] == [11.0, 12.0]
+    assert math.isnan(r.heightmap()[2, 0])
+    assert r.heightmap(ignore=["minecraft:water"])[1, 0] == 10.0
+    empty = BlockRegion((0, 0, 0), np.zeros((2, 3, 2), dtype=np.uint16), PALETTE)
+    assert (empty.heightmap() == -np.inf).all()
+    assert r.surface().tolist() == [[STONE], [WATER], [-2]]
+
+
+def test_describe_names_the_unknown() -> None:
+    assert repr(region()) == (
+        "<BlockRegion 3x4x1 blocks at (5, 10, 7) in minecraft:overworld: 3 kinds, 1 unknown>"
+    )
+
+
+def test_plot_draws_both_views_and_names_unknown_in_the_legend() -> None:
+    fig = region().plot(z=7)
+    top, side = fig.axes
+    assert top.get_title().startswith("top-down") and side.get_title() == "cross-section at z = 7"
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "<unloaded>" in labels and "stone" in labels and "water" in labels
+    with pytest.raises(ValueError, match="outside the region"):
+        region().plot(z=99)
+    assert picture_png(region()).startswith(b"\x89PNG")
+
+
+def test_colours_are_stable_and_unknown_stands_out() -> None:
+    assert colour_of("minecraft:deepslate_diamond_ore") == colour_of("minecraft:diamond_ore")
+    assert colour_of("custom:thing") == colour_of("custom:thing") != colour_of("custom:other")
+    assert colour_of(UNLOADED) not in (colour_of("minecraft:air"), colour_of("minecraft:stone"))

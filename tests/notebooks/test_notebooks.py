@@ -122,6 +122,10 @@ def check_06_protocol_step_by_step(nb: Any, out: str) -> None:
     assert "CapabilityResult(request_id='req-1'" in out
     assert "'duplicate_chunks': 1" in out
     assert "FrameRejected(reason='not_json'" in out
+    # the pull way: one mcbews:ask line, the other pages pulled, the text whole again
+    assert "mcbews:ask 7b2276223a" in out and "mcbews:pull req2 2 -> MCBEWS|ANSWER|req2|2/3|" in out
+    assert "True True" in out
+    assert "get_player_snapshot ok (" in out and ", pull)" in out  # the event log, for real
 
 
 def check_07_mapping_a_region(nb: Any, out: str) -> None:

@@ -29,13 +29,19 @@ import asyncio
 import logging
 import statistics
 import time
-from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 import docs_page
-from bench_answers import BRIDGE_SENDER, CALL_TIMEOUT_S, PLAYER_COUNTS, TICK_MS, world_of
+from bench_answers import (
+    CALL_TIMEOUT_S,
+    PLAYER_COUNTS,
+    TICK_MS,
+    Outcome,
+    timed,
+    ways_of_asking,
+    world_of,
+)
 from machine_load import LoadMeter
 
 import mcbews_repl
@@ -49,19 +55,6 @@ TRANSPORTS: dict[str, dict[str, Any]] = {
 NO_POLLING_S = 3600.0  # the poller's interval while calls are measured: off, in effect
 IDLE_SECONDS = 5.0  # how long a connection is watched doing nothing
 SMALL_CALLS = 100  # round trips per small-call row (each waits for its ticks: ~0.1 s)
-
-
-@dataclass
-class Run:
-    """One measured call or gathered fan-out."""
-
-    ok: int = 0
-    failures: list[str] = field(default_factory=list)
-    ticks: int = 0
-    wall_s: float = 0.0
-    commands: int = 0
-    chunks: int = 0
-    answer_bytes: int = 0
 
 
 @asynccontextmanager
@@ -82,31 +75,6 @@ async def linked(transport: str, world: WorldState, poll_interval: float = NO_PO
         yield mc, sim, connection
 
 
-def _failure(exc: BaseException) -> str:
-    if isinstance(exc, mcbews_repl.CapabilityError):
-        return f"{exc.code}: {exc.message}"
-    return f"{type(exc).__name__}: {exc}"
-
-
-async def timed(sim: SimWorld, connection: Any, call: Callable[[], Awaitable[list[Any]]]) -> Run:
-    """Run ``call`` (a list of results or exceptions); count ticks, time, commands, chunks."""
-    tick0, chat0 = sim.clock.tick, len(sim.chat_log)
-    sent0 = connection.stats()["frames_out"]
-    start = time.perf_counter()
-    answers = await call()
-    run = Run(wall_s=time.perf_counter() - start, ticks=sim.clock.tick - tick0)
-    run.commands = connection.stats()["frames_out"] - sent0
-    lines = [line for line in sim.chat_log[chat0:] if line.sender == BRIDGE_SENDER]
-    run.chunks = len(lines)
-    for answer in answers:
-        if isinstance(answer, BaseException):
-            run.failures.append(_failure(answer))
-        else:
-            run.ok += 1
-            run.answer_bytes += len(repr(answer).encode())
-    return run
-
-
 # --- what is measured ------------------------------------------------------------------------
 
 
@@ -124,34 +92,27 @@ SMALL: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-async def small_calls(transport: str, calls: int) -> dict[str, list[Run]]:
-    got: dict[str, list[Run]] = {}
+async def small_calls(transport: str, calls: int) -> dict[str, list[Outcome]]:
+    got: dict[str, list[Outcome]] = {}
     async with linked(transport, world_of(2)) as (mc, sim, connection):
         for label, (capability, payload) in SMALL.items():
 
             async def one(cap: str = capability, args: dict[str, Any] = payload) -> list[Any]:
                 return await asyncio.gather(mc.call(cap, args), return_exceptions=True)
 
-            got[label] = [await timed(sim, connection, one) for _ in range(calls)]
+            got[label] = [await timed(sim, one, connection) for _ in range(calls)]
     return got
 
 
-async def snapshots(transport: str, players: int, rounds: int) -> dict[str, list[Run]]:
-    got: dict[str, list[Run]] = {"all": [], "fanout": []}
+async def snapshots(transport: str, players: int, rounds: int) -> dict[str, list[Outcome]]:
+    got: dict[str, list[Outcome]] = {"all": [], "fanout": []}
     world = world_of(players)
-    names = list(world.players)
+    names = list(world.players)  # before the beta pack's bridge player joins them
     async with linked(transport, world) as (mc, sim, connection):
-
-        async def at_once() -> list[Any]:
-            return await asyncio.gather(mc.call("get_inventory_snapshot"), return_exceptions=True)
-
-        async def fan_out() -> list[Any]:
-            calls = (mc.call("get_inventory_snapshot", target=name) for name in names)
-            return await asyncio.gather(*calls, return_exceptions=True)
-
+        asking = ways_of_asking(mc, names)
         for _ in range(rounds):
-            got["all"].append(await timed(sim, connection, at_once))
-            got["fanout"].append(await timed(sim, connection, fan_out))
+            for how, ask in asking.items():
+                got[how].append(await timed(sim, ask, connection))
     return got
 
 
@@ -174,13 +135,13 @@ def _median(values: list[float]) -> float:
     return statistics.median(values) if values else 0.0
 
 
-def _wall(runs: list[Run]) -> str:
+def _wall(runs: list[Outcome]) -> str:
     walls = sorted(r.wall_s * 1000 for r in runs)
     p99 = walls[min(len(walls) - 1, round(0.99 * (len(walls) - 1)))]
     return f"{_median(walls):.2f} / {p99:.2f}"
 
 
-def _outcome(runs: list[Run], calls_each: int) -> str:
+def _outcome(runs: list[Outcome], calls_each: int) -> str:
     ok, total = sum(r.ok for r in runs), calls_each * len(runs)
     if ok == total:
         return "ok"
@@ -188,14 +149,14 @@ def _outcome(runs: list[Run], calls_each: int) -> str:
     return f"**FAILED** {total - ok} of {total}: {reasons}"
 
 
-def _traffic(transport: str, runs: list[Run]) -> str:
+def _traffic(transport: str, runs: list[Outcome]) -> str:
     commands = _median([r.commands for r in runs])
     if transport == "chat":
         return f"{commands:.0f} + {_median([r.chunks for r in runs]):.0f} chunks"
     return f"{commands:.0f}"
 
 
-def small_rows(results: dict[str, dict[str, list[Run]]]) -> list[str]:
+def small_rows(results: dict[str, dict[str, list[Outcome]]]) -> list[str]:
     rows = []
     for label in SMALL:
         for transport, got in results.items():
@@ -208,7 +169,7 @@ def small_rows(results: dict[str, dict[str, list[Run]]]) -> list[str]:
     return rows
 
 
-def snapshot_rows(results: dict[str, dict[int, dict[str, list[Run]]]]) -> list[str]:
+def snapshot_rows(results: dict[str, dict[int, dict[str, list[Outcome]]]]) -> list[str]:
     rows = []
     for players in PLAYER_COUNTS:
         for how in ("all", "fanout"):
@@ -217,7 +178,7 @@ def snapshot_rows(results: dict[str, dict[int, dict[str, list[Run]]]]) -> list[s
                 calls = 1 if how == "all" else players
                 label = "one call" if how == "all" else f"{calls} calls, gathered"
                 ticks = _median([r.ticks for r in runs])
-                size = _median([r.answer_bytes for r in runs]) / 1024
+                size = _median([r.result_bytes for r in runs]) / 1024
                 rows.append(
                     f"| {players} | {label} | {transport} | {_outcome(runs, calls)} | "
                     f"{ticks:.0f} ({ticks * TICK_MS:,.0f} ms) | {_wall(runs)} | "
@@ -243,8 +204,8 @@ player's 36 inventory and 5 equipment slots full, about 4 KB of answer each.
 
 
 def page(
-    small: dict[str, dict[str, list[Run]]],
-    snaps: dict[str, dict[int, dict[str, list[Run]]]],
+    small: dict[str, dict[str, list[Outcome]]],
+    snaps: dict[str, dict[int, dict[str, list[Outcome]]]],
     idle_costs: dict[str, tuple[float, float]],
     rounds: int,
     calls: int,
@@ -283,7 +244,7 @@ def page(
 
 async def measure(rounds: int, calls: int) -> tuple[Any, Any, Any]:
     small = {t: await small_calls(t, calls) for t in TRANSPORTS}
-    snaps: dict[str, dict[int, dict[str, list[Run]]]] = {t: {} for t in TRANSPORTS}
+    snaps: dict[str, dict[int, dict[str, list[Outcome]]]] = {t: {} for t in TRANSPORTS}
     for players in PLAYER_COUNTS:
         for transport in TRANSPORTS:
             snaps[transport][players] = await snapshots(transport, players, rounds)

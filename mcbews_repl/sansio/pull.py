@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..exceptions import FrameTooLarge
+from .bridge import encode_request_body
 from .frames import command_frame_bytes
 from .jsonwire import dumps_wire, utf8_len
 from .wire import (
@@ -42,7 +43,6 @@ from .wire import (
     PULL_COMMAND,
     PULL_PAGE_BYTES,
     PULL_REQUEST_EVENT,
-    REQUEST_VERSION,
     UI_PAGE_PREFIX,
     WAIT_REPLY,
 )
@@ -137,29 +137,15 @@ PullReply = Page | Wait | NotKept | Empty | ReplyRejected
 # --- requests ------------------------------------------------------------------------------
 
 
-def _check_names(request_id: str, capability: str) -> None:
-    if not isinstance(capability, str) or not capability or any(c.isspace() for c in capability):
-        raise ValueError(
-            f"capability must be a name without spaces, e.g. 'list_capabilities', "
-            f"not {capability!r}"
-        )
-    if not _ID.fullmatch(request_id):
-        raise ValueError("a pull request id must be 1-64 letters and digits")
+def _ascii_json(body: Any) -> str:
+    return json.dumps(body, ensure_ascii=True, separators=(",", ":"))
 
 
 def request_text(request_id: str, capability: str, payload: Mapping[str, Any] | None = None) -> str:
     """The request's JSON, compact and pure ASCII (other characters as ``\\uXXXX``)."""
-    _check_names(request_id, capability)
-    body = {
-        "v": REQUEST_VERSION,
-        "request_id": request_id,
-        "capability": capability,
-        "payload": dict(payload or {}),
-    }
-    try:
-        return json.dumps(body, ensure_ascii=True, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"the payload of {capability} must be JSON-serializable: {exc}") from exc
+    if not _ID.fullmatch(request_id):
+        raise ValueError("a pull request id must be 1-64 letters and digits")
+    return encode_request_body(request_id, capability, payload, _ascii_json)
 
 
 def _fits(line: str, budget_bytes: int, frame_budget_bytes: int) -> bool:

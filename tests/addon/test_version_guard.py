@@ -107,26 +107,40 @@ def addon_modules() -> Path:
     return ADDON_SRC
 
 
-def test_a_newer_api_fails_the_guard_but_not_the_main_check(addon_modules: Path) -> None:
-    # BiomeTypes is in @minecraft/server 2.10.0's typings and not in 2.4.0's.
-    probe_dir = addon_modules / "src" / "__version_probe__"
+def _typecheck_probe(
+    addon: Path, folder: str, source: str, projects: tuple[str, ...], key: str
+) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Type-check ``source`` (a probe module in ``src/<folder>``) under each tsconfig named,
+    extending it with the probe as its ``key`` ("include" or "files"); the folder is removed."""
+    probe_dir = addon / "src" / folder
     probe_dir.mkdir(exist_ok=True)
     try:
-        (probe_dir / "probe.ts").write_text(
-            'import { BiomeTypes } from "@minecraft/server";\n'
-            "export const probe: unknown = BiomeTypes;\n",
-            encoding="utf-8",
-        )
-        projects = {}
-        for name in ("tsconfig.json", "tsconfig.manifest.json"):
+        (probe_dir / "probe.ts").write_text(source, encoding="utf-8")
+        done = {}
+        for name in projects:
             project = probe_dir / name
             project.write_text(
-                json.dumps({"extends": f"../../{name}", "include": ["./probe.ts"]}),
-                encoding="utf-8",
+                json.dumps({"extends": f"../../{name}", key: ["./probe.ts"]}), encoding="utf-8"
             )
-            projects[name] = _tsc(project)
+            done[name] = _tsc(project)
+        return done
     finally:
         shutil.rmtree(probe_dir)
+
+
+def test_a_newer_api_fails_the_guard_but_not_the_main_check(addon_modules: Path) -> None:
+    # BiomeTypes is in @minecraft/server 2.10.0's typings and not in 2.4.0's.
+    source = (
+        'import { BiomeTypes } from "@minecraft/server";\n'
+        "export const probe: unknown = BiomeTypes;\n"
+    )
+    projects = _typecheck_probe(
+        addon_modules,
+        "__version_probe__",
+        source,
+        ("tsconfig.json", "tsconfig.manifest.json"),
+        "include",
+    )
     assert projects["tsconfig.json"].returncode == 0, projects["tsconfig.json"].stdout
     guard = projects["tsconfig.manifest.json"]
     assert guard.returncode != 0
@@ -134,25 +148,18 @@ def test_a_newer_api_fails_the_guard_but_not_the_main_check(addon_modules: Path)
 
 
 def test_a_beta_import_fails_the_stable_guard_but_not_the_beta_one(addon_modules: Path) -> None:
-    probe_dir = addon_modules / "src" / "__stable_probe__"
-    probe_dir.mkdir(exist_ok=True)
-    try:
-        (probe_dir / "probe.ts").write_text(
-            'import "../stable.js";\n'
-            'import { spawnSimulatedPlayer } from "@minecraft/server-gametest";\n'
-            "export const probe: unknown = spawnSimulatedPlayer;\n",
-            encoding="utf-8",
-        )
-        projects = {}
-        for name in ("tsconfig.manifest.json", "tsconfig.stable.json"):
-            project = probe_dir / name
-            project.write_text(
-                json.dumps({"extends": f"../../{name}", "files": ["./probe.ts"]}),
-                encoding="utf-8",
-            )
-            projects[name] = _tsc(project)
-    finally:
-        shutil.rmtree(probe_dir)
+    source = (
+        'import "../stable.js";\n'
+        'import { spawnSimulatedPlayer } from "@minecraft/server-gametest";\n'
+        "export const probe: unknown = spawnSimulatedPlayer;\n"
+    )
+    projects = _typecheck_probe(
+        addon_modules,
+        "__stable_probe__",
+        source,
+        ("tsconfig.manifest.json", "tsconfig.stable.json"),
+        "files",
+    )
     assert projects["tsconfig.manifest.json"].returncode == 0, projects["tsconfig.manifest.json"]
     guard = projects["tsconfig.stable.json"]
     assert guard.returncode != 0

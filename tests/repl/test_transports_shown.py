@@ -9,20 +9,13 @@ from typing import Any
 import pytest
 from IPython.core.error import UsageError
 
-from mcbews_repl.repl.handle import Minecraft
-
-
-def mc_of(shell: Any) -> Minecraft:
-    mc = shell.user_ns["mc"]
-    assert isinstance(mc, Minecraft)
-    return mc
+from .test_magics import mc_of, render
 
 
 def shown(shell: Any, value: Any) -> tuple[str, str]:
-    """What the notebook (HTML) and the terminal (plain text) would show for ``value``."""
-    formatters = shell.display_formatter.formatters
-    html = formatters["text/html"].lookup(value)(value)  # disabled in a terminal shell
-    return unescape(html), formatters["text/plain"](value)
+    """What the notebook (HTML, entities decoded) and the terminal (plain text) would show."""
+    html, text = render(shell, value)
+    return unescape(html), text
 
 
 def test_the_default_world_is_the_stable_pack_without_beta_apis(shell: Any) -> None:

@@ -36,7 +36,7 @@ __all__ = ["Difference", "ReplayReport", "replay_capture"]
 # Settings a replay takes from the capture's header (the rest are the defaults).
 _KEPT_SETTINGS = (
     "encrypt", "encryption_mode", "encryption_handshake", "command_timeout", "call_timeout",
-    "handshake_timeout", "max_in_flight",
+    "handshake_timeout", "max_in_flight", "transport", "probe_timeout", "poll_interval",
 )  # fmt: skip
 _CONNECT_TIMEOUT_SECONDS = 15.0
 _SETTLE_SECONDS = 0.05  # a last look for UI chat after the game sent everything
@@ -92,6 +92,16 @@ def _fields_of(message: UiChat) -> dict[str, Any]:
         "message": message.message,
         "conversation_id": message.conversation_id,
     }
+
+
+def _transport_of(capture: Capture) -> dict[str, Any]:
+    """A capture that began after its game connected holds no transport probe to answer:
+    its replay takes the transport the game had chosen, as a setting, and probes nothing."""
+    late = [capture.facts(c) for c in capture.connections() if capture.facts(c).get("joined_late")]
+    chosen = {facts.get("transport") for facts in late}
+    if len(chosen) == 1 and (transport := chosen.pop()) in ("pull", "chat"):
+        return {"transport": transport}
+    return {}
 
 
 def _same(kind: str, expected: dict[str, Any], got: dict[str, Any]) -> bool:
@@ -190,6 +200,7 @@ async def replay_capture(
     if not isinstance(capture, Capture):
         capture = read_capture(capture)
     kept = {k: v for k, v in capture.header.settings.items() if k in _KEPT_SETTINGS}
+    kept.update(_transport_of(capture))
     if fast:  # no pauses; and a handshake the capture cannot answer need not hold 5 s
         kept.update(text_prelude=0.0, text_interval=0.0)
         kept["handshake_timeout"] = min(float(kept.get("handshake_timeout", 1.0)), 1.0)

@@ -27,6 +27,7 @@ from ..sansio.chunks import Channel, ChunkError, format_chunk, parse_chunk, spli
 from ..sansio.jsonwire import dumps_wire
 from ..sansio.wire import BRIDGE_PLAYER, TEXT_RESPONSE_EVENT
 from .records import CallRecord, Capture, FrameRecord, Record
+from .redact_pull import PageStreams, redact_ask
 
 __all__ = ["Placeholders", "redact"]
 
@@ -152,6 +153,7 @@ class _Redactor:
         self.marks = Placeholders()
         self.streams: dict[int, _Stream] = {}  # id(frame) -> its stream
         self.texts: dict[str, dict[int, str]] = {}  # text response id -> its parts
+        self.pages = PageStreams()  # answers and UI chat over the pull transport
         self.dropped = 0
 
     # --- pass 1: what is a name, which frames form a stream ---------------------------
@@ -164,12 +166,16 @@ class _Redactor:
             if isinstance(record, CallRecord):
                 self._names_in_call(record)
             elif record.dir == "in":
-                self._names_in_frame(record, open_streams)
+                if not self.pages.collect(record):
+                    self._names_in_frame(record, open_streams)
             else:
                 self._names_in_text_frame(record)
         for stream in {id(s): s for s in self.streams.values()}.values():
             if stream.complete:
                 _names_in_answer(_load(stream.text()), self.marks)
+        for pages in self.pages.streams.values():
+            if pages.complete:
+                _names_in_answer(_load(pages.text()), self.marks)
 
     def _names_in_call(self, record: CallRecord) -> None:
         if record.kind in ("ui_chat", "text"):
@@ -244,9 +250,18 @@ class _Redactor:
     def rewrite(self) -> list[Record]:
         out: list[Record] = []
         done: set[int] = set()
+        paged: dict[int, list[FrameRecord]] = {}  # frame id -> what replaces it
         for record in self.capture.records:
             if isinstance(record, CallRecord):
                 out.append(self._call(record))
+                continue
+            pages = self.pages.by_frame.get(id(record))
+            if pages is not None:
+                if id(pages) not in done:
+                    done.add(id(pages))
+                    paged.update(self.pages.rewrite(pages, self._message))
+                    self.dropped += 0 if pages.complete else len(pages.frames)
+                out += paged.pop(id(record), [])
                 continue
             stream = self.streams.get(id(record))
             if stream is None:
@@ -266,6 +281,12 @@ class _Redactor:
         new.result = _walk(new.result, self.marks.sub)
         return new
 
+    def _message(self, kind: str, value: Any) -> Any:
+        """An answer or UI chat message (a JSON value): names, and a UI message's text."""
+        if kind == "ui" and isinstance(value, dict) and isinstance(value.get("message"), str):
+            value = {**value, "message": self.marks.text(value["message"], "chat")}
+        return _walk(value, self.marks.sub)
+
     def _frame(self, frame: FrameRecord) -> FrameRecord:
         data = frame.json()
         if data is None:
@@ -280,6 +301,14 @@ class _Redactor:
         text = _text_response(frame)
         if text is not None:
             data["body"]["commandLine"] = _TEXT_PREFIX + dumps_wire(self._text(text))
+        line = (
+            data.get("body", {}).get("commandLine") if isinstance(data.get("body"), dict) else None
+        )
+        asked = (
+            redact_ask(line, lambda v: _walk(v, self.marks.sub)) if isinstance(line, str) else None
+        )
+        if asked is not None:
+            data["body"]["commandLine"] = asked
         data = _walk(data, self.marks.sub)
         return FrameRecord(frame.t, frame.conn, frame.dir, _dumps(data))
 
@@ -298,10 +327,8 @@ class _Redactor:
             self.dropped += len(stream.frames)
             return []
         value = _load(stream.text())
-        is_chat = stream.channel is Channel.UI_CHAT and isinstance(value, dict)
-        if is_chat and isinstance(value.get("message"), str):
-            value["message"] = self.marks.text(value["message"], "chat")
-        text = dumps_wire(_walk(value, self.marks.sub)) if value is not None else stream.text()
+        kind = "ui" if stream.channel is Channel.UI_CHAT else "answer"
+        text = dumps_wire(self._message(kind, value)) if value is not None else stream.text()
         chunks = split_payload(stream.channel, stream.message_id, text)
         frames = stream.frames[: len(chunks)]
         frames += [stream.frames[-1]] * (len(chunks) - len(frames))

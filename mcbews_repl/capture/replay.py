@@ -25,6 +25,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
+from ..sansio.wire import EMPTY_REPLY, POLL_COMMAND
 from ..sim.client import dial, hang_up
 from ..sim.wsencrypt import (
     GameCipher,
@@ -70,6 +71,13 @@ class ReplaySummary:
         if self.requests_left:
             parts.append(f"{self.requests_left} recorded requests never asked for")
         return ", ".join(parts)
+
+
+def _status_message(text: str) -> object:
+    try:
+        return json.loads(text)["body"].get("statusMessage")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def _frame(header: dict[str, Any], body: dict[str, Any]) -> str:
@@ -137,17 +145,24 @@ class ReplayGame:
         self._tasks = []
         self.closed.set()
 
+    def _owed(self, request: Request) -> bool:
+        """A recorded answer still to give (an idle poll answer is not owed to anyone)."""
+        idle = (
+            request.key.idle is not None
+            and request.answers
+            and (_status_message(request.answers[0][1]) == request.key.idle)
+        )
+        return bool(request.answers) and not request.used and not idle
+
     def done(self) -> bool:
         """Every recorded answer given and every recorded event sent."""
-        requests = all(r.used or not r.answers for r in self.script.requests)
+        requests = not any(self._owed(r) for r in self.script.requests)
         return requests and all(f.sent for f in self.script.followers) and not self._queue
 
     def finish(self) -> ReplaySummary:
         """The summary, with what was never asked for or never sent counted."""
         self.summary.events_left = sum(1 for f in self.script.followers if not f.sent)
-        self.summary.requests_left = sum(
-            1 for r in self.script.requests if r.answers and not r.used
-        )
+        self.summary.requests_left = sum(1 for r in self.script.requests if self._owed(r))
         return self.summary
 
     # --- frames in ----------------------------------------------------------------------
@@ -210,9 +225,12 @@ class ReplayGame:
     # --- answering ----------------------------------------------------------------------
 
     def _take(self, key: RequestKey) -> Request | None:
-        for request in self.script.requests:
-            if not request.used and request.answers and request.key.key == key.key:
+        same = [r for r in self.script.requests if r.answers and r.key.key == key.key]
+        for request in same:
+            if not request.used:
                 return request
+        if key.idle is not None:  # used up: an idle answer again (a poll finding nothing)
+            return next((r for r in same if _status_message(r.answers[0][1]) == key.idle), None)
         return None
 
     def _answer(self, request_id: str, key: RequestKey, data: dict[str, Any]) -> None:
@@ -222,6 +240,9 @@ class ReplayGame:
         if request is None:
             self._unmatched(request_id, key, data)
         else:
+            if request.used:  # an idle answer given again: no followers, no count
+                self._send_at(now, request.t, self._rewrite(request.answers[0][1], request_id))
+                return
             request.used = True
             self._ids.update(zip(request.key.ids, key.ids, strict=False))
             self._fired[request.index] = now
@@ -237,7 +258,8 @@ class ReplayGame:
         shown = str(body.get("commandLine", key.key))
         if made_up is not None:
             self._send_at(0.0, 0.0, _response(request_id, made_up))
-            self.summary.synthesized.append(shown)
+            if shown not in self.summary.synthesized:  # the poll asks many times: once
+                self.summary.synthesized.append(shown)
             return
         if self.script.facts.get("joined_late") and key.key in _START_KEYS:
             self.summary.before_capture.append(shown)  # its answer was never recorded
@@ -248,9 +270,12 @@ class ReplayGame:
             self._on_unanswered(shown)
 
     def _from_header(self, key: str) -> dict[str, Any] | None:
-        """An answer for the connection's own start when the capture lacks it."""
+        """An answer for the connection's own start (and for the UI chat poll past the
+        recorded ones: nothing waits) when the capture lacks it."""
         if key.startswith("subscribe ") or key.startswith("unsubscribe "):
             return {"statusCode": 0}
+        if key == POLL_COMMAND:
+            return {"statusCode": 0, "statusMessage": EMPTY_REPLY}
         player = self.script.facts.get("local_player")
         if key == "getlocalplayername" and isinstance(player, str):
             return {"localplayername": player, "statusCode": 0, "statusMessage": player}

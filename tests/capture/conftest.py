@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -46,3 +47,6 @@ async def notebook_flow(mc: mcbews_repl.Bridge, sim: SimWorld) -> None:
     sim.ui_chat("Alex", "hello notebook, this is Alex")
     sim.chat("Steve", "Steve says hi in chat")
     await mc.send_text("Alex", "Hi Alex! " + "Here is a longer answer. " * 30)
+    async with asyncio.timeout(10):  # UI chat comes with the transport's next poll
+        while not any(e.kind == "ui_chat" for e in mc.events()):
+            await asyncio.sleep(0.01)

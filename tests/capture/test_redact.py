@@ -10,6 +10,7 @@ from typing import Any
 from mcbews_repl.capture import CallRecord, Capture, FrameRecord, Header, redact
 from mcbews_repl.sansio import Channel, format_chunk, reassemble_chunks, split_payload
 from mcbews_repl.sansio.chunks import parse_chunk
+from mcbews_repl.sansio.pull import Page, decode_reply, format_page, split_pages
 from mcbews_repl.testing import replay_capture
 
 from .conftest import notebook_flow, recorded_session
@@ -120,3 +121,35 @@ def test_the_names_list_answers_carry_are_replaced() -> None:
     redacted = redact(capture_of([("out", command("list")), ("in", json.dumps(answer))]))
     text = redacted.frames[1].text or ""
     assert "Alexandra" not in text and "Steve" not in text and "Player2" in text
+
+
+def response(rid: str, message: str) -> str:
+    header = {"messagePurpose": "commandResponse", "requestId": rid, "version": 1}
+    return json.dumps({"header": header, "body": {"statusCode": 0, "statusMessage": message}})
+
+
+def test_pulled_pages_are_joined_redacted_and_cut_again_even_into_more_pages() -> None:
+    # Two full pages of an answer naming "Al" often: Player1 is longer, so the redacted
+    # answer needs a third page, which gets a pull request and an answer of its own.
+    names = [{"name": "Al", "note": "x" * 40}] * 31
+    answer = json.dumps({"ok": True, "result": {"players": names}}, separators=(",", ":"))
+    pages = split_pages(answer)
+    assert len(pages) == 2 and len(answer) > 2000
+    ask = "mcbews:ask " + json.dumps({"v": 2, "request_id": "a1", "capability": "x",
+                                      "payload": {"target": "Al"}}).encode().hex()  # fmt: skip
+    frames = [
+        ("out", command(ask, "r1")),
+        ("in", response("r1", format_page(Page("answer", "a1", 1, 2, pages[0])))),
+        ("out", command("mcbews:pull a1 2", "r2")),
+        ("in", response("r2", format_page(Page("answer", "a1", 2, 2, pages[1])))),
+    ]
+    redacted = redact(capture_of(frames))
+    lines = [json.loads(f.text or "")["body"].get("commandLine") for f in redacted.frames]
+    assert lines[4] == "mcbews:pull a1 3"  # the page added for the longer text
+    replies = [decode_reply(json.loads(f.text or "")["body"]["statusMessage"])
+               for f in redacted.frames if f.dir == "in"]  # fmt: skip
+    assert [(p.index, p.total) for p in replies] == [(1, 3), (2, 3), (3, 3)]
+    whole = json.loads("".join(p.content for p in replies))
+    assert {p["name"] for p in whole["result"]["players"]} == {"Player2"}
+    asked = bytes.fromhex(lines[0].split(" ")[1]).decode()
+    assert '"target":"Player2"' in asked and "Al" not in asked

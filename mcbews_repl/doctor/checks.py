@@ -3,10 +3,10 @@
 1. The connection: address, encrypted or not (and how), the event header version seen.
 2. Commands answer: ``list`` a few times, the players online, round trips p50 / p95.
 3. Events flow: a ``tellraw @s`` whose echo must come back as a PlayerMessage.
-4. The addon answers: ``list_capabilities`` through the bridge; when it does not, whether
-   the bridge player is in the world (``testfor``) and whether a whisper it makes reaches
-   this connection, which tells a missing pack, a failing script and a game that keeps the
-   bridge player's chat from WebSocket subscribers apart.
+4. The addon answers: ``list_capabilities`` through the transport the connection chose,
+   and what each transport's own assumption shows on this game (addon.py): a missing pack,
+   Beta APIs off, a failing script, a game that does not return a custom command's
+   message, and one that keeps the bridge player's chat from WebSocket subscribers.
 5. Text display: a short ``send_text`` to the host (there is no acknowledgement to wait for).
 6. Optional (``probe_limits``): the largest command line and frame the game accepts.
 
@@ -24,13 +24,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ..exceptions import (
-    CapabilityError,
     ConnectionClosed,
     McbewsError,
     NotConnected,
     RequestTimeout,
 )
 from ..gateway import Bridge, CommandResult, GameConnection, LogEntry
+from .addon import AddonCheck
 from .probe import probe_limits
 from .report import Check
 
@@ -210,56 +210,17 @@ class Doctor:
         observed = f"the /tellraw echo came back as a PlayerMessage in {millis:.0f} ms"
         return Check(3, name, "ok", observed, "", {"ms": millis})
 
-    # --- 4. the addon ----------------------------------------------------------------------
+    # --- 4. the addon (addon.py) -------------------------------------------------------
 
     async def addon(self) -> Check:
-        name = "The addon answers"
-        start = time.monotonic()
-        try:
-            result = await self.game.call("list_capabilities", timeout=self.waits.call)
-        except CapabilityError as exc:
-            observed = f"list_capabilities was refused: {exc.code}: {exc.message}"
-            return Check(4, name, "failed", observed, _OLD_ADDON)
-        except RequestTimeout:
-            return await self._no_answer()
-        millis = (time.monotonic() - start) * 1000
-        caps = [str(c.get("name")) for c in result.get("capabilities", []) if isinstance(c, dict)]
-        version = _addon_version(result)
-        observed = (
-            f"list_capabilities answered in {millis:.0f} ms: {len(caps)} capabilities "
-            f"({', '.join(caps)}); addon version "
-            f"{version or 'not reported (a pack older than this package?)'}"
+        check = AddonCheck(
+            self.game,
+            self._chat_after,
+            command_wait=self.waits.command,
+            call_wait=self.waits.call,
+            capture=self.capture,
         )
-        return Check(4, name, "ok", observed, "", {"capabilities": caps, "version": version})
-
-    async def _no_answer(self) -> Check:
-        name, bridge = "The addon answers", self.game.proto.bridge_player
-        silent = f"list_capabilities got no answer within {self.waits.call:g} s"
-        present = await self.game.command(f"testfor {bridge}", timeout=self.waits.command)
-        if not present.ok:
-            observed = f"{silent}, and the addon's bridge player {bridge} is not in the world"
-            return Check(4, name, "failed", observed, _NO_BRIDGE_PLAYER)
-        nonce = _nonce()
-        whisper = f"execute as {bridge} run tell @s {nonce}"
-        ran, millis = await self._chat_after(
-            nonce, lambda: self.game.command(whisper, timeout=self.waits.command), bridge
-        )
-        if millis is not None:
-            observed = (
-                f"{silent}; its bridge player {bridge} is in the world and a whisper it made "
-                f"reached this connection in {millis:.0f} ms, so answers can travel: the "
-                "addon itself did not answer"
-            )
-            return Check(4, name, "failed", observed, _SCRIPT_ERROR)
-        made = "never arrived" if ran.ok else f"could not be made ({ran.status_message})"
-        observed = (
-            f"{silent}. The addon runs (its bridge player {bridge} is in the world) but its "
-            f"chat does not reach the WebSocket: a whisper made by it {made}. This game does "
-            "not report the bridge player's `tell @s` to WebSocket subscribers, the one step "
-            "no public capture confirms"
-        )
-        advice = f"please share {self.capture()} in a bug report: it shows exactly this"
-        return Check(4, name, "failed" if ran.ok else "unsure", observed, advice)
+        return await check.run()
 
     # --- 5. text ---------------------------------------------------------------------------
 
@@ -287,18 +248,9 @@ class Doctor:
         return Check(6, "Command limits", found.verdict, found.observed, found.advice, found.data)
 
 
-def _addon_version(result: dict[str, object]) -> str | None:
-    addon = result.get("addon")
-    version = addon.get("version") if isinstance(addon, dict) else None
-    return str(version) if version else None
-
-
 _SILENT_GAME = (
     "is the world paused (a menu open)? Close it; then check that cheats are on and that "
     "the player who typed /connect is an operator"
-)
-_OLD_ADDON = (
-    "an older or another addon: export this package's pack (mcbews-repl addon export) and import it"
 )
 _PROBE_ADVICE = (
     "--probe-limits (probe_limits=True) finds the largest command line and frame the game "
@@ -313,14 +265,3 @@ CHECK_NAMES = [
     (6, "Command limits"),
 ]
 _LATER = CHECK_NAMES[2:5]
-_NO_BRIDGE_PLAYER = (
-    "either Beta APIs are off: in the world's settings turn on Experiments > Beta APIs (the "
-    "pack's @minecraft/server-gametest module needs it); or the pack is not applied: run "
-    "mcbews-repl addon export, open mcbews_bridge.mcaddon to import it, and add the mcbews "
-    "bridge behavior pack to this world. Then reopen the world and type /connect again"
-)
-_SCRIPT_ERROR = (
-    "a script error in the addon? Turn on the content log (Settings > Creator > Enable "
-    "Content Log GUI) and look for mcbews errors; if the pack is older than this package, "
-    "export it again (mcbews-repl addon export) and re-import it"
-)

@@ -15,14 +15,19 @@ FAST_BRIDGE: dict[str, Any] = {"text_prelude": 0.0, "text_interval": 0.0}
 # a second does not come at all.
 QUICK = Waits(command=2.0, event=0.5, call=0.5, probe=1.0)
 
-# Each failure mode the simulated world can play: (bridge options, world options).
+# Each state of a world the simulated world can play: (bridge options, world options).
+BETA = {"pack": "beta", "beta_apis": True}
 MODES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "healthy": ({}, {}),
+    "healthy_by_chat": ({"transport": "chat"}, BETA),
+    "education": ({}, {"edition": "education"}),
     "no_addon": ({}, {"addon": False}),
-    "beta_apis_off": ({}, {"beta_apis": False}),
+    "beta_pack_without_beta_apis": ({}, {"pack": "beta", "beta_apis": False}),
     "encryption_required": ({"encrypt": False}, {"require_encryption": True}),
     "script_error": ({}, {"script_error": True}),
-    "lost_answer": ({}, {"report_simulated_chat": False}),
+    "script_error_by_chat": ({"transport": "chat"}, {**BETA, "script_error": True}),
+    "custom_command_message_lost": ({}, {"report_custom_command_messages": False}),
+    "chat_lost": ({"transport": "chat"}, {**BETA, "report_simulated_chat": False}),
 }
 
 

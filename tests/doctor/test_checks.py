@@ -1,5 +1,6 @@
 """The doctor's diagnosis for each state of the world the simulated world can play, through
-the real gateway and the addon in QuickJS; its capture; and the limits probe."""
+the real gateway and the addon in QuickJS (both packs, both transports); its capture; and
+the limits probe."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 import mcbews_repl
 from mcbews_repl.capture import read_capture
 from mcbews_repl.doctor import DoctorReport, run_doctor
+from mcbews_repl.doctor.addon import PullProbe, _combined
 from mcbews_repl.testing import replay_capture
 
 from ..gateway.fakegame import FakeGame
@@ -25,8 +27,11 @@ def verdicts(report: DoctorReport) -> str:
     return "".join({"ok": "+", "failed": "x", "unsure": "?"}[c.verdict] for c in report.checks)
 
 
-async def test_a_healthy_world(tmp_path: Path) -> None:
-    report = await diagnose("healthy", tmp_path)
+@pytest.mark.parametrize(
+    ("mode", "transport"), [("healthy", "pull"), ("healthy_by_chat", "chat"), ("education", "pull")]
+)
+async def test_a_healthy_world(mode: str, transport: str, tmp_path: Path) -> None:
+    report = await diagnose(mode, tmp_path)
     assert verdicts(report) == "++++??" and report.ok
     assert [c.name for c in report.checks] == [
         "The connection", "Commands answer", "Events flow", "The addon answers",
@@ -34,20 +39,32 @@ async def test_a_healthy_world(tmp_path: Path) -> None:
     ]  # fmt: skip
     first = report.check(1).observed
     assert "encrypted (ws:encrypt, AES-256-cfb8)" in first and "version 17039360" in first
-    assert "There are 3/10 players online" in report.check(2).observed
+    assert "players online" in report.check(2).observed
     assert report.check(2).data["p50_ms"] <= report.check(2).data["p95_ms"]
-    assert "list_capabilities" in report.check(4).data["capabilities"]
+    addon = report.check(4)
+    assert "list_capabilities" in addon.data["capabilities"]
+    assert addon.data["transport"] == transport and f"({transport})" in addon.observed
+    # The pull transport's assumption, confirmed on this game with both packs.
+    assert addon.data["pull"] == "confirmed"
+    assert "A custom command's message came back as commandResponse.statusMessage" in (
+        addon.observed
+    )
     assert report.check(5).next_step.startswith("sent; look at the game: Steve should see")
     assert "--probe-limits" in report.check(6).next_step
-    assert report.capture == tmp_path / "healthy.jsonl" and report.capture_note == "redacted"
+    assert report.capture == tmp_path / f"{mode}.jsonl" and report.capture_note == "redacted"
 
 
-@pytest.mark.parametrize("mode", ["no_addon", "beta_apis_off"])
-async def test_no_bridge_player_means_beta_apis_off_or_no_pack(mode: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["no_addon", "beta_pack_without_beta_apis"])
+async def test_no_pack_running_means_apply_one_or_turn_beta_apis_on(
+    mode: str, tmp_path: Path
+) -> None:
     report = await diagnose(mode, tmp_path)
     assert verdicts(report) == "+++x??" and not report.ok
     addon = report.check(4)
-    assert "bridge player MCBEWS_BRIDGE is not in the world" in addon.observed
+    assert "mcbews:pull is an unknown command here" in addon.observed
+    assert "MCBEWS_BRIDGE is not in the world" in addon.observed
+    assert "pull: refused by the game: Unknown command: mcbews:ask" in addon.observed
+    assert "no mcbews pack runs in this world" in addon.next_step
     assert "Experiments > Beta APIs" in addon.next_step
     assert "mcbews-repl addon export" in addon.next_step
     assert "will likely not show" in report.check(5).next_step
@@ -64,29 +81,60 @@ async def test_a_world_that_requires_encryption(tmp_path: Path) -> None:
     assert report.check(3).observed == "skipped: commands do not work (check 2)"
 
 
-async def test_a_script_error_in_the_addon(tmp_path: Path) -> None:
-    report = await diagnose("script_error", tmp_path)
+@pytest.mark.parametrize("mode", ["script_error", "script_error_by_chat"])
+async def test_a_script_error_in_the_addon(mode: str, tmp_path: Path) -> None:
+    report = await diagnose(mode, tmp_path)
     assert verdicts(report) == "+++x??"
     addon = report.check(4)
-    assert "a whisper it made reached this connection" in addon.observed
-    assert "the addon itself did not answer" in addon.observed
+    # Over either transport the pack's custom command fails on the request as well.
+    assert "mcbews:pull failed (-2147352576: '')" in addon.observed
+    assert "the pack runs, but its script failed on it" in addon.observed
     assert "content log" in addon.next_step
+    assert addon.data["transport"] == ("none" if mode == "script_error" else "chat")
+
+
+def test_a_whisper_that_arrives_puts_the_blame_on_the_addon() -> None:
+    # The chat route's other outcome (the simulated world cannot fail a chat answer and
+    # not its custom commands): the game delivers the whisper, the addon did not answer.
+    pull = PullProbe("confirmed", "A custom command's message came back")
+    check = _combined("no answer", pull, (True, "a whisper reached it in 3 ms"), "c.jsonl", {})
+    assert check.verdict == "failed" and "the addon did not answer" in check.observed
+    assert "content log" in check.next_step
+    lost = _combined("no answer", pull, (False, "a whisper never arrived"), "c.jsonl", {})
+    assert "please share c.jsonl" in lost.next_step and "stable pack" not in lost.next_step
+    unknown = _combined("no answer", pull, (None, "could not be made"), "c.jsonl", {})
+    assert unknown.verdict == "unsure"
+
+
+async def test_a_game_that_does_not_return_custom_command_messages(tmp_path: Path) -> None:
+    report = await diagnose("custom_command_message_lost", tmp_path)
+    assert verdicts(report) == "+++x??"
+    addon = report.check(4)
+    assert "mcbews:pull ran (status 0) but its message did not come back" in addon.observed
+    assert "does not return a custom command's message over the WebSocket" in addon.observed
+    assert "the beta pack with Beta APIs on can answer by chat" in addon.next_step
+    share = f"please share {tmp_path / 'custom_command_message_lost.jsonl'} in a bug report"
+    assert share in addon.next_step
 
 
 async def test_a_game_that_keeps_the_bridge_players_chat_from_the_websocket(
     tmp_path: Path,
 ) -> None:
-    report = await diagnose("lost_answer", tmp_path)
+    report = await diagnose("chat_lost", tmp_path)
     assert verdicts(report) == "+++x??"
     addon = report.check(4)
-    assert "The addon runs (its bridge player MCBEWS_BRIDGE is in the world) but its " \
-           "chat does not reach the WebSocket" in addon.observed  # fmt: skip
-    assert "the one step no public capture confirms" in addon.observed
-    assert f"please share {tmp_path / 'lost_answer.jsonl'} in a bug report" in addon.next_step
+    assert "The beta pack runs (its bridge player is in the world) but its chat does not " \
+           "reach the WebSocket" in addon.observed  # fmt: skip
+    assert "a whisper made by MCBEWS_BRIDGE never arrived" in addon.observed
+    assert "no public capture confirms" in addon.observed
+    assert f"please share {tmp_path / 'chat_lost.jsonl'} in a bug report" in addon.next_step
 
 
 async def test_events_that_never_come_back(tmp_path: Path) -> None:
-    async with mcbews_repl.serve(port=0, **FAST_BRIDGE) as mc, FakeGame(mc.url) as game:
+    async with (
+        mcbews_repl.serve(port=0, transport="chat", **FAST_BRIDGE) as mc,
+        FakeGame(mc.url) as game,
+    ):
         await mc.wait_connected(timeout=10)  # this game answers commands, reports no chat
         game.capabilities["list_capabilities"] = lambda p: {"ok": True, "result": {}}
         report = await run_doctor(mc, save=False, waits=QUICK)
@@ -105,7 +153,7 @@ async def test_without_a_game_it_says_how_to_connect() -> None:
 
 
 async def test_the_doctors_capture_is_redacted_and_replays(tmp_path: Path) -> None:
-    report = await diagnose("lost_answer", tmp_path)
+    report = await diagnose("chat_lost", tmp_path)
     assert report.capture is not None
     capture = read_capture(report.capture)
     text = report.capture.read_text(encoding="utf-8")

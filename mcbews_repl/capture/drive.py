@@ -149,9 +149,10 @@ class _Driver:
 
     async def connect(self) -> None:
         for conn in self.capture.connections():
-            game = ReplayGame(self.capture, conn, fast=self.fast)
+            game = ReplayGame(self.capture, conn, fast=self.fast, marks_start=True)
             await game.connect(self.bridge.url)
             live = await self.bridge.wait_connected(_CONNECT_TIMEOUT_SECONDS)
+            game.started()  # its handshake and transport probe are over
             self.games[conn] = (game, live)
 
     async def run_calls(self) -> None:
@@ -204,6 +205,8 @@ async def replay_capture(
     if fast:  # no pauses; and a handshake the capture cannot answer need not hold 5 s
         kept.update(text_prelude=0.0, text_interval=0.0)
         kept["handshake_timeout"] = min(float(kept.get("handshake_timeout", 1.0)), 1.0)
+        # A replayed answer comes at once: a probe it does not answer has nothing to wait for.
+        kept["probe_timeout"] = min(float(kept.get("probe_timeout", 0.5)), 0.5)
     async with serve(port=0, token=None, **kept) as bridge:
         driver = _Driver(capture, bridge, fast=fast, lost=lost_timeout)
         bridge.on_ui_chat(driver.on_ui_chat)

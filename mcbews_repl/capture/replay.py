@@ -98,6 +98,7 @@ class ReplayGame:
         *,
         fast: bool = False,
         on_unanswered: Callable[[str], object] | None = None,
+        marks_start: bool = False,
     ) -> None:
         if isinstance(capture, GameScript):
             self.script = capture
@@ -118,6 +119,12 @@ class ReplayGame:
         self._ids: dict[str, str] = {}  # recorded bridge-made id -> the live run's
         self._fired: dict[int | None, float] = {}  # anchor -> when it arrived live
         self._queue: list[tuple[float, float, int, str | bytes]] = []
+        # Recorded answers the live connection's start took (see started()), when the
+        # capture began after its game had connected and so holds no start of its own.
+        self._spent_at_start: list[Request] = []
+        # Whoever connects the game says when its start is over (started()): replay_capture
+        # does; the command line cannot tell, and only the start's own requests are spared.
+        self._starting = marks_start and bool(self.script.facts.get("joined_late"))
         self._wake = asyncio.Event()
         self._order = 0
 
@@ -153,6 +160,25 @@ class ReplayGame:
             and (_status_message(request.answers[0][1]) == request.key.idle)
         )
         return bool(request.answers) and not request.used and not idle
+
+    def started(self) -> None:
+        """The live connection's start (its handshake and transport probe) is over.
+
+        A capture that began after its game connected holds no answers for that start, so
+        the start took the first recorded answers of the same requests (the doctor's own
+        transport probe, say): they are given back for the requests they were recorded for,
+        with what the game sent after them."""
+        self._starting = False
+        spent = {r.index for r in self._spent_at_start}
+        for request in self._spent_at_start:
+            request.used = False
+            self._fired.pop(request.index, None)
+            self.summary.answered -= 1
+        for follower in self.script.followers:
+            if follower.anchor in spent and follower.sent:
+                follower.sent = False
+                self.summary.events_sent -= 1
+        self._spent_at_start = []
 
     def done(self) -> bool:
         """Every recorded answer given and every recorded event sent."""
@@ -244,6 +270,8 @@ class ReplayGame:
                 self._send_at(now, request.t, self._rewrite(request.answers[0][1], request_id))
                 return
             request.used = True
+            if self._starting:
+                self._spent_at_start.append(request)
             self._ids.update(zip(request.key.ids, key.ids, strict=False))
             self._fired[request.index] = now
             for delay, text in request.answers:
@@ -261,7 +289,8 @@ class ReplayGame:
             if shown not in self.summary.synthesized:  # the poll asks many times: once
                 self.summary.synthesized.append(shown)
             return
-        if self.script.facts.get("joined_late") and key.key in _START_KEYS:
+        late = self.script.facts.get("joined_late")
+        if self._starting or (late and key.key in _START_KEYS):
             self.summary.before_capture.append(shown)  # its answer was never recorded
             return
         self.summary.unanswered.append(shown)

@@ -101,6 +101,8 @@ SESSIONS: dict[str, tuple[Session, dict[str, Any], dict[str, Any]]] = {
     "encryption_required_refused": (refused, {"encrypt": False}, {"require_encryption": True}),
     # A client that offers no encryption, sending events in the legacy shape.
     "plaintext_legacy_events": (everyday, {}, {"offer_encryption": False, "legacy_events": True}),
+    # The beta pack with Beta APIs on, answering by chat (the bridge player's tell @s).
+    "beta_pack_by_chat": (everyday, {"transport": "chat"}, {"pack": "beta", "beta_apis": True}),
 }  # fmt: skip
 
 
@@ -108,10 +110,16 @@ SESSIONS: dict[str, tuple[Session, dict[str, Any], dict[str, Any]]] = {
 # a user attaches to a bug report: redacted, and replayable).
 DOCTOR_MODES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "doctor_healthy": ({}, {}),
+    "doctor_healthy_by_chat": ({"transport": "chat"}, {"pack": "beta", "beta_apis": True}),
     "doctor_no_addon": ({}, {"addon": False}),
+    "doctor_beta_pack_without_beta_apis": ({}, {"pack": "beta", "beta_apis": False}),
     "doctor_encryption_required": ({"encrypt": False}, {"require_encryption": True}),
     "doctor_script_error": ({}, {"script_error": True}),
-    "doctor_lost_answer": ({}, {"report_simulated_chat": False}),
+    "doctor_custom_command_message_lost": ({}, {"report_custom_command_messages": False}),
+    "doctor_chat_lost": (
+        {"transport": "chat"},
+        {"pack": "beta", "beta_apis": True, "report_simulated_chat": False},
+    ),
 }
 
 

@@ -26,6 +26,8 @@ async def test_a_capture_replays_with_the_recorded_results(path: Path) -> None:
 
 def test_the_folder_holds_the_notebook_flows_and_an_encrypted_session() -> None:
     names = {p.stem for p in CAPTURES}
+    transports = {read_capture(p).facts(1).get("transport") for p in CAPTURES}
+    assert {"pull", "chat"} <= transports  # both ways answers travel
     assert {"01_getting_started", "02_exploring_a_world", "03_inventory_analysis",
             "04_ui_chat_bot", "04_ui_chat_bot_redacted"} <= names  # fmt: skip
     encrypted = [read_capture(p).facts(1).get("encrypted") for p in CAPTURES]
@@ -35,10 +37,16 @@ def test_the_folder_holds_the_notebook_flows_and_an_encrypted_session() -> None:
 
 async def test_the_doctors_captures_are_here_too_each_failure_replayed() -> None:
     doctors = {p.stem for p in CAPTURES if p.stem.startswith("doctor_")}
-    assert doctors == {"doctor_healthy", "doctor_no_addon", "doctor_encryption_required",
-                       "doctor_script_error", "doctor_lost_answer"}  # fmt: skip
-    # The doctor began recording after the game connected; this game never said who its
-    # player is, so that one request of its start is not in the capture and says so.
+    assert doctors == {
+        "doctor_healthy", "doctor_healthy_by_chat", "doctor_no_addon",
+        "doctor_beta_pack_without_beta_apis", "doctor_encryption_required",
+        "doctor_script_error", "doctor_custom_command_message_lost", "doctor_chat_lost",
+    }  # fmt: skip
+    # The doctor began recording after the game connected, and this game never answered
+    # anything: its start (who its player is, the transport probes) is not in the capture,
+    # and the replay says so instead of failing.
     report = await replay_capture(HERE / "doctor_encryption_required.jsonl")
-    assert report.ok and report.games[1].before_capture == ["getlocalplayername"]
-    assert "1 from before the recording began" in report.describe()
+    start = report.games[1].before_capture
+    assert report.ok and start[0] == "getlocalplayername" and len(start) == 3
+    assert start[1].startswith("mcbews:ask ") and "mcbews:bridge_req" in start[2]
+    assert "3 from before the recording began" in report.describe()

@@ -1,6 +1,7 @@
 """%mc doctor and mc.doctor() as a notebook user sees them, read from a real kernel: the card
 for a working simulated world, the card for a game that keeps the bridge player's chat from
-the WebSocket (a simulated world in its own process), and the capture each leaves."""
+the WebSocket (a simulated world in its own process that does not return a custom command's
+message), and the capture each leaves."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def cells(folder: Path) -> dict[str, str]:
         "bad_option": "%mc doctor --bogus",
         "broken": "import asyncio, subprocess\n"
         f"game = subprocess.Popen([{SIM!r}, 'sim', '--url', mc.url, '--fast', "
-        "'--no-bridge-chat'])\n"
+        "'--no-custom-command-messages'])\n"
         "while len(mc.connections) < 2:\n    await asyncio.sleep(0.05)\n"
         "broken = await mc.wait_connected(timeout=60)\n"
         f"report = await mc.doctor(capture='{folder}/lost.jsonl', connection=broken)\n"
@@ -70,12 +71,12 @@ def test_a_game_that_loses_the_answers_is_diagnosed(shown: tuple[dict[str, Any],
     assert not errors(out["broken"])
     html = html_of(out["broken"])
     assert "1 check(s) failed; start with 4. The addon answers" in html
-    assert "✗ failed" in html and "its chat does not reach the WebSocket" in html
+    assert "✗ failed" in html and "does not return a custom command&#x27;s message" in html
     assert f"please share {folder}/lost.jsonl in a bug report" in html
     plain = texts(out["plain"])
     assert "<DoctorReport Steve's game from 127.0.0.1:" in plain and "4✗" in plain
     calls = read_capture(folder / "lost.jsonl").calls
-    assert any(c.request.get("line") == "testfor MCBEWS_BRIDGE" for c in calls)
+    assert any(c.request.get("line", "").startswith("mcbews:pull doctor") for c in calls)
 
 
 def test_a_bad_option_is_a_usage_error(shown: tuple[dict[str, Any], Path]) -> None:

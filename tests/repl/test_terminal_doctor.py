@@ -115,8 +115,9 @@ def test_the_command_says_what_to_do_when_the_pack_is_missing(tmp_path: Path) ->
     assert [row[0] for row in rows] == ["1", "2", "3", "4", "5", "6"]
     _, name, result, seen, advice = rows[3]
     assert (name, result) == ("The addon answers", "✗ failed") and RED_FAILED in output
-    assert "the addon's bridge player MCBEWS_BRIDGE is not in the world" in seen
-    assert "Experiments > Beta APIs" in advice and "mcbews-repl addon export" in advice
+    assert "mcbews:pull is an unknown command here" in seen
+    assert "the beta pack's player MCBEWS_BRIDGE is not in the world" in seen
+    assert "no mcbews pack runs in this world" in advice and "Beta APIs" in advice
     caption = " ".join(ANSI.sub("", output).split())
     assert "1 check(s) failed; start with 4. The addon answers" in caption
 

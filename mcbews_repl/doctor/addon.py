@@ -103,12 +103,16 @@ class AddonCheck:
             return await self._why_not(pull, self._silent())
         millis = (time.monotonic() - start) * 1000
         caps = [str(c.get("name")) for c in result.get("capabilities", []) if isinstance(c, dict)]
-        version = _version(result)
+        version, pack = _identity(result)
+        which = (
+            f"the {pack} pack, version {version}"
+            if version
+            else ("a pack that does not say its version (older than this package?)")
+        )
         observed = (
             f"list_capabilities answered in {millis:.0f} ms through "
-            f"{describe_transport(self.game.transport)}: {len(caps)} capabilities "
-            f"({', '.join(caps)}); addon version "
-            f"{version or 'not reported (a pack older than this package?)'}. {pull.said}"
+            f"{describe_transport(self.game.transport)}: {which}; {len(caps)} capabilities "
+            f"({', '.join(caps)}). {pull.said}"
         )
         data = {"capabilities": caps, "version": version, "transport": self.game.transport}
         return Check(4, NAME, "ok", observed, "", {**data, "pull": pull.verdict})
@@ -177,10 +181,12 @@ def _combined(
     return Check(4, NAME, "failed" if reaches is False else "unsure", observed, advice, data)
 
 
-def _version(result: dict[str, object]) -> str | None:
+def _identity(result: dict[str, object]) -> tuple[str | None, str]:
+    """The addon's version and pack, as list_capabilities reports them (newer packs do)."""
     addon = result.get("addon")
-    version = addon.get("version") if isinstance(addon, dict) else None
-    return str(version) if version else None
+    if not isinstance(addon, dict) or not addon.get("version"):
+        return None, "?"
+    return str(addon["version"]), str(addon.get("pack") or "?")
 
 
 _OLD_ADDON = (

@@ -182,3 +182,10 @@ async def test_the_limits_probe_finds_the_simulated_worlds_ceilings(tmp_path: Pa
                            "frame_line_bytes": 241}  # fmt: skip
     assert "the frame ceiling binds first" in limits.observed
     assert "The bridge's budget: 461 bytes of line, 661 of frame" in limits.observed
+
+
+async def test_the_addon_says_which_pack_and_version_it_is(tmp_path: Path) -> None:
+    stable = (await diagnose("healthy", tmp_path)).check(4)
+    assert stable.data["version"] == "0.2.0" and "the stable pack, version 0.2.0" in stable.observed
+    beta = (await diagnose("healthy_by_chat", tmp_path)).check(4)
+    assert "the beta pack, version 0.2.0" in beta.observed

@@ -20,9 +20,11 @@ from ..toolkit.answers import Answer, ObjectiveScores, RegionScan
 from .handle import Minecraft
 from .regionview import REGION_TYPE, region_html, region_text
 from .render import ansi, card_html, card_text, command_html, command_text
+from .results import CallResult, result_html, result_text
 from .runtime import Pending
 from .status import Status, status_fields
 from .tables import PlayerSnapshot
+from .views import frame_html, frame_text
 
 __all__ = [
     "BY_NAME",
@@ -130,14 +132,20 @@ RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], Non
         _pretty(lambda mc: _status_text(mc.status())),
     ),
     (PlayerSnapshot, _player_html, _pretty(_player_text)),
+    (CallResult, result_html, _pretty(result_text)),
     *((kind, _answer_html, _pretty(_answer_text)) for kind in _answer_types()),
 ]
 
 
-# Renderers of types registered by name: their modules (numpy, matplotlib) load only when
-# such a value is shown.
+# Renderers of types registered by name: their modules (numpy, matplotlib, pandas) load
+# only when such a value is shown. A DataFrame shows through its view when it has one
+# (views.py) and exactly as pandas shows it otherwise; pandas 3 names its module "pandas".
 BY_NAME: list[tuple[tuple[str, str], Callable[[Any], str], Callable[[Any, Any, bool], None]]] = [
     (REGION_TYPE, region_html, _pretty(region_text)),
+    *(
+        ((module, "DataFrame"), frame_html, _pretty(frame_text))
+        for module in ("pandas", "pandas.core.frame")
+    ),
 ]
 
 

@@ -24,6 +24,7 @@ from .connections import Connection, ConnectionRef, resolve
 from .counters import counter_rows
 from .explore import Explore
 from .progress import progress_bar
+from .results import CallResult
 from .runtime import Pending, Runtime
 from .status import Status
 from .tables import (
@@ -244,14 +245,18 @@ class Minecraft(Explore):
         connection: ConnectionRef | None = None,
         **fields: Any,
     ) -> Pending[dict[str, Any]]:
-        """Call an addon capability; ``CapabilityError(code, message)`` when it fails."""
+        """Call an addon capability; ``CapabilityError(code, message)`` when it fails.
+
+        The answer is a dict (a :class:`CallResult`, which shows as a card, a table or a
+        JSON tree)."""
         timeout = self._call_timeout if timeout is None else timeout
 
         async def run() -> dict[str, Any]:
             chosen = resolve(self._bridge, connection)
-            return await self._bridge.call(
+            answer = await self._bridge.call(
                 capability, payload, timeout=timeout, connection=chosen, **fields
             )
+            return CallResult(capability, answer)
 
         return self._submit(run(), capability)
 
@@ -297,9 +302,13 @@ class Minecraft(Explore):
 
         return self._submit(run(), "players")
 
-    def inventory(self, name: str | None = None) -> Pending[pd.DataFrame]:
+    def inventory(self, name: str | None = None, *, raw: bool = False) -> Pending[pd.DataFrame]:
+        """One row per stack: ``item`` (the short name), ``typeId``, ``amount`` ... shown as a
+        friendly table; ``raw=True``: the addon's fields alone, shown as pandas does."""
+
         async def run() -> pd.DataFrame:
-            return inventory_frame(await self._call("get_inventory_snapshot", target=name or "@a"))
+            answer = await self._call("get_inventory_snapshot", target=name or "@a")
+            return inventory_frame(answer, raw=raw)
 
         return self._submit(run(), "inventory")
 

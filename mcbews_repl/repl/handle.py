@@ -35,6 +35,7 @@ from .tables import (
     player_rows,
     players_frame,
 )
+from .watch import Watch
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -92,10 +93,11 @@ class CallbackFailure:
     traceback: str = field(repr=False)
 
 
-class Minecraft(Explore):
+class Minecraft(Explore, Watch):
     """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ...
 
-    The toolkit's queries, scoreboard, contexts and agent tools come from :class:`Explore`.
+    The toolkit's queries, scoreboard, contexts and agent tools come from :class:`Explore`;
+    the live map, tracks and interactive tables from :class:`Watch`.
     """
 
     def __init__(
@@ -123,6 +125,7 @@ class Minecraft(Explore):
         # shipped addon has until mc.caps() tells what this world's addon really offers.
         self.seen_players: set[str] = set()
         self.capability_names: list[str] = list(SHIPPED_CAPABILITIES)
+        self._described: dict[str, dict[str, Any]] = {}  # entity types a live map has seen
 
     # --- plumbing ---------------------------------------------------------------------------
 

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CallResult", "result_html", "result_text", "tree_html", "tree_text"]
 
-# Levels of a JSON tree shown unfolded; deeper ones start folded.
+# A JSON tree of at most this many values shows unfolded; a larger one opens two levels.
+OPEN_VALUES = 60
 OPEN_LEVELS = 2
 # Items of one list or object shown before "… N more" (the data keeps them all).
 ITEMS_SHOWN = 50
@@ -56,7 +57,15 @@ def _scalar_html(value: object) -> str:
     return f"<span style='{_NUMBER}'>{html.escape(json.dumps(value))}</span>"
 
 
-def _node_html(key: str | None, value: object, depth: int) -> str:
+def _count(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(_count(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_count(v) for v in value)
+    return 1
+
+
+def _node_html(key: str | None, value: object, depth: int, opened: int) -> str:
     label = f"<span style='{_KEY}'>{html.escape(key)}</span>: " if key is not None else ""
     if not isinstance(value, dict | list):
         return f"<div>{label}{_scalar_html(value)}</div>"
@@ -66,10 +75,10 @@ def _node_html(key: str | None, value: object, depth: int) -> str:
         empty = "{}" if isinstance(value, dict) else "[]"
         return f"<div>{label}<span style='{_MUTED}'>{empty}</span></div>"
     size = f"{len(items)} {noun}{'s' * (len(items) != 1)}"
-    children = "".join(_node_html(str(k), v, depth + 1) for k, v in items[:ITEMS_SHOWN])
+    children = "".join(_node_html(str(k), v, depth + 1, opened) for k, v in items[:ITEMS_SHOWN])
     if len(items) > ITEMS_SHOWN:
         children += f"<div style='{_MUTED}'>… {len(items) - ITEMS_SHOWN} more</div>"
-    state = " open" if depth < OPEN_LEVELS else ""
+    state = " open" if depth < opened else ""
     return (
         f"<details{state}><summary>{label}<span style='{_MUTED}'>{size}</span></summary>"
         f"<div style='margin-left:1.4em'>{children}</div></details>"
@@ -77,10 +86,12 @@ def _node_html(key: str | None, value: object, depth: int) -> str:
 
 
 def tree_html(title: str, value: object) -> str:
-    """A JSON value as a tree that folds: objects and lists open to two levels."""
+    """A JSON value as a tree that folds: small ones open, larger ones to two levels."""
+    opened = 1_000 if _count(value) <= OPEN_VALUES else OPEN_LEVELS
+    tree = _node_html(None, value, 0, opened)
     return (
         "<div style='font-family:var(--jp-code-font-family, monospace);font-size:0.9em'>"
-        f"<div style='{_MUTED}'>{html.escape(title)}</div>{_node_html(None, value, 0)}</div>"
+        f"<div style='{_MUTED}'>{html.escape(title)}</div>{tree}</div>"
     )
 
 

@@ -26,6 +26,8 @@ __all__ = [
     "inventory_frame",
     "player_rows",
     "players_frame",
+    "track_frame",
+    "track_rows",
 ]
 
 EQUIPMENT_SLOTS = ("head", "chest", "legs", "feet", "offhand")
@@ -47,6 +49,7 @@ INVENTORY_COLUMNS = [
 WHOLE_NUMBER_COLUMNS = ("amount", "maxAmount", "damage", "maxDurability")
 EVENT_COLUMNS = ["time", "kind", "connection", "player", "summary"]
 ENTITY_COLUMNS = ["id", "type", "name", "dimension", "x", "y", "z", "yaw"]
+TRACK_COLUMNS = ["time", "seconds", "player", "dimension", "x", "y", "z", "yaw", "health"]
 
 
 def clean_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -217,3 +220,27 @@ def entities_frame(found: EntityList, described: dict[str, dict[str, Any]]) -> p
         rows.append({"id": e.id, "type": info.get("typeId"), "name": info.get("nameTag") or None,
                      **where})  # fmt: skip
     return tag(pd.DataFrame(clean_rows(rows), columns=ENTITY_COLUMNS), "entities")
+
+
+def track_rows(
+    result: Mapping[str, Any], at: float, seconds: float, wanted: set[str] | None = None
+) -> list[dict[str, Any]]:
+    """One snapshot of every player (or those ``wanted``) as rows of a track."""
+    rows = []
+    for snapshot in player_rows(result):
+        if wanted is not None and snapshot.name not in wanted:
+            continue
+        row = snapshot.row()
+        where = {k: row[k] for k in TRACK_COLUMNS[3:]}
+        when = {"time": dt.datetime.fromtimestamp(at), "seconds": round(seconds, 3)}
+        rows.append({**when, "player": snapshot.name, **where})
+    return rows
+
+
+def track_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Where players were over time: one row per player and snapshot, oldest first."""
+    import pandas as pd
+
+    frame = pd.DataFrame(clean_rows(rows), columns=TRACK_COLUMNS)
+    frame["time"] = pd.to_datetime(frame["time"])
+    return tag(frame, "track")

@@ -24,9 +24,13 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "BROKEN_PERCENT",
     "VIEWS",
+    "WORN_PERCENT",
     "Column",
     "View",
+    "bar_colour",
+    "bar_html",
     "frame_html",
     "frame_text",
     "short_id",
@@ -79,7 +83,7 @@ def _time(value: object) -> str:
     return stamp("%H:%M:%S.%f")[:-3] if stamp is not None else str(value)
 
 
-def _fraction_colour(fraction: float) -> str:
+def bar_colour(fraction: float) -> str:
     """The bar's colour, judged on the percentage shown beside it (0.19999 shows 20%)."""
     percent = round(fraction * 100)
     if percent < BROKEN_PERCENT:
@@ -96,7 +100,7 @@ def bar_html(fraction: float, label: str, title: str = "") -> str:
         "<span style='display:inline-block;width:56px;height:8px;margin-right:6px;"
         "vertical-align:middle;border-radius:4px;background:rgba(128,128,128,.25)'>"
         f"<span style='display:block;width:{width:.0f}%;height:100%;border-radius:4px;"
-        f"background:{_fraction_colour(fraction)}'></span></span>{html.escape(label)}</span>"
+        f"background:{bar_colour(fraction)}'></span></span>{html.escape(label)}</span>"
     )
 
 
@@ -132,6 +136,7 @@ class View:
     name: str
     columns: tuple[Column, ...]
     index: str | None = None  # the header of the index when it means something (cursor)
+    picks: tuple[str, ...] = ()  # the columns mc.explore offers as pick lists
 
 
 def _get(name: str) -> Cell:
@@ -197,7 +202,7 @@ VIEWS: dict[str, View] = {
         Column("enchantments", _get("enchantments"), wrap=True),
         Column("lore", _get("lore"), wrap=True),
         Column("durability", _durability_text, _durability_html),
-    )),
+    ), picks=("player", "item")),
     "players": View("players", (
         Column("name", _get("name")),
         *_WHERE,
@@ -205,20 +210,20 @@ VIEWS: dict[str, View] = {
         Column("game mode", _get("gameMode")),
         Column("level", _num("level"), align="right"),
         Column("tags", _get("tags"), wrap=True),
-    )),
+    ), picks=("dimension", "game mode")),
     "entities": View("entities", (
         Column("type", _short("type"), title=_get("type")),
         Column("name", _get("name")),
         *_WHERE,
         Column("id", _get("id"), align="right"),
-    )),
+    ), picks=("type", "dimension")),
     "events": View("events", (
         Column("time", lambda row: _time(row.get("time"))),
         Column("kind", _get("kind")),
         Column("game", _num("connection"), align="right"),
         Column("player", _get("player")),
         Column("summary", _get("summary"), wrap=True),
-    ), index="cursor"),
+    ), index="cursor", picks=("kind", "game", "player")),
     "capabilities": View("capabilities", (
         Column("name", _get("name")),
         Column("description", _get("description"), wrap=True),
@@ -232,10 +237,10 @@ VIEWS: dict[str, View] = {
     )),
     "track": View("track", (
         Column("time", lambda row: _time(row.get("time"))),
-        Column("seconds", _num("seconds", 1), align="right"),
+        Column("seconds", _num("seconds", 2), align="right"),
         Column("player", _get("player")),
         *_WHERE,
-    )),
+    ), picks=("player", "dimension")),
 }  # fmt: skip
 
 

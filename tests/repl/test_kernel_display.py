@@ -140,8 +140,9 @@ def test_toolkit_answers_show_as_cards(shown: dict[str, Any]) -> None:
 def test_entity_tables_tell_entities_apart(shown: dict[str, Any]) -> None:
     [table] = [o for o in shown["entities"].outputs if o.output_type == "execute_result"]
     html = table["data"]["text/html"]
-    assert "<th>type</th>" in html and "<th>name</th>" in html
-    assert "minecraft:villager_v2" in html and "Bob" in html
+    assert ">type</th>" in html and ">name</th>" in html
+    assert ">villager_v2</td>" in html and "title='minecraft:villager_v2'" in html
+    assert ">Bob</td>" in html
 
 
 def test_connections_are_handles_that_answer_in_a_cell(shown: dict[str, Any]) -> None:

@@ -19,7 +19,16 @@ from ..gateway import CommandResult
 from ..toolkit.answers import Answer, ObjectiveScores, RegionScan
 from .handle import Minecraft
 from .regionview import REGION_TYPE, region_html, region_text
-from .render import ansi, card_html, card_text, command_html, command_text
+from .render import (
+    GameText,
+    ansi,
+    card_html,
+    card_text,
+    command_html,
+    command_text,
+    game_text_html,
+    game_text_text,
+)
 from .results import CallResult, result_html, result_text
 from .runtime import Pending
 from .status import Status, status_fields
@@ -133,6 +142,7 @@ RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], Non
     ),
     (PlayerSnapshot, _player_html, _pretty(_player_text)),
     (CallResult, result_html, _pretty(result_text)),
+    (GameText, game_text_html, _pretty(game_text_text)),
     *((kind, _answer_html, _pretty(_answer_text)) for kind in _answer_types()),
 ]
 

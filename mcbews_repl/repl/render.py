@@ -13,7 +13,17 @@ from typing import Any
 
 from ..sansio.formatting import runs, to_html
 
-__all__ = ["ansi", "card_html", "card_text", "command_html", "command_text", "game_markup"]
+__all__ = [
+    "GameText",
+    "ansi",
+    "card_html",
+    "card_text",
+    "command_html",
+    "command_text",
+    "game_markup",
+    "game_text_html",
+    "game_text_text",
+]
 
 _OK, _FAIL = "#1a7f37", "#cf222e"
 
@@ -110,3 +120,15 @@ def card_text(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -
     lines = [f"[bold cyan]{game_markup(title)}[/]  [dim]{escape(subtitle)}[/]"]
     lines += [f"  [bold]{escape(k)}[/]: {game_markup(v)}" for k, v in fields]
     return ansi("\n".join(lines))
+
+
+class GameText(str):
+    """Text as the game sent it (``§`` codes and all), shown as the player sees it."""
+
+
+def game_text_html(text: GameText) -> str:
+    return f"<div>{to_html(str(text))}</div>"
+
+
+def game_text_text(text: GameText) -> str:
+    return ansi(game_markup(str(text)), wrap=False)

@@ -61,7 +61,7 @@ def two(shell: Any) -> Iterator[tuple[Minecraft, SimHandle, SimHandle]]:
     RECEIVED["second"] = record_commands(second)
     asyncio.run_coroutine_threadsafe(second.connect(mc.url), loop).result(30)
     wait_until(lambda: [c.local_player for c in mc.connections] == ["Steve", "Alex"])
-    yield mc, mc.sim, SimHandle(second)
+    yield mc, mc.sim, SimHandle(second, mc._submit)
     asyncio.run_coroutine_threadsafe(second.close(), loop).result(30)
     wait_until(lambda: len(mc.connections) == 1)
 

@@ -21,7 +21,7 @@ RUNS = 5
 # Modules that loading must not import (each only when its feature is used); a probe
 # reports those a step imported that were not there before it (IPython itself imports
 # matplotlib when it starts, for instance).
-HEAVY = ("pandas", "rich", "ipywidgets", "anywidget", "itables", "matplotlib")
+HEAVY = ("pandas", "rich", "ipywidgets", "anywidget", "matplotlib", "numpy")
 LOADED = f"""
 import sys
 def loaded():

@@ -175,7 +175,8 @@ class Watch:
     # --- exploring a frame --------------------------------------------------------------
 
     def explore(self, frame: pd.DataFrame) -> Any:
-        """An interactive table of ``frame`` (filter, search, sort), through its view."""
+        """``frame`` as a table to work with in place: a pick list per column worth choosing
+        from (player, item, kind ...), a search box, a click on a column sorts by it."""
         from .interactive import explore_table
 
         if type(frame).__name__ != "DataFrame":

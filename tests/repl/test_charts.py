@@ -5,10 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from mcbews_repl.repl.charts import durability, items_by_player, paths
-from mcbews_repl.repl.interactive import explore_frame, explore_table
+from mcbews_repl.repl.interactive import explore_rows, explore_table
 from mcbews_repl.repl.mapdraw import player_colours
 from mcbews_repl.repl.tables import events_frame, inventory_frame, track_frame, track_rows
 from tests.repl.test_views import INVENTORY, entry
@@ -63,15 +64,27 @@ def test_charts_say_what_frame_they_need() -> None:
         durability(plain)
 
 
-def test_explore_keeps_numbers_as_numbers_and_offers_pick_lists() -> None:
-    table = explore_frame(inventory_frame(INVENTORY))
-    assert list(table.columns) == ["player", "slot", "item", "amount", "name", "enchantments",
-                                   "lore", "durability %"]  # fmt: skip
-    assert list(table["amount"]) == [1, 1, 64, 1, 3] and list(table["durability %"])[:2] == [92, 20]
-    assert table["durability %"].iloc[2] is None  # shown empty, sorted as missing
+def test_explore_shows_the_view_with_sort_keys_and_pick_lists() -> None:
+    shown = explore_rows(inventory_frame(INVENTORY))
+    headers = [c["header"] for c in shown["columns"]]
+    assert headers == ["player", "slot", "item", "amount", "durability", "name",
+                       "enchantments"]  # fmt: skip
+    picks = {c["header"]: c["picks"] for c in shown["columns"] if c["picks"]}
+    assert picks == {"player": ["Alex", "Steve"], "item": ["cobblestone", "diamond_sword",
+                     "iron_helmet", "iron_pickaxe", "mypack:ruby"]}  # fmt: skip
+    sword = shown["rows"][0]
+    assert sword["words"][2] == "diamond_sword" and "background:#2da44e" in "".join(sword["cells"])
+    assert [r["keys"][3] for r in shown["rows"]] == [1, 1, 64, 1, 3]  # amounts sort as numbers
+    assert [r["keys"][4] for r in shown["rows"]] == [92, 20, None, 9, None]
+    assert [r["keys"][1] for r in shown["rows"]] == ["0", "1", "2", "head", "5"]  # mixed: words
     widget = explore_table(inventory_frame(INVENTORY))
-    args = widget._dt_args
-    assert args["layout"]["top1"] == "searchPanes"  # above the search box and the pages
-    assert args["searchPanes"]["columns"] == [0, 2]  # player and item: pick lists
-    events = explore_frame(events_frame([entry(7, "ui_chat", "hi"), entry(8, "text", "x")], {}))
-    assert list(events.columns[:2]) == ["cursor", "time"] and list(events["cursor"]) == [7, 8]
+    assert widget.total == 5 and len(widget.rows) == 5
+
+
+def test_explore_takes_any_frame_and_keeps_the_cursor() -> None:
+    events = explore_rows(events_frame([entry(7, "ui_chat", "hi"), entry(8, "text", "x")], {}))
+    assert [c["header"] for c in events["columns"]][:2] == ["cursor", "time"]
+    assert [r["keys"][0] for r in events["rows"]] == [7, 8]
+    plain = explore_rows(pd.DataFrame({"who": ["a", "b", "a"], "n": [3, 1, 2]}))
+    assert [c["picks"] for c in plain["columns"]] == [["a", "b"], []]
+    assert [r["keys"][1] for r in plain["rows"]] == [3, 1, 2]

@@ -19,7 +19,7 @@ after = set(sys.modules)
 ip.run_line_magic("unload_ext", "mcbews_repl")
 print(json.dumps(sorted({m.split(".")[0] for m in after - before})))
 """
-LAZY = {"pandas", "rich", "ipywidgets", "anywidget", "itables", "matplotlib", "numpy"}
+LAZY = {"pandas", "rich", "ipywidgets", "anywidget", "matplotlib", "numpy"}
 
 
 def test_load_ext_imports_no_heavy_library() -> None:

@@ -57,7 +57,7 @@ def items_by_player(inventory: pd.DataFrame, *, top: int = TOP_ITEMS) -> Figure:
     table[::-1].plot.barh(stacked=True, ax=ax, color=[colours[str(p)] for p in table.columns],
                           width=0.75)  # fmt: skip
     ax.set(xlabel="items held", ylabel="", title="Items by player")
-    ax.legend(title="player", frameon=False)
+    ax.legend(title="player", loc="lower right")
     ax.grid(axis="x", alpha=0.3)
     return fig
 

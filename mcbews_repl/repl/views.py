@@ -97,7 +97,7 @@ def bar_html(fraction: float, label: str, title: str = "") -> str:
     hint = f" title='{html.escape(title)}'" if title else ""
     return (
         f"<span{hint} style='white-space:nowrap'>"
-        "<span style='display:inline-block;width:56px;height:8px;margin-right:6px;"
+        "<span style='display:inline-block;width:40px;height:8px;margin-right:5px;"
         "vertical-align:middle;border-radius:4px;background:rgba(128,128,128,.25)'>"
         f"<span style='display:block;width:{width:.0f}%;height:100%;border-radius:4px;"
         f"background:{bar_colour(fraction)}'></span></span>{html.escape(label)}</span>"
@@ -119,14 +119,14 @@ class Column:
     text: Cell
     html: Cell | None = None
     align: str = "left"
-    wrap: bool = False  # long text wraps (at most about 24 characters wide)
+    wrap: bool = False  # long text wraps (within about 16 characters' width)
     hide_empty: bool = True
     title: Cell | None = None  # a tooltip (the full id behind a short name)
 
     def html_cell(self, row: Any) -> str:
         body = self.html(row) if self.html is not None else html.escape(self.text(row))
         style = f"text-align:{self.align};vertical-align:top"
-        style += ";white-space:pre-line;min-width:12em;max-width:24em" if self.wrap else ""
+        style += ";white-space:pre-line;max-width:16em" if self.wrap else ""
         hint = f" title='{html.escape(self.title(row))}'" if self.title is not None else ""
         return f"<td style='{style}'{hint}>{body}</td>"
 
@@ -164,6 +164,23 @@ def _durability_html(row: Any) -> str:
     return bar_html(float(value), f"{float(value):.0%}", used)
 
 
+def _name_text(row: Any) -> str:
+    """The name tag, and the lore after it in brackets (one column: the table stays narrow)."""
+    tag, lore = row.get("nameTag"), row.get("lore")
+    parts = [str(tag)] if not _empty(tag) else []
+    parts += [f"({lore})" if parts else str(lore)] if not _empty(lore) else []
+    return " ".join(parts)
+
+
+def _name_html(row: Any) -> str:
+    tag, lore = row.get("nameTag"), row.get("lore")
+    shown = html.escape(str(tag)) if not _empty(tag) else ""
+    if not _empty(lore):
+        lines = html.escape(str(lore).replace(" / ", "\n"))
+        shown += f"<div style='{_MUTED};font-size:0.9em;font-style:italic'>{lines}</div>"
+    return shown
+
+
 def _health_text(row: Any) -> str:
     now, most = row.get("health"), row.get("maxHealth")
     return "" if _empty(now) else f"{_number(now, 1)} / {_number(most, 1)}"
@@ -198,10 +215,9 @@ VIEWS: dict[str, View] = {
         Column("slot", _get("slot"), align="right"),
         Column("item", _short("typeId"), title=_get("typeId")),
         Column("amount", _num("amount"), align="right"),
-        Column("name", _get("nameTag")),
-        Column("enchantments", _get("enchantments"), wrap=True),
-        Column("lore", _get("lore"), wrap=True),
         Column("durability", _durability_text, _durability_html),
+        Column("name", _name_text, _name_html, wrap=True),
+        Column("enchantments", _get("enchantments"), wrap=True),
     ), picks=("player", "item")),
     "players": View("players", (
         Column("name", _get("name")),

@@ -48,10 +48,10 @@ PLAIN = {"players": [{"name": "Alex", "slots": [
 def cells(html: str, column: str) -> list[str]:
     """The text of one column's cells in an HTML table (headers read from <th>)."""
     at = headers(html).index(column)
-    rows = re.findall(r"<tr>(.*?)</tr>", html.split("<tbody>")[1])
+    rows = re.findall(r"<tr>(.*?)</tr>", html.split("<tbody>")[1], re.S)
     found = []
     for row in rows:
-        tds = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row)
+        tds = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)
         if len(tds) == len(headers(html)):
             found.append(unescape(re.sub("<[^>]+>", "", tds[at])))
     return found
@@ -74,6 +74,7 @@ def test_inventory_shows_short_names_whole_numbers_and_durability_bars() -> None
     for colour in ("#2da44e", "#d29922", "#cf222e"):  # the sword green, pickaxe amber, helmet red
         assert f"background:{colour}" in html
     assert "Legendary" in html and "§" not in html
+    assert cells(html, "name")[0] == "ExcaliburPulled from a stone\nLegendary"  # lore below
 
 
 def test_columns_empty_in_every_row_are_left_out() -> None:
@@ -107,10 +108,10 @@ def test_a_frame_whose_columns_changed_shows_as_pandas_shows_it() -> None:
 
 def test_terminal_text_reads_like_the_table() -> None:
     lines = frame_text(inventory_frame(INVENTORY)).splitlines()
-    assert lines[0].split() == ["player", "slot", "item", "amount", "name", "enchantments",
-                                "lore", "durability"]  # fmt: skip
+    assert lines[0].split() == ["player", "slot", "item", "amount", "durability", "name",
+                                "enchantments"]  # fmt: skip
     assert "diamond_sword" in lines[1] and "92%" in lines[1] and "minecraft:" not in lines[1]
-    assert "Pulled from a stone / Legendary" in lines[1]
+    assert "Excalibur (Pulled from a stone / Legendary)" in lines[1]
 
 
 def test_players_show_where_and_health() -> None:

@@ -1,6 +1,11 @@
 // The live map's front end (anywidget): shows the picture Python draws, a pause button and
 // a status line, and tells Python whether the map is on screen, so the world is only asked
 // while someone can see the answer.
+//
+// It tells Python with custom messages, not by setting synced state: the widget front end
+// holds back later state changes until the kernel reports idle for the previous one, and a
+// change sent while a cell runs (Run All) is never answered by that report, so every
+// later change would stay in the browser.
 
 function render({ model, el }) {
   const root = document.createElement("div");
@@ -22,14 +27,16 @@ function render({ model, el }) {
     picture.innerHTML = model.get("html");
   }
   function label() {
+    pausing = null;
     const paused = model.get("paused");
     button.textContent = paused ? "Resume updates" : "Pause updates";
     status.textContent = model.get("status");
   }
+  let pausing = null; // what the reader asked for, until Python's answer arrives
   button.addEventListener("click", () => {
-    model.set("paused", !model.get("paused"));
-    model.save_changes();
-    label();
+    pausing = !(pausing ?? model.get("paused"));
+    model.send({ paused: pausing });
+    button.textContent = pausing ? "Resume updates" : "Pause updates";
   });
   model.on("change:html", draw);
   model.on("change:status", label);
@@ -37,10 +44,11 @@ function render({ model, el }) {
   draw();
   label();
 
+  let told = null;
   function tell(visible) {
-    if (model.get("visible") !== visible) {
-      model.set("visible", visible);
-      model.save_changes();
+    if (told !== visible) {
+      told = visible;
+      model.send({ visible });
     }
   }
   let onScreen = false;

@@ -124,6 +124,7 @@ class LiveMap(_Map):
         self._wake: asyncio.Event | None = None
         self.first_look()
         self.widget = _widget_class()(html=self.html(), status=self._status(paused=False))
+        self.widget.on_msg(self._heard)
         self.widget.observe(self._poke, names=["visible", "paused"])
         self._task: asyncio.Task[None] | None = None
         # An empty context, as for mc.events(follow=True): the updates then go out under
@@ -152,6 +153,15 @@ class LiveMap(_Map):
         """End the updates for good; the map keeps its last picture."""
         self._stopped = True
         self._poke()
+
+    def _heard(self, _widget: object, content: Any, _buffers: object) -> None:
+        """The front end says the map is (not) on screen, or the reader pressed the button."""
+        if not isinstance(content, dict):
+            return
+        if isinstance(content.get("visible"), bool):
+            self.widget.visible = content["visible"]
+        if isinstance(content.get("paused"), bool):
+            self.widget.paused = content["paused"]
 
     def _poke(self, _change: object = None) -> None:
         self.widget.status = self._status(self.paused)
@@ -218,6 +228,6 @@ def _widget_class() -> Any:
         html = traitlets.Unicode("").tag(sync=True)
         status = traitlets.Unicode("").tag(sync=True)
         paused = traitlets.Bool(False).tag(sync=True)
-        visible = traitlets.Bool(False).tag(sync=True)  # set by the front end
+        visible = traitlets.Bool(False)  # what the front end last reported (a message)
 
     return MapWidget

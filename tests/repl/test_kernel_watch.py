@@ -1,8 +1,8 @@
 """The live map, tracks, interactive tables and ``mc.sim.ask`` in a real Jupyter kernel.
 
-No browser here: the cells play the front end's part by setting the widget's ``visible``
-trait (what livemap.js reports), and read what the kernel displayed and what the widget
-holds. tests/browser/ checks the same map in JupyterLab itself.
+No browser here: the cells play the front end's part by handing the widget the messages
+livemap.js sends (the map is on screen, the button was pressed), and read what the kernel
+displayed and what the widget holds. tests/browser/ checks the same map in JupyterLab itself.
 """
 
 from __future__ import annotations
@@ -17,17 +17,19 @@ from nbclient import NotebookClient
 CELLS = {
     "load": "%config McbewsRepl.port = 0\n%load_ext mcbews_repl\n%mc sim",
     "map": "import asyncio\nm = mc.map(every=0.25)\nm",
-    "follows": "m.widget.visible = True  # what the front end says when the map is on screen\n"
+    "follows": "seen = m.widget._handle_custom_msg  # what livemap.js sends\n"
+    "seen({'visible': True}, [])  # the map came on screen\n"
     "await mc.command('tp Alex -30 64 25')\nawait asyncio.sleep(1.5)\n"
     "print('Alex</b> -29.5, 64, 25.5' in m.widget.html, m.refreshes > 1)",
-    "paused": "m.pause(); before = m.refreshes\nawait mc.command('tp Alex 0 64 -20')\n"
+    "paused": "seen({'paused': True}, [])  # the button\nbefore = m.refreshes\n"
+    "await mc.command('tp Alex 0 64 -20')\n"
     "await asyncio.sleep(1)\n"
     "print(m.refreshes == before, '-29.5, 64, 25.5' in m.widget.html, m.widget.status)",
-    "hidden": "m.resume(); m.widget.visible = False; await asyncio.sleep(0.3)\n"
+    "hidden": "m.resume(); seen({'visible': False}, []); await asyncio.sleep(0.3)\n"
     "before = m.refreshes\nawait asyncio.sleep(1)\nprint(m.refreshes == before)",
-    "shown": "m.widget.visible = True; await asyncio.sleep(1)\n"
+    "shown": "seen({'visible': True}, []); await asyncio.sleep(1)\n"
     "print(m.refreshes > before, 'Alex</b> 0.5, 64, -19.5' in m.widget.html)",
-    "stopped": "m.stop(); await asyncio.sleep(0.6); before = m.refreshes\n"
+    "stopped": "m.pause(); m.resume(); m.stop(); await asyncio.sleep(0.6); before = m.refreshes\n"
     "await asyncio.sleep(0.6)\nprint(m.running, m.refreshes == before, m.widget.status)",
     "track": "await mc.command('tp Alex 0 64 0')\n"
     "async def walk():\n"

@@ -32,6 +32,7 @@ __all__ = [
 MAP_WIDTH_PX, MAP_HEIGHT_PX = 640, 400  # the picture; it shrinks with a narrow notebook
 _MARGIN_PX = 28  # room for the coordinate labels along the top and the left
 MIN_SPAN_BLOCKS = 16  # the smallest area a map shows, so one player is not a blur
+_PAD_BLOCKS = 4.0  # room kept around every point
 _NICE_STEPS = (1, 2, 5)  # grid steps are these times a power of ten
 LABELLED_ENTITIES = 40  # past this many entities only the dots and the legend name them
 PLAYER_COLOURS = ("#d1242f", "#0969da", "#8250df", "#bf3989", "#1a7f37", "#9a6700")
@@ -124,18 +125,18 @@ def fit_bounds(
     They keep ``previous`` while everything still fits in it, so a live map does not jump
     while people walk about; they widen to ``aspect`` so blocks stay square.
     """
-    given = list(points)
-    xs = [float(x) for x, _ in given]
-    zs = [float(z) for _, z in given]
+    given = [(float(x), float(z)) for x, z in points]
+    if previous is not None and all(previous.contains(x, z) for x, z in given):
+        return previous
+    # room around each point for its dot and label; the terrain box is drawn as it is
+    xs = [x + d for x, _ in given for d in (-_PAD_BLOCKS, _PAD_BLOCKS)]
+    zs = [z + d for _, z in given for d in (-_PAD_BLOCKS, _PAD_BLOCKS)]
     if box is not None:
         xs += [box[0], box[2]]
         zs += [box[1], box[3]]
-    if previous is not None and all(previous.contains(x, z) for x, z in zip(xs, zs, strict=True)):
-        return previous
     if not xs:
-        xs, zs = [0.0], [0.0]
-    pad = 0 if box is not None else 4
-    x0, x1, z0, z1 = min(xs) - pad, max(xs) + pad, min(zs) - pad, max(zs) + pad
+        xs, zs = [-_PAD_BLOCKS, _PAD_BLOCKS], [-_PAD_BLOCKS, _PAD_BLOCKS]
+    x0, x1, z0, z1 = min(xs), max(xs), min(zs), max(zs)
     height = math.ceil(max(z1 - z0, (x1 - x0) / aspect, MIN_SPAN_BLOCKS / aspect))
     width = math.ceil(height * aspect)
     left, top = math.floor((x0 + x1 - width) / 2), math.floor((z0 + z1 - height) / 2)

@@ -12,7 +12,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks test lint pytest addon-test bench bench-peers bench-answers soak clean
+.PHONY: run demo notebooks test lint pytest addon-test bench bench-peers bench-answers bench-transports soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,11 @@ bench-peers: $(STAMP)
 # Inventory snapshots of 1, 10 and 50 full inventories through the simulated world.
 bench-answers: $(STAMP)
 	$(BIN)/python benchmarks/bench_answers.py $(ARGS)
+
+# Both transports side by side (pull: custom-command results; chat: the bridge player's
+# whispers): a small call, snapshots of 1, 10 and 50 full inventories, the cost at idle.
+bench-transports: $(STAMP)
+	$(BIN)/python benchmarks/bench_transports.py $(ARGS)
 
 # Ten minutes of worlds coming and going, notebook traffic and a hostile peer; prints a
 # table (docs/benchmarks.md). ARGS=--quick runs it for 60 s.

@@ -1,9 +1,11 @@
-"""Large answers through the simulated world: inventory snapshots of many full inventories.
+"""Large answers over the chat transport: inventory snapshots of many full inventories.
 
     make bench-answers  # or: .venv/bin/python benchmarks/bench_answers.py [--quick] [--help]
 
-The gateway (``mcbews_repl.serve``) and the simulated world (``SimWorld(fast=True)``,
-running the real addon bundle in QuickJS) talk over loopback, in one process. The world
+The gateway (``mcbews_repl.serve``, the chat transport set) and the simulated world
+(``SimWorld(fast=True)`` with the beta pack and Beta APIs, running the real addon bundle in
+QuickJS) talk over loopback, in one process; ``bench_transports.py`` sets this beside the
+pull transport. The world
 holds 1, 10 or 50 players whose 36 inventory slots and 5 equipment slots are all full
 (tools with enchantments and damage, named items with lore, stacks). For each size:
 
@@ -101,7 +103,10 @@ def world_of(players: int) -> WorldState:
 
 @dataclass
 class Outcome:
-    """One measured call (or one gathered fan-out)."""
+    """One measured call (or one gathered fan-out). ``chunks`` and ``answer_bytes``: the
+    bridge player's chat lines and their bytes; ``commands`` (when the connection is given to
+    :func:`timed`): the commandRequests sent; ``result_bytes``: the results as Python holds
+    them (repr), whichever way they came."""
 
     ok: int = 0
     failures: list[str] = field(default_factory=list)
@@ -109,6 +114,8 @@ class Outcome:
     wall_s: float = 0.0
     chunks: int = 0
     answer_bytes: int = 0
+    commands: int = 0
+    result_bytes: int = 0
 
 
 def _failure(exc: BaseException) -> str:
@@ -117,12 +124,20 @@ def _failure(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-async def timed(sim: SimWorld, call: Callable[[], Awaitable[list[Any]]]) -> Outcome:
-    """Run ``call`` (a list of results or exceptions); count ticks, time and chunks."""
-    tick0, chat0 = sim.clock.tick, len(sim.chat_log)
+def _frames_out(connection: Any) -> int:
+    return int(connection.stats()["frames_out"]) if connection is not None else 0
+
+
+async def timed(
+    sim: SimWorld, call: Callable[[], Awaitable[list[Any]]], connection: Any = None
+) -> Outcome:
+    """Run ``call`` (a list of results or exceptions); count ticks, time, chunks, and the
+    commands sent when ``connection`` (the gateway's connection object) is given."""
+    tick0, chat0, sent0 = sim.clock.tick, len(sim.chat_log), _frames_out(connection)
     start = time.perf_counter()
     answers = await call()
     outcome = Outcome(wall_s=time.perf_counter() - start, ticks=sim.clock.tick - tick0)
+    outcome.commands = _frames_out(connection) - sent0
     lines = [line for line in sim.chat_log[chat0:] if line.sender == BRIDGE_SENDER]
     outcome.chunks = len(lines)
     outcome.answer_bytes = sum(len(line.message.encode()) for line in lines)
@@ -131,32 +146,43 @@ async def timed(sim: SimWorld, call: Callable[[], Awaitable[list[Any]]]) -> Outc
             outcome.failures.append(_failure(answer))
         else:
             outcome.ok += 1
+            outcome.result_bytes += len(repr(answer).encode())
     return outcome
+
+
+Asking = Callable[[], Awaitable[list[Any]]]
+
+
+def ways_of_asking(mc: mcbews_repl.Bridge, names: list[str]) -> dict[str, Asking]:
+    """``all``: one get_inventory_snapshot for every player; ``fanout``: one call per player,
+    gathered. Each returns its results or exceptions."""
+
+    async def at_once() -> list[Any]:
+        return await asyncio.gather(mc.call("get_inventory_snapshot"), return_exceptions=True)
+
+    async def fan_out() -> list[Any]:
+        calls = (mc.call("get_inventory_snapshot", target=name) for name in names)
+        return await asyncio.gather(*calls, return_exceptions=True)
+
+    return {"all": at_once, "fanout": fan_out}
 
 
 async def measure_world(players: int, rounds: int) -> dict[str, list[Outcome]]:
     """Both ways of asking, ``rounds`` times each, alternating, on one connected world."""
     got: dict[str, list[Outcome]] = {"all": [], "fanout": []}
     world = world_of(players)
-    names = list(world.players)
+    names = list(world.players)  # before the beta pack's bridge player joins them
     async with (
-        mcbews_repl.serve(port=0, call_timeout=CALL_TIMEOUT_S) as mc,
-        SimWorld(world, fast=True) as sim,
+        mcbews_repl.serve(port=0, call_timeout=CALL_TIMEOUT_S, transport="chat") as mc,
+        SimWorld(world, fast=True, pack="beta", beta_apis=True) as sim,
     ):
         await sim.connect(mc.url)
         await mc.wait_connected(timeout=10)
         await mc.call("get_inventory_snapshot", target="Steve")  # warm up the path
-
-        async def at_once() -> list[Any]:
-            return await asyncio.gather(mc.call("get_inventory_snapshot"), return_exceptions=True)
-
-        async def fan_out() -> list[Any]:
-            calls = (mc.call("get_inventory_snapshot", target=name) for name in names)
-            return await asyncio.gather(*calls, return_exceptions=True)
-
+        asking = ways_of_asking(mc, names)
         for _ in range(rounds):
-            got["all"].append(await timed(sim, at_once))
-            got["fanout"].append(await timed(sim, fan_out))
+            for how, ask in asking.items():
+                got[how].append(await timed(sim, ask))
     return got
 
 

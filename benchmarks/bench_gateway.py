@@ -124,7 +124,8 @@ async def echo_client() -> AsyncIterator[ClientConnection]:
 
 @asynccontextmanager
 async def bridge_with_game() -> AsyncIterator[mcbews_repl.Bridge]:
-    async with mcbews_repl.serve(port=0) as mc:
+    # The fake game answers capabilities as chat chunks: the chat transport, set, not probed.
+    async with mcbews_repl.serve(port=0, transport="chat") as mc:
         game = asyncio.create_task(fake_game(mc.url))
         await mc.wait_connected(timeout=10)
         yield mc

@@ -264,8 +264,9 @@ the 101st with the game's `error` frame (TooManyPendingRequests, -2147418109, no
 executed), and counts what it answered and refused. It does not offer the wsencrypt
 subprotocol and no server encrypts. The servers, each with the smallest program its
 public API allows (`benchmarks/peers/serve_*`): this checkout's gateway
-(`mcbews_repl.serve`, defaults but `encrypt=False`), bedrockpy 1.0.1 and fcwslib 3.0.0
-(PyPI, each in its own venv under `.bench-cache/`), mcpews 4.0.1 (npm, under
+(`mcbews_repl.serve`, defaults but `encrypt=False` and `transport="chat"`: the emulated
+game has no addon, so no transport probe precedes the commands), bedrockpy 1.0.1 and fcwslib
+3.0.0 (PyPI, each in its own venv under `.bench-cache/`), mcpews 4.0.1 (npm, under
 `.bench-cache/node`), installed by the script on first use. fcwslib and mcpews have no
 command window of their own, so the caller keeps at most 100 in flight for them (without
 it, mcpews rejects every pending command on the first refusal and fcwslib's reader stops

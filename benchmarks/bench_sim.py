@@ -4,12 +4,16 @@ Run: ``.venv/bin/python benchmarks/bench_sim.py`` (``--help`` for the sample cou
 
 One process, one event loop: the gateway (``mcbews_repl.serve``) and the simulated game
 (``SimWorld(fast=True)`` running the real addon bundle in QuickJS) talk over loopback.
+``--transport pull`` (the default: the stable pack) or ``chat`` (the beta pack with Beta
+APIs, the chat transport set).
 
 * command RTT: ``await mc.command("testfor @a")``, one at a time.
-* capability RTT: ``await mc.call("get_player_snapshot", target="Steve")``: a scriptevent
-  down, the addon's router and capability in QuickJS, ``tell @s`` chunks back (2 chunks for
-  this answer), reassembly. Target (issue 5): at most 10x the command RTT.
-* inventory RTT: ``get_inventory_snapshot`` for every player, a bigger answer (~5 chunks).
+* capability RTT: ``await mc.call("get_player_snapshot", target="Steve")``. Pull: one
+  ``mcbews:ask`` answered in its own result. Chat: a scriptevent down, the addon's router
+  and capability in QuickJS, ``tell @s`` chunks back (2 chunks for this answer),
+  reassembly. Target (issue 5): at most 10x the command RTT.
+* inventory RTT: ``get_inventory_snapshot`` for every player, a bigger answer (2 pages, or
+  about 8 chunks).
 """
 
 from __future__ import annotations
@@ -49,10 +53,16 @@ def row(name: str, samples: list[float], base: float | None) -> str:
     return f"| {name} | {len(samples)} | {p50:.3f} | {p99:.3f} | {ratio} |"
 
 
-async def run(count: int) -> int:
+WORLDS = {
+    "pull": {"pack": "stable", "beta_apis": False},
+    "chat": {"pack": "beta", "beta_apis": True},
+}
+
+
+async def run(count: int, transport: str) -> int:
     async with (
-        mcbews_repl.serve(host="127.0.0.1", port=0) as mc,
-        SimWorld(fast=True) as sim,
+        mcbews_repl.serve(host="127.0.0.1", port=0, transport=transport) as mc,
+        SimWorld(fast=True, **WORLDS[transport]) as sim,
     ):
         await sim.connect(mc.url)
         await mc.wait_connected(timeout=5)
@@ -74,9 +84,10 @@ async def run(count: int) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--count", type=int, default=500, help="samples per round trip")
+    parser.add_argument("--transport", choices=list(WORLDS), default="pull")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    return asyncio.run(run(args.count))
+    return asyncio.run(run(args.count, args.transport))
 
 
 if __name__ == "__main__":

@@ -99,6 +99,34 @@ def demo() -> int:
     return 0
 
 
+EXPORTED = {
+    False: (
+        "the stable pack, which needs no experiments (Minecraft Education 1.21.132 or later, "
+        "Bedrock 1.21.130 or later).",
+        "Open it to import it, then apply it to the world (cheats on). More in addon/README.md.",
+        "The pack that can also answer through a simulated player's chat (it needs Beta "
+        "APIs): mcbews-repl addon export --beta",
+    ),
+    True: (
+        "the beta pack, which needs Experiments -> Beta APIs on (without them it does not "
+        "load at all).",
+        "Open it to import it, then apply it to the world (cheats on). More in addon/README.md.",
+        "Worlds that cannot turn experiments on, Minecraft Education among them, take the "
+        "stable pack: mcbews-repl addon export",
+    ),
+}
+
+
+def export(path: str | None, *, beta: bool) -> int:
+    """``mcbews-repl addon export``: write a pack and say what to do with it."""
+    from .addon import export_mcaddon
+
+    written = export_mcaddon(path, pack="beta" if beta else "stable")
+    what, how, other = EXPORTED[beta]
+    print(f"Wrote {written}: {what}\n{how}\n{other}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mcbews-repl", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"mcbews-repl {__version__}")
@@ -110,8 +138,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_parser("sim", help="connect a simulated world to a bridge URL", add_help=False)
     addon = commands.add_parser("addon", help="the companion behavior pack")
     addon_cmds = addon.add_subparsers(dest="addon_command", required=True)
-    export = addon_cmds.add_parser("export", help="write the .mcaddon to import into Minecraft")
-    export.add_argument("path", nargs="?", help="file or folder (default: ./mcbews_bridge.mcaddon)")
+    export_cmd = addon_cmds.add_parser(
+        "export",
+        help="write the .mcaddon to import into Minecraft",
+        description="Write the stable pack (no experiments needed; Minecraft Education "
+        "1.21.132+ and Bedrock 1.21.130+), or with --beta the pack that also answers through "
+        "a simulated player's chat and needs Beta APIs.",
+    )
+    export_cmd.add_argument(
+        "path",
+        nargs="?",
+        help="file or folder (default: ./mcbews_bridge.mcaddon, or "
+        "./mcbews_bridge_beta.mcaddon with --beta)",
+    )
+    export_cmd.add_argument(
+        "--beta", action="store_true", help="the beta pack instead (needs Beta APIs)"
+    )
     args, rest = parser.parse_known_args(argv)
     if args.command == "sim":
         from .sim import cli_main
@@ -122,13 +164,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         return demo() if args.protocol else asyncio.run(live_demo())
     if args.command == "addon":
-        from .addon import export_mcaddon
-
-        written = export_mcaddon(args.path)
-        print(
-            f"Wrote {written}. Open it to import the pack into Minecraft, then enable it "
-            "in a world with Beta APIs on (see addon/README.md)."
-        )
-        return 0
+        return export(args.path, beta=args.beta)
     parser.error(f"unknown command {args.command!r}")
     return 2  # pragma: no cover - parser.error exits

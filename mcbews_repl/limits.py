@@ -134,6 +134,37 @@ CALLBACK_FAILURES_PRINTED: Final = _bound(
     setting=False,
 )
 
+# --- the pull transport ----------------------------------------------------------------------
+PROBE_TIMEOUT_SECONDS: Final = _bound(
+    "probe_timeout",
+    3.0,
+    "seconds",
+    "each transport probe (list_capabilities) on connect: a way that works answers within "
+    "a few ticks; it is what a world without the addon adds to wait_connected()",
+)
+POLL_INTERVAL_SECONDS: Final = _bound(
+    "poll_interval",
+    0.25,
+    "seconds",
+    "a pulling connection asks for UI chat (mcbews:poll) this often while none waits: "
+    "about 4 commands a second at idle, a message waiting at most a quarter second and a tick",
+)
+POLL_BACKOFF_FIRST_SECONDS: Final = _bound(
+    "poll_backoff_first",
+    1.0,
+    "seconds",
+    "after a refused or unanswered poll the poller waits this long, doubling, so a world "
+    "that lost the pack is not asked four times a second",
+    setting=False,
+)
+POLL_BACKOFF_MAX_SECONDS: Final = _bound(
+    "poll_backoff_max",
+    30.0,
+    "seconds",
+    "the longest wait between polls after failures",
+    setting=False,
+)
+
 # --- chunk reassembly ------------------------------------------------------------------------
 ANSWER_RESERVED_BUFFERS: Final = _bound(
     "answer_reserved_buffers",

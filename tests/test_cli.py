@@ -57,3 +57,27 @@ def test_protocol_demo_shows_each_text_line_against_both_ceilings(
     assert len(sizes) >= 2 and "461 bytes of line, 661 bytes of frame" in out
     assert all(line <= 461 and frame <= 661 for line, frame in sizes)
     assert sizes[0][1] == 661  # a full line is filled up to the frame ceiling
+
+
+def test_addon_export_writes_the_stable_pack_and_says_how_to_get_the_other(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run(
+        [COMMAND, "addon", "export"], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"Wrote {tmp_path / 'mcbews_bridge.mcaddon'}: the stable pack")
+    assert "needs no experiments (Minecraft Education 1.21.132 or later" in done.stdout
+    assert "mcbews-repl addon export --beta" in done.stdout
+    beta = subprocess.run(
+        [COMMAND, "addon", "export", "--beta", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert beta.stdout.startswith(f"Wrote {tmp_path / 'mcbews_bridge_beta.mcaddon'}: the beta")
+    assert "Minecraft Education among them, take the stable pack" in beta.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "mcbews_bridge.mcaddon",
+        "mcbews_bridge_beta.mcaddon",
+    ]

@@ -1,8 +1,11 @@
-// One build command for both bundles, from the same sources:
+// One build command for both packs (stable and beta, pack.mjs) and both bundles of each, from the
+// same sources:
 //   - the behavior pack (scripts/main.js with @minecraft/* external, as the game wants), written
 //     as a folder and a .mcaddon under --dist, and copied into the Python package (--package);
-//   - the simulator bundle (sim_bundle.js): @minecraft/* bound to objects the host installs on
-//     globalThis, an ES module with no imports, for QuickJS which has no module loader.
+//   - the simulator bundle (sim_stable.js, sim_beta.js): @minecraft/* bound to objects the host
+//     installs on globalThis, an ES module with no imports, for QuickJS which has no module
+//     loader. Its second line declares the pack's module dependencies, as manifest.json does for
+//     the game, so the simulated world can refuse a beta pack when Beta APIs are off.
 // Output is deterministic: no timestamps, sorted zip entries, stored compression.
 //
 //   node scripts/build.mjs [--dist DIR] [--package DIR]
@@ -11,16 +14,25 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { readManifest, renderWire, WIRE_TS } from "./gen-wire.mjs";
-import { manifest, PACK_FOLDER, packIcon, zipStored } from "./pack.mjs";
+import { manifest, PACKS, packIcon, zipStored } from "./pack.mjs";
 
 const ADDON = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const ENTRY = join(ADDON, "src", "main.ts");
 
 /** globalThis names the simulator host fills, and the exports each shim offers. */
 export const SIM_GLOBALS = {
   "@minecraft/server": {
     global: "__mc_server",
-    exports: ["BlockVolume", "CommandPermissionLevel", "CustomCommandStatus", "EquipmentSlot", "GameMode", "Player", "system", "world"],
+    exports: [
+      "BlockVolume",
+      "CommandPermissionLevel",
+      "CustomCommandParamType",
+      "CustomCommandStatus",
+      "EquipmentSlot",
+      "GameMode",
+      "Player",
+      "system",
+      "world",
+    ],
   },
   "@minecraft/server-ui": { global: "__mc_server_ui", exports: ["FormCancelationReason", "ModalFormData"] },
   "@minecraft/server-gametest": { global: "__mc_server_gametest", exports: ["spawnSimulatedPlayer"] },
@@ -37,7 +49,6 @@ function parseArgs(argv) {
 }
 
 const COMMON = {
-  entryPoints: [ENTRY],
   bundle: true,
   write: false,
   format: "esm",
@@ -48,9 +59,11 @@ const COMMON = {
   logLevel: "warning",
 };
 
-async function bundlePack() {
-  const out = await build({ ...COMMON, external: ["@minecraft/*"], outfile: "main.js" });
-  return banner("behavior pack") + out.outputFiles[0].text;
+const entry = (pack) => [join(ADDON, "src", PACKS[pack].entry)];
+
+async function bundlePack(pack) {
+  const out = await build({ ...COMMON, entryPoints: entry(pack), external: ["@minecraft/*"], outfile: "main.js" });
+  return banner(`${pack} behavior pack`) + out.outputFiles[0].text;
 }
 
 const simShim = {
@@ -70,9 +83,10 @@ const simShim = {
   },
 };
 
-async function bundleSim() {
-  const out = await build({ ...COMMON, plugins: [simShim], outfile: "sim_bundle.js" });
-  return banner("simulator (globalThis shims, see addon/README.md)") + out.outputFiles[0].text;
+async function bundleSim(pack) {
+  const out = await build({ ...COMMON, entryPoints: entry(pack), plugins: [simShim], outfile: PACKS[pack].simBundle });
+  const dependencies = `// dependencies: ${JSON.stringify(manifest(pack).dependencies)}\n`;
+  return banner(`${pack} pack, simulator (globalThis shims, see addon/README.md)`) + dependencies + out.outputFiles[0].text;
 }
 
 function banner(kind) {
@@ -88,23 +102,29 @@ function writeTree(root, files) {
   }
 }
 
+async function packFiles(pack) {
+  return [
+    ["manifest.json", Buffer.from(JSON.stringify(manifest(pack), null, 2) + "\n", "utf8")],
+    ["pack_icon.png", packIcon()],
+    ["scripts/main.js", Buffer.from(await bundlePack(pack), "utf8")],
+  ];
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (readFileSync(WIRE_TS, "utf8") !== renderWire(readManifest())) {
     throw new Error("src/wire.ts is stale: run `npm run gen-wire`");
   }
-  const files = [
-    ["manifest.json", Buffer.from(JSON.stringify(manifest(), null, 2) + "\n", "utf8")],
-    ["pack_icon.png", packIcon()],
-    ["scripts/main.js", Buffer.from(await bundlePack(), "utf8")],
-  ];
-  const sim = Buffer.from(await bundleSim(), "utf8");
-  writeTree(join(args.dist, PACK_FOLDER), files);
-  const mcaddon = zipStored(files.map(([name, data]) => ({ name: `${PACK_FOLDER}/${name}`, data })));
-  writeFileSync(join(args.dist, "mcbews_bridge.mcaddon"), mcaddon);
-  writeTree(join(args.package, "behavior_pack"), files);
-  writeFileSync(join(args.package, "sim_bundle.js"), sim);
-  console.log(`built ${PACK_FOLDER} (${files[2][1].length} B script) and sim_bundle.js (${sim.length} B)`);
+  for (const pack of Object.keys(PACKS)) {
+    const { folder, mcaddon, simBundle } = PACKS[pack];
+    const files = await packFiles(pack);
+    const sim = Buffer.from(await bundleSim(pack), "utf8");
+    writeTree(join(args.dist, folder), files);
+    writeFileSync(join(args.dist, mcaddon), zipStored(files.map(([name, data]) => ({ name: `${folder}/${name}`, data }))));
+    writeTree(join(args.package, pack), files);
+    writeFileSync(join(args.package, simBundle), sim);
+    console.log(`built the ${pack} pack ${folder} (${files[2][1].length} B script) and ${simBundle} (${sim.length} B)`);
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

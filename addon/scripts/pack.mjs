@@ -2,18 +2,56 @@
 // icon drawn in code (PNG with stored deflate blocks) and zip archives with stored entries,
 // fixed timestamps and sorted names. The same inputs give the same bytes on every machine.
 
-export const PACK_FOLDER = "mcbews_bridge_bp";
-export const PACK_VERSION = [0, 1, 0];
+export const PACK_VERSION = [0, 2, 0];
 export const MIN_ENGINE_VERSION = [1, 21, 130];
 
-/** The behavior pack manifest. The uuids belong to this project; never reuse them elsewhere. */
-export function manifest() {
+const SERVER = { module_name: "@minecraft/server", version: "2.4.0" };
+const SERVER_UI = { module_name: "@minecraft/server-ui", version: "2.0.0" };
+const GAMETEST = { module_name: "@minecraft/server-gametest", version: "1.0.0-beta" };
+
+/**
+ * The two packs built from the same sources. The uuids belong to this project; never reuse them
+ * elsewhere. The beta pack keeps the uuids the first (beta-only) pack had, so a world that has it
+ * applied takes the update; the stable pack is a pack of its own.
+ *  - stable: stable modules only, so a world needs no experiment (Minecraft Education included);
+ *    answers travel as custom-command results (the pull transport).
+ *  - beta: also spawns the bridge player from @minecraft/server-gametest (a beta module, so the
+ *    world needs Beta APIs), whose chat is the second transport.
+ */
+export const PACKS = {
+  stable: {
+    folder: "mcbews_bridge_bp",
+    mcaddon: "mcbews_bridge.mcaddon",
+    entry: "stable.ts",
+    simBundle: "sim_stable.js",
+    name: "mcbews bridge",
+    description:
+      "Companion of mcbews_repl: answers capability requests and carries UI chat as custom-command results, shows text responses. No experiments needed.",
+    uuids: { header: "a6be58f4-c5b9-475c-aca8-6090111cc5ff", module: "7902ab70-ebcc-41f9-a14a-9822490ceb91" },
+    dependencies: [SERVER, SERVER_UI],
+  },
+  beta: {
+    folder: "mcbews_bridge_beta_bp",
+    mcaddon: "mcbews_bridge_beta.mcaddon",
+    entry: "main.ts",
+    simBundle: "sim_beta.js",
+    name: "mcbews bridge (beta APIs)",
+    description:
+      "Companion of mcbews_repl: answers as custom-command results or as chat from a simulated player, carries UI chat, shows text responses. Needs Beta APIs.",
+    uuids: { header: "803498c5-8aa2-4678-bd56-98893479baea", module: "48920068-4de3-442c-9e20-df7611dcb89d" },
+    dependencies: [SERVER, SERVER_UI, GAMETEST],
+  },
+};
+
+/** The behavior pack manifest of `pack` ("stable" or "beta"). */
+export function manifest(pack) {
+  const spec = PACKS[pack];
   return {
     format_version: 2,
     header: {
-      name: "mcbews bridge",
-      description: "Companion of mcbews_repl: answers capability requests, carries UI chat, shows text responses. Needs Beta APIs.",
-      uuid: "803498c5-8aa2-4678-bd56-98893479baea",
+      name: spec.name,
+      description: spec.description,
+      uuid: spec.uuids.header,
       version: PACK_VERSION,
       min_engine_version: MIN_ENGINE_VERSION,
     },
@@ -21,16 +59,12 @@ export function manifest() {
       {
         type: "script",
         language: "javascript",
-        uuid: "48920068-4de3-442c-9e20-df7611dcb89d",
+        uuid: spec.uuids.module,
         version: PACK_VERSION,
         entry: "scripts/main.js",
       },
     ],
-    dependencies: [
-      { module_name: "@minecraft/server", version: "2.4.0" },
-      { module_name: "@minecraft/server-ui", version: "2.0.0" },
-      { module_name: "@minecraft/server-gametest", version: "1.0.0-beta" },
-    ],
+    dependencies: spec.dependencies.map((d) => ({ ...d })),
   };
 }
 

@@ -41,10 +41,15 @@ export interface CapabilityInfo {
 
 /** A capability that answers at once, within the tick its request arrived in. */
 export interface Capability extends CapabilityInfo {
+  /** True when run() only reads the world (no runCommand, no writes): it may then run inside a
+   * custom command's callback, which the game executes in restricted execution, and answer in
+   * that command's own result. Otherwise the pull transport runs it at the next script tick. */
+  readonly readOnly?: boolean;
   run(payload: Record<string, unknown>, ctx: CapabilityContext): CapabilityResult;
 }
 
-/** A capability whose work is spread over ticks (system.runJob): it answers when done. */
+/** A capability whose work is spread over ticks (system.runJob): it answers when done. The
+ * pull transport starts it at the next script tick, outside restricted execution. */
 export interface JobCapability extends CapabilityInfo {
   start(payload: Record<string, unknown>, ctx: CapabilityContext): Promise<CapabilityResult>;
 }

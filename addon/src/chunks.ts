@@ -15,6 +15,11 @@ export type ChannelPrefix = typeof BRIDGE_PREFIX | typeof UI_CHAT_PREFIX;
 /** What the bridge player runs for each chunk: only it sees the chat, the game reports it. */
 export const TELL_WRAPPER = "tell @s ";
 
+/** Characters a command line may lose at its end: the game (like the simulated one) may trim
+ * the line it runs, so a chunk never ends with one unless it is all of them or the last.
+ * JavaScript's \s, the C0 separators and NEL: every character either language calls space. */
+const TRIMMABLE = /[\s\u001c-\u001f\u0085]/u;
+
 export interface SplitOptions {
   maxCodePoints?: number;
   budgetBytes?: number;
@@ -80,6 +85,9 @@ function cut(
       end++;
     }
     if (end === pos && pos < points.length) return `no room for content: the header leaves ${room} bytes`;
+    let keep = end;
+    while (end < points.length && keep > pos + 1 && TRIMMABLE.test(points[keep - 1]!)) keep--;
+    if (!TRIMMABLE.test(points[keep - 1] ?? "")) end = keep; // an all-space piece stays whole
     pieces.push(points.slice(pos, end).join(""));
     pos = end;
     if (pos >= points.length) return pieces;

@@ -1,10 +1,11 @@
-// Channel A: one request message in, one answer out (as chunk lines for the bridge player).
-// Never throws: a payload that does not fit the capability's declared parameters answers
-// INVALID_REQUEST, a capability that throws answers CAPABILITY_FAILED; a request whose id
-// cannot be read has nowhere to be routed and is dropped with a reason for the log. A job
-// capability answers later: its outcome is a promise of the same kinds, which never rejects.
+// Channel A: one request message in, one answer out. Never throws: a payload that does not fit
+// the capability's declared parameters answers INVALID_REQUEST, a capability that throws answers
+// CAPABILITY_FAILED; a request whose id cannot be read has nowhere to be routed and is dropped
+// with a reason for the log. A job capability answers later: its outcome is a promise of the
+// same kinds, which never rejects. The chat transport cuts the answer into chunk lines for the
+// bridge player; the pull transport keeps its text (pull.ts).
 import { encodeAnswer, errorAnswer, okAnswer, type Answer } from "./answer.js";
-import type { CapabilityContext, CapabilityResult, JobCapability } from "./capability.js";
+import type { Capability, CapabilityContext, CapabilityResult, JobCapability } from "./capability.js";
 import { splitPayload } from "./chunks.js";
 import { checkParams } from "./params.js";
 import { parseRequest } from "./request.js";
@@ -15,39 +16,65 @@ export type RouteOutcome =
   | { kind: "drop"; reason: string }
   | { kind: "later"; requestId: string; outcome: Promise<RouteOutcome> };
 
-export function routeRequest(message: string, ctx: CapabilityContext): RouteOutcome {
+/** What to do with one request. `later`: its answer comes from `start()`, which whoever holds
+ * the decision calls (a job capability, or, in restricted execution, one that changes the
+ * world: the pull transport calls it at the next script tick). The promise never rejects. */
+export type Decision =
+  | { kind: "answer"; requestId: string; answer: Answer }
+  | { kind: "later"; requestId: string; start: () => Promise<Answer> }
+  | { kind: "drop"; reason: string };
+
+/** Decide a request. `restricted`: we are inside a custom command's callback, where only
+ * capabilities marked readOnly may run at once. */
+export function decideRequest(message: string, ctx: CapabilityContext, restricted = false): Decision {
   const parsed = parseRequest(message);
   if (!parsed.ok) {
     if (parsed.requestId === null) return { kind: "drop", reason: `${parsed.code}: ${parsed.message}` };
-    return answerWith(parsed.requestId, errorAnswer(parsed.code, parsed.message));
+    return { kind: "answer", requestId: parsed.requestId, answer: errorAnswer(parsed.code, parsed.message) };
   }
   const { requestId, capability, payload } = parsed.request;
   const cap = ctx.registry.get(capability);
   if (cap === undefined) {
-    return answerWith(requestId, errorAnswer("UNSUPPORTED_CAPABILITY", `no such capability: ${capability}`));
+    return { kind: "answer", requestId, answer: errorAnswer("UNSUPPORTED_CAPABILITY", `no such capability: ${capability}`) };
   }
   const invalid = checkParams(cap, payload);
-  if (invalid !== null) return answerWith(requestId, errorAnswer("INVALID_REQUEST", invalid));
-  if ("start" in cap) return { kind: "later", requestId, outcome: routeJob(requestId, cap, payload, ctx) };
-  let answer: Answer;
-  try {
-    answer = toAnswer(cap.run(payload, ctx));
-  } catch (err) {
-    answer = errorAnswer("CAPABILITY_FAILED", `${capability} failed: ${describeError(err)}`);
+  if (invalid !== null) return { kind: "answer", requestId, answer: errorAnswer("INVALID_REQUEST", invalid) };
+  if ("start" in cap) return { kind: "later", requestId, start: () => startJob(cap, payload, ctx) };
+  if (restricted && cap.readOnly !== true) {
+    return { kind: "later", requestId, start: () => Promise.resolve(runCapability(cap, payload, ctx)) };
   }
-  return answerWith(requestId, answer);
+  return { kind: "answer", requestId, answer: runCapability(cap, payload, ctx) };
 }
 
 function toAnswer(result: CapabilityResult): Answer {
   return result.ok ? okAnswer(result.result) : errorAnswer("CAPABILITY_FAILED", result.message);
 }
 
-async function routeJob(requestId: string, cap: JobCapability, payload: Record<string, unknown>, ctx: CapabilityContext): Promise<RouteOutcome> {
+function runCapability(cap: Capability, payload: Record<string, unknown>, ctx: CapabilityContext): Answer {
   try {
-    return answerWith(requestId, toAnswer(await cap.start(payload, ctx)));
+    return toAnswer(cap.run(payload, ctx));
   } catch (err) {
-    return answerWith(requestId, errorAnswer("CAPABILITY_FAILED", `${cap.name} failed: ${describeError(err)}`));
+    return errorAnswer("CAPABILITY_FAILED", `${cap.name} failed: ${describeError(err)}`);
   }
+}
+
+async function startJob(cap: JobCapability, payload: Record<string, unknown>, ctx: CapabilityContext): Promise<Answer> {
+  try {
+    return toAnswer(await cap.start(payload, ctx));
+  } catch (err) {
+    return errorAnswer("CAPABILITY_FAILED", `${cap.name} failed: ${describeError(err)}`);
+  }
+}
+
+/** The chat transport: decide, then cut the answer into chunk lines (a job's when it is done). */
+export function routeRequest(message: string, ctx: CapabilityContext): RouteOutcome {
+  const decision = decideRequest(message, ctx);
+  if (decision.kind === "drop") return decision;
+  if (decision.kind === "later") {
+    const { requestId } = decision;
+    return { kind: "later", requestId, outcome: decision.start().then((answer) => answerWith(requestId, answer)) };
+  }
+  return answerWith(decision.requestId, decision.answer);
 }
 
 /** Chunk an answer; one too large for 128 chunks becomes a CAPABILITY_FAILED answer. */

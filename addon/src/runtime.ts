@@ -1,22 +1,30 @@
-// The bridge's behaviour, with every game access injected through `Host`: main.ts builds the
+// The bridge's behaviour, with every game access injected through `Host`: game.ts builds the
 // real host from @minecraft/server, tests build fakes. Keeps the state (request queue, upstream
-// outbox, text buffers, policy cache) in one object owned by main.ts.
+// outbox, pull store, text buffers, policy cache) in one object owned by game.ts.
+//
+// Two transports carry answers and UI chat up (docs/protocol.md). Chat: the bridge player's
+// `tell @s` lines (only in the beta pack, whose host can spawn that player). Pull: the result
+// messages of the custom commands mcbews:ask, mcbews:pull and mcbews:poll (both packs).
 import type { Player } from "@minecraft/server";
 import type { CapabilityContext, CommandOutcome, EntityInfo, Registry } from "./capability.js";
 import { TELL_WRAPPER } from "./chunks.js";
+import { encodeAnswer, errorAnswer, type Answer } from "./answer.js";
 import { applyPolicyCommand, decodePolicy, encodePolicy, POLICY_EVENT, type CommandPolicy } from "./policy.js";
 import { BoundedQueue } from "./queue.js";
-import { describeError, routeRequest, type RouteOutcome } from "./router.js";
+import { decodeAskHex, isPullId, PullStore } from "./pull.js";
+import { decideRequest, describeError, routeRequest, type RouteOutcome } from "./router.js";
 import { formatForDisplay, parseTextFrame, TextReassembler } from "./textresp.js";
-import { uiChatLines, uiMessageId } from "./uichat.js";
-import { BRIDGE_PLAYER, BRIDGE_REQUEST_EVENT, TEXT_RESPONSE_EVENT } from "./wire.js";
+import { pullUiId, uiChatBody, uiChatLines, uiMessageId } from "./uichat.js";
+import { BRIDGE_PLAYER, BRIDGE_REQUEST_EVENT, PULL_POLL_LIVE_SECONDS, PULL_REQUEST_EVENT, TEXT_RESPONSE_EVENT } from "./wire.js";
 
 export interface Host {
   currentTick(): number;
   /** Every player in the world, the bridge player included. */
   players(): readonly Player[];
-  /** Spawn the bridge player; may throw (for instance without Beta APIs). */
-  spawnBridge(): void;
+  /** Spawn the bridge player; may throw. Absent in the stable pack, which answers by pull only. */
+  spawnBridge?: () => void;
+  /** Run `fn` later in this tick, outside restricted execution (system.run). */
+  defer(fn: () => void): void;
   runWorldCommand(command: string): CommandOutcome;
   /** The loaded entity with this id; undefined when there is none (never throws). */
   entity(id: string): EntityInfo | undefined;
@@ -46,6 +54,14 @@ export const DEFAULT_OPTIONS: RuntimeOptions = {
   expireEveryTicks: 20,
 };
 
+/** What a custom command answers: its status (ok: Success) and its result message. */
+export interface CommandReply {
+  ok: boolean;
+  message: string;
+}
+
+const TICKS_PER_SECOND = 20;
+
 interface QueuedRequest {
   message: string;
   source: string | null;
@@ -55,7 +71,9 @@ export class BridgeRuntime {
   private readonly requests: BoundedQueue<QueuedRequest>;
   private readonly outbox: BoundedQueue<string>;
   private readonly text = new TextReassembler();
+  readonly pull = new PullStore();
   private uiCounter = 0;
+  private evictionsWarned = 0;
   private lastBridgeCheck = Number.NEGATIVE_INFINITY;
   private lastExpire = 0;
 
@@ -87,11 +105,16 @@ export class BridgeRuntime {
   /** A script event arrived (whatever its source type). */
   onScriptEvent(id: string, message: string, source: string | null): void {
     if (id === BRIDGE_REQUEST_EVENT) this.onRequest({ message, source });
+    else if (id === PULL_REQUEST_EVENT) this.onPullRequest(message, source);
     else if (id === TEXT_RESPONSE_EVENT) this.onTextFrame(message);
     else if (id === POLICY_EVENT) this.onPolicy(message, source);
   }
 
   private onRequest(request: QueuedRequest): void {
+    if (this.host.spawnBridge === undefined) {
+      this.host.warn("[mcbews] this pack answers only through /mcbews:ask and /mcbews:pull; a request by chat was ignored (the bridge tries both ways when a game connects)");
+      return;
+    }
     if (this.bridge() === undefined) {
       const dropped = this.requests.push(request);
       if (dropped) this.host.warn(`[mcbews] request queue full, dropped the oldest request`);
@@ -133,6 +156,72 @@ export class BridgeRuntime {
     }
   }
 
+  // --- the pull transport ------------------------------------------------------------------
+
+  /** A request that came as a script event (too large for mcbews:ask): answer it into the store. */
+  private onPullRequest(message: string, source: string | null): void {
+    const decision = decideRequest(message, this.context(source));
+    if (decision.kind === "drop") {
+      this.host.warn(`[mcbews] dropped a pull request with no readable id (${decision.reason})`);
+      return;
+    }
+    const id = decision.requestId;
+    if (decision.kind === "answer") return this.keepAnswer(id, decision.answer);
+    this.pull.markWaiting(id, this.host.currentTick());
+    void decision.start().then((answer) => this.keepAnswer(id, answer));
+  }
+
+  /** `mcbews:ask <hex>`, inside the command's callback (restricted execution): a read-only
+   * capability answers at once, with its first page; any other (a job, or one that changes the
+   * world) starts at the next tick, and the reply is WAIT until its answer is kept. */
+  ask(hex: string, source: string | null): CommandReply {
+    const request = decodeAskHex(hex);
+    if (!request.ok) return { ok: false, message: `[mcbews] the request is not readable: ${request.reason} (${request.detail})` };
+    const decision = decideRequest(request.text, this.context(source), true);
+    if (decision.kind === "drop") return { ok: false, message: `[mcbews] the request has no readable id: ${decision.reason}` };
+    const id = decision.requestId;
+    if (!isPullId(id)) return { ok: false, message: "[mcbews] a request id must be 1-64 letters and digits" };
+    if (decision.kind === "later") {
+      this.pull.markWaiting(id, this.host.currentTick());
+      this.host.defer(() => void decision.start().then((answer) => this.keepAnswer(id, answer)));
+      return { ok: true, message: this.pull.reply(id, 1) };
+    }
+    this.keepAnswer(id, decision.answer);
+    return { ok: true, message: this.pull.reply(id, 1) };
+  }
+
+  /** `mcbews:pull <id> [page]`. */
+  pullPage(id: string, page: number): CommandReply {
+    if (!isPullId(id)) return { ok: false, message: "[mcbews] an id is 1-64 letters and digits" };
+    return { ok: true, message: this.pull.reply(id, page) };
+  }
+
+  /** `mcbews:poll`: the first page of the oldest waiting UI chat message. */
+  poll(): CommandReply {
+    return { ok: true, message: this.pull.poll(this.host.currentTick()) };
+  }
+
+  private keepAnswer(id: string, answer: Answer): void {
+    const kept = this.pull.put("answer", id, encodeAnswer(answer), this.host.currentTick());
+    if (!kept.ok) {
+      const fallback = errorAnswer("CAPABILITY_FAILED", `the answer is too large to keep: ${kept.error}`);
+      this.pull.put("answer", id, encodeAnswer(fallback), this.host.currentTick());
+    }
+    this.warnEvictions();
+  }
+
+  private warnEvictions(): void {
+    if (this.pull.evicted === this.evictionsWarned) return;
+    this.host.warn(`[mcbews] pull store full: dropped ${this.pull.evicted - this.evictionsWarned} unread answer(s)`);
+    this.evictionsWarned = this.pull.evicted;
+  }
+
+  /** A connection read UI chat by polling lately: queue it for mcbews:poll rather than chat. */
+  private pullReaderLive(): boolean {
+    const last = this.pull.lastPollTick;
+    return last !== null && this.host.currentTick() - last <= PULL_POLL_LIVE_SECONDS * TICKS_PER_SECOND;
+  }
+
   private onTextFrame(message: string): void {
     const parsed = parseTextFrame(message);
     if (!parsed.ok) {
@@ -159,23 +248,41 @@ export class BridgeRuntime {
     else this.host.warn(`[mcbews] policy: ${reply}`);
   }
 
-  /** A player submitted the UI chat panel. Returns an error text, or null when queued. */
+  /** A player submitted the UI chat panel. Returns an error text, or null when queued. It goes
+   * up as chat when this pack has a bridge player and no connection polls; otherwise it waits
+   * for mcbews:poll. */
   submitUiChat(player: string, message: string): string | null {
     this.uiCounter += 1;
-    const lines = uiChatLines(uiMessageId(this.host.currentTick(), this.uiCounter), player, message);
-    if (!lines.ok) return lines.error;
-    this.enqueueLines(lines.chunks);
-    return null;
+    const tick = this.host.currentTick();
+    if (this.host.spawnBridge !== undefined && this.bridge() !== undefined && !this.pullReaderLive()) {
+      const lines = uiChatLines(uiMessageId(tick, this.uiCounter), player, message);
+      if (!lines.ok) return lines.error;
+      this.enqueueLines(lines.chunks);
+      return null;
+    }
+    const body = uiChatBody(player, message);
+    if (body === null) return "the message is empty";
+    return this.pull.enqueueUi(pullUiId(tick, this.uiCounter), body, tick);
   }
 
   /** Called every tick by main.ts. */
   onTick(): void {
     const now = this.host.currentTick();
+    if (this.host.spawnBridge !== undefined) this.tickBridge(now, this.host.spawnBridge);
+    if (now - this.lastExpire >= this.options.expireEveryTicks) {
+      this.lastExpire = now;
+      for (const id of this.text.expire(now)) this.host.warn(`[mcbews] text response ${id} expired incomplete`);
+      this.pull.expire(now);
+    }
+  }
+
+  /** The chat transport's tick: keep the bridge player in the world and let it speak. */
+  private tickBridge(now: number, spawnBridge: () => void): void {
     let bridge = this.bridge();
     if (bridge === undefined && now - this.lastBridgeCheck >= this.options.bridgeCheckTicks) {
       this.lastBridgeCheck = now;
       try {
-        this.host.spawnBridge();
+        spawnBridge();
       } catch (err) {
         this.host.warn(`[mcbews] cannot spawn ${BRIDGE_PLAYER} (are Beta APIs on?): ${describeError(err)}`);
       }
@@ -184,10 +291,6 @@ export class BridgeRuntime {
     if (bridge !== undefined) {
       for (const request of this.requests.take(this.options.maxQueuedRequests)) this.route(request);
       this.send(bridge);
-    }
-    if (now - this.lastExpire >= this.options.expireEveryTicks) {
-      this.lastExpire = now;
-      for (const id of this.text.expire(now)) this.host.warn(`[mcbews] text response ${id} expired incomplete`);
     }
   }
 

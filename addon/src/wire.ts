@@ -14,6 +14,24 @@ export const BRIDGE_PREFIX = "MCBEWS|BRIDGE";
 export const UI_CHAT_PREFIX = "MCBEWS|UI_CHAT";
 /** seed 000, wire constants table: bridge_sender (the simulated player) */
 export const BRIDGE_PLAYER = "MCBEWS_BRIDGE";
+/** docs/protocol.md, pull transport: the custom command that carries one request (hex of its ASCII JSON) and answers it, or its first page, in its own result */
+export const ASK_COMMAND = "mcbews:ask";
+/** docs/protocol.md, pull transport: the custom command `mcbews:pull <id> [page]` that returns one page of a kept answer or UI chat message */
+export const PULL_COMMAND = "mcbews:pull";
+/** docs/protocol.md, pull transport: the custom command that returns the first page of the oldest waiting UI chat message */
+export const POLL_COMMAND = "mcbews:poll";
+/** docs/protocol.md, pull transport: a request too large for mcbews:ask goes down as this script event and is answered into the store, for mcbews:pull */
+export const PULL_REQUEST_EVENT = "mcbews:pull_req";
+/** docs/protocol.md, pull transport: a page of an answer, MCBEWS|ANSWER|<id>|<i>/<n>|<content> */
+export const ANSWER_PAGE_PREFIX = "MCBEWS|ANSWER";
+/** docs/protocol.md, pull transport: a page of a UI chat message, MCBEWS|UI|<id>|<i>/<n>|<content> */
+export const UI_PAGE_PREFIX = "MCBEWS|UI";
+/** docs/protocol.md, pull transport: MCBEWS|WAIT|<id>, the request is accepted and answered at the next script tick */
+export const WAIT_REPLY = "MCBEWS|WAIT";
+/** docs/protocol.md, pull transport: MCBEWS|NONE|<id>|<reason>, nothing is kept under that id (unknown, expired, or no such page) */
+export const NONE_REPLY = "MCBEWS|NONE";
+/** docs/protocol.md, pull transport: mcbews:poll found no UI chat message waiting */
+export const EMPTY_REPLY = "MCBEWS|EMPTY";
 /** seed 000, request format: v is fixed at 2 */
 export const REQUEST_VERSION = 2;
 /** seed 000, addon-side error codes inside the response JSON */
@@ -53,3 +71,17 @@ export const MAX_FRAME_BYTES = 1048576;
 export const TEXT_PRELUDE_SECONDS = 0.5;
 /** PROTOCOL.md section 1 limits: senders space chunked output 50 to 150 ms apart; we take the cautious end */
 export const TEXT_FRAME_INTERVAL_SECONDS = 0.15;
+/** docs/protocol.md, page size: our choice; the game's limit on a custom command's result message is unknown, so a page holds at most 1 KiB of UTF-8, half the 2,048-character /scriptevent message the command system is documented to carry */
+export const PULL_PAGE_BYTES = 1024;
+/** docs/protocol.md, bounds: our choice; an answer of at most 2 MiB (about 500 full inventories) is kept for pulling, a larger one answers CAPABILITY_FAILED */
+export const PULL_ANSWER_MAX_BYTES = 2097152;
+/** docs/protocol.md, bounds: our choice; answers and UI chat messages kept in the addon for pulling, 8 MiB in all (the oldest goes first) */
+export const PULL_STORE_MAX_BYTES = 8388608;
+/** docs/protocol.md, bounds: our choice; at most 256 answers and messages kept at once (a notebook rarely has more than 100 calls in flight) */
+export const PULL_STORE_MAX_ENTRIES = 256;
+/** docs/protocol.md, bounds: a kept answer lives 30 s (600 ticks) unless all its pages were pulled, like the chunk buffers (seed 000) */
+export const PULL_TTL_SECONDS = 30;
+/** docs/protocol.md, bounds: our choice; UI chat messages waiting to be polled; a player whose message finds 64 waiting is told it was not sent */
+export const UI_CHAT_WAITING_MAX = 64;
+/** docs/protocol.md, UI chat: our choice; a poll within the last 5 s means a connection reads UI chat by pulling, so the beta pack queues it instead of sending it as chat */
+export const PULL_POLL_LIVE_SECONDS = 5;

@@ -81,6 +81,17 @@ describe("chunking properties", () => {
     }
   });
 
+  it("never ends a chunk but the last with a space the game may trim from the line", () => {
+    const text = "a".repeat(255) + " " + "b".repeat(300) + "  \u3000" + "c".repeat(252) + " ".repeat(600) + "d";
+    const lines = split(text);
+    expect(joinChunks(lines)).toBe(text);
+    const contents = lines.map((l) => decodeChunk(l).content);
+    expect(contents[0]).toBe("a".repeat(255));
+    for (const content of contents.slice(0, -1)) {
+      expect(/\s$/u.test(content) && !/^\s+$/u.test(content)).toBe(false);
+    }
+  });
+
   it("works for the UI chat prefix too", () => {
     const lines = split("y".repeat(600), "ui-1-1", UI_CHAT_PREFIX);
     expect(lines[0]).toMatch(/^MCBEWS\|UI_CHAT\|ui-1-1\|1\/3\|/);

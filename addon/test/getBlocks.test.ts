@@ -19,7 +19,7 @@ import { BridgeRuntime, DEFAULT_OPTIONS } from "../src/runtime.js";
 import { BRIDGE_PLAYER, BRIDGE_REQUEST_EVENT, MAX_CHUNKS_PER_MESSAGE } from "../src/wire.js";
 import { makeContext } from "./context.js";
 import { joinChunks } from "./helpers.js";
-import { NamedError, asPlayer, mc, state, world } from "./mocks/server.js";
+import { NamedError, asPlayer, mc, state, system, world } from "./mocks/server.js";
 
 interface Answer {
   dimension: string;
@@ -230,6 +230,7 @@ describe("get_blocks through the runtime", () => {
     const runtime = new BridgeRuntime(
       {
         currentTick: () => state.tick,
+        defer: (fn) => void system.run(fn),
         players: () => state.players.map(asPlayer),
         spawnBridge: () => void mc.addPlayer({ name: BRIDGE_PLAYER }),
         runWorldCommand: () => ({ ok: true, successCount: 1 }),

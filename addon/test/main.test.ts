@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { joinChunks } from "./helpers.js";
 import { gametest } from "./mocks/server-gametest.js";
 import { FormCancelationReason, ui } from "./mocks/server-ui.js";
-import { CustomCommandStatus, mc, state, type Player } from "./mocks/server.js";
+import { CommandPermissionLevel, CustomCommandStatus, mc, state, type Player } from "./mocks/server.js";
 
 let steve: Player;
 
@@ -72,5 +72,34 @@ describe("main", () => {
   it("stores the command policy in a world dynamic property", () => {
     mc.scriptEvent("mcbews:policy", "allow give", steve);
     expect(String(state.dynamicProperties.get("mcbews:command_policy"))).toContain("give");
+  });
+});
+
+describe("the pull commands", () => {
+  it("registers mcbews:ask, mcbews:pull and mcbews:poll for operators", () => {
+    const byName = new Map(state.registeredCommands.map((c) => [c.command.name, c]));
+    expect(byName.get("mcbews:ask")?.command.mandatoryParameters).toEqual([{ type: "String", name: "request" }]);
+    expect(byName.get("mcbews:pull")?.command.optionalParameters).toEqual([{ type: "Integer", name: "page" }]);
+    for (const name of ["mcbews:ask", "mcbews:pull", "mcbews:poll"]) {
+      expect(byName.get(name)?.command.permissionLevel).toBe(CommandPermissionLevel.GameDirectors);
+    }
+  });
+
+  it("answers through the command's result, and UI chat through mcbews:poll while a reader polls", async () => {
+    const call = (name: string, ...args: unknown[]): { status: CustomCommandStatus; message?: string } | undefined =>
+      state.registeredCommands.find((c) => c.command.name === name)!.callback({ sourceEntity: steve }, ...args);
+    const hex = [...JSON.stringify({ v: 2, request_id: "m9", capability: "list_capabilities", payload: {} })]
+      .map((c) => c.charCodeAt(0).toString(16).padStart(2, "0"))
+      .join("");
+    const first = call("mcbews:ask", hex);
+    expect(first?.status).toBe(CustomCommandStatus.Success);
+    expect(first?.message).toMatch(/^MCBEWS\|ANSWER\|m9\|1\/\d+\|\{"ok":true/);
+    expect(call("mcbews:poll")?.message).toBe("MCBEWS|EMPTY");
+    ui.responses.push({ canceled: false, formValues: ["by pull"] });
+    state.registeredCommands.find((c) => c.command.name === "mcbews:chat")!.callback({ sourceEntity: steve });
+    mc.advance(1);
+    await settle();
+    expect(call("mcbews:poll")?.message).toMatch(/^MCBEWS\|UI\|u\d+t\d+\|1\/1\|\{"player":"Steve","message":"by pull"\}$/);
+    expect(call("mcbews:pull", "nothere")?.message).toBe("MCBEWS|NONE|nothere|unknown");
   });
 });

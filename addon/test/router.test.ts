@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createRegistry, type Capability } from "../src/capability.js";
 import { parseRequest } from "../src/request.js";
-import { answerWith, routeRequest } from "../src/router.js";
+import { answerWith, decideRequest, routeRequest } from "../src/router.js";
 import { ERROR_CODES } from "../src/wire.js";
 import { makeContext } from "./context.js";
 import { joinChunks, vectors } from "./helpers.js";
@@ -133,5 +133,34 @@ describe("router answers", () => {
   it("refuses to register a capability twice", () => {
     const cap: Capability = { name: "x", description: "", params: {}, run: () => ({ ok: true, result: {} }) };
     expect(() => createRegistry([cap, cap])).toThrow(/twice/);
+  });
+});
+
+describe("decideRequest in restricted execution (a custom command's callback)", () => {
+  const req = (capability: string, payload: object = {}): string => JSON.stringify({ v: 2, request_id: "d1", capability, payload });
+
+  it("runs a read-only capability at once", () => {
+    for (const cap of ["get_player_snapshot", "get_inventory_snapshot", "describe_entities", "list_capabilities"]) {
+      expect(decideRequest(req(cap), makeContext(), true).kind).toBe("answer");
+    }
+  });
+
+  it("defers a capability that changes the world, and runs it when asked", async () => {
+    let ran = 0;
+    const ctx = makeContext({ run: () => ((ran += 1), { ok: true, successCount: 1 }) });
+    const decision = decideRequest(req("run_world_command", { command: "say hi" }), ctx, true);
+    expect(decision.kind).toBe("later");
+    expect(ran).toBe(0);
+    if (decision.kind !== "later") throw new Error("not deferred");
+    expect(await decision.start()).toEqual({ ok: true, result: { command: "say", successCount: 1 } });
+    expect(ran).toBe(1);
+    const job = decideRequest(req("get_blocks", { from: [0, 0, 0], to: [0, 0, 0] }), ctx, true);
+    expect(job.kind).toBe("later"); // a job never starts inside the command's callback
+  });
+
+  it("answers parameter and name errors at once, even for a deferred capability", () => {
+    expect(decideRequest(req("run_world_command", { cmd: 1 }), makeContext(), true).kind).toBe("answer");
+    expect(decideRequest(req("nope"), makeContext(), true).kind).toBe("answer");
+    expect(decideRequest("{", makeContext(), true).kind).toBe("drop");
   });
 });

@@ -1,48 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { createRegistry } from "../src/capability.js";
-import { DEFAULT_CAPABILITIES } from "../src/capabilities/index.js";
 import { POLICY_EVENT } from "../src/policy.js";
-import { BridgeRuntime, DEFAULT_OPTIONS, type Host } from "../src/runtime.js";
+import { DEFAULT_OPTIONS } from "../src/runtime.js";
 import { BRIDGE_PLAYER } from "../src/wire.js";
+import { fakeHost, runtimeWith, tick } from "./fakeHost.js";
 import { joinChunks } from "./helpers.js";
-import { asPlayer, mc, state, type Player } from "./mocks/server.js";
-
-interface Fake {
-  host: Host;
-  warnings: string[];
-  spawn: { fail: string | null; count: number };
-}
-
-function fakeHost(): Fake {
-  const warnings: string[] = [];
-  const spawn = { fail: null as string | null, count: 0 };
-  const host: Host = {
-    currentTick: () => state.tick,
-    players: () => state.players.map(asPlayer),
-    spawnBridge: () => {
-      spawn.count += 1;
-      if (spawn.fail !== null) throw new Error(spawn.fail);
-      mc.addPlayer({ name: BRIDGE_PLAYER });
-    },
-    runWorldCommand: (command) => ({ ok: true, successCount: command.length }),
-    entity: () => undefined,
-    readPolicy: () => state.dynamicProperties.get("policy"),
-    writePolicy: (encoded) => void state.dynamicProperties.set("policy", encoded),
-    warn: (message) => void warnings.push(message),
-  };
-  return { host, warnings, spawn };
-}
-
-function runtimeWith(fake: Fake, options = DEFAULT_OPTIONS): BridgeRuntime {
-  return new BridgeRuntime(fake.host, createRegistry(DEFAULT_CAPABILITIES), options);
-}
-
-function tick(runtime: BridgeRuntime, count = 1): void {
-  for (let n = 0; n < count; n++) {
-    runtime.onTick();
-    state.tick += 1;
-  }
-}
+import { mc, state, type Player } from "./mocks/server.js";
 
 function bridge(): Player {
   const p = state.players.find((x) => x.name === BRIDGE_PLAYER);

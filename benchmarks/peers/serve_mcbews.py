@@ -3,7 +3,9 @@
     .venv/bin/python benchmarks/peers/serve_mcbews.py '{"mode": "burst", "commands": 10000}'
 
 ``mcbews_repl.serve`` with its defaults (a random path token, the 100-command window, the
-event log), except ``encrypt=False``: the emulated game does not run ``ws:encrypt``.
+event log), except ``encrypt=False``: the emulated game does not run ``ws:encrypt``; and
+``transport="chat"``: it has no addon, so the two commands and the wait of a transport probe
+would only precede the measured ones.
 Commands are ``await mc.command(line, connection=...)``; the gateway windows them itself.
 """
 
@@ -22,7 +24,7 @@ async def main() -> None:
     config = driver.read_config()
     logging.getLogger("mcbews_repl").setLevel(logging.WARNING)
     rss_before = driver.rss_bytes()
-    async with mcbews_repl.serve(port=0, encrypt=False) as mc:
+    async with mcbews_repl.serve(port=0, encrypt=False, transport="chat") as mc:
         driver.announce(mc.url)
         wanted = int(config.get("connections", 1))
         while len(mc.connections) < wanted:

@@ -51,7 +51,12 @@ class CapabilityCalls:
         return len(self._futures)
 
     async def call(
-        self, capability: str, payload: Mapping[str, Any] | None, timeout: float
+        self,
+        capability: str,
+        payload: Mapping[str, Any] | None,
+        timeout: float,
+        *,
+        record: bool = True,
     ) -> dict[str, Any]:
         request = self._proto.capability_request(capability, payload, now=time.monotonic())
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
@@ -66,7 +71,7 @@ class CapabilityCalls:
             outcome = "timeout"
             raise RequestTimeout(self.timeout_message(request, timeout)) from exc
         finally:
-            self._forget(request, future, outcome, time.monotonic() - start)
+            self._forget(request, future, outcome, time.monotonic() - start, record)
         return self._unwrap(request, answer, timeout)
 
     def settle(self, answer: Answer) -> bool:
@@ -86,7 +91,12 @@ class CapabilityCalls:
         return failed
 
     def _forget(
-        self, request: CapabilityRequest, future: asyncio.Future[Answer], outcome: str, took: float
+        self,
+        request: CapabilityRequest,
+        future: asyncio.Future[Answer],
+        outcome: str,
+        took: float,
+        record: bool,
     ) -> None:
         self._futures.pop(request.request_id, None)
         self._proto.forget(request.request_id)
@@ -94,6 +104,8 @@ class CapabilityCalls:
             future.cancel()
         elif not future.cancelled():
             future.exception()  # mark a disconnect error as seen: the caller got its own
+        if not record:  # a transport probe: the connection records its verdict instead
+            return
         self._record(
             "capability",
             f"{request.capability} {outcome} ({took * 1000:.1f} ms)",
@@ -101,6 +113,7 @@ class CapabilityCalls:
             request_id=request.request_id,
             outcome=outcome,
             elapsed=took,
+            transport="chat",
         )
 
     def _unwrap(self, request: CapabilityRequest, answer: Answer, timeout: float) -> dict[str, Any]:

@@ -3,6 +3,8 @@
 The sans-I/O :class:`BridgeProtocol` decodes frames and keeps the bridge state; this
 object moves the data and owns time. What the game sends is handled by :class:`Inbound`
 (inbound.py); every commandRequest passes through the connection's :class:`CommandWindow`.
+Capability answers travel one of two ways, chosen when the game connects (transport.py):
+as custom-command results (pull.py) or as the bridge player's chat (calls.py).
 When the game goes away, everything still pending on it fails at once with
 :class:`ConnectionClosed`, the websockets error chained as its cause.
 """
@@ -26,7 +28,7 @@ from ..exceptions import (
     RequestTimeout,
 )
 from ..limits import READER_FRAMES_PER_TURN
-from ..sansio import BridgeProtocol, UiChatMessage, check_command_line
+from ..sansio import BridgeProtocol, FrameRejected, UiChatMessage, check_command_line
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .calls import CapabilityCalls
 from .delivery import Progress, deliver_text, encode_text_lines
@@ -34,8 +36,10 @@ from .encryption import EncryptionError, SessionCipher
 from .eventlog import EventLog
 from .inbound import Inbound
 from .negotiate import Negotiated, negotiate
+from .pull import Poller, PullCalls
 from .results import CommandResult, UiChat
 from .settings import Settings
+from .transport import TransportChoice
 from .uichat import UiChatHooks, UiChatQueue
 from .window import CommandWindow
 
@@ -101,6 +105,28 @@ class GameConnection:
             self._deliver_ui_chat,
             connection_id=connection_id,
         )
+        self._pull = PullCalls(
+            lambda line: self._command(line, None),
+            self._record,
+            where=f"connection #{connection_id}",
+        )
+        self._poll_commands = 0  # commands the poller has in the window now
+        self._poller = Poller(
+            self._poll_command,
+            self._inbound.handle,
+            self._pull_rejected,
+            interval=settings.poll_interval,
+        )
+        self._polling: asyncio.Task[None] | None = None
+        probe = settings.probe_timeout
+        self._transport = TransportChoice(
+            settings.transport,
+            {
+                "pull": lambda: self._pull.call("list_capabilities", {}, probe, record=False),
+                "chat": lambda: self._calls.call("list_capabilities", {}, probe, record=False),
+            },
+            self._record,
+        )
         self._ready = asyncio.Event()
         self._cipher: SessionCipher | None = None
         # Outgoing frames wait while the encryption handshake runs (see negotiate.py).
@@ -133,22 +159,39 @@ class GameConnection:
         return {
             "commands_in_flight": self._window.in_flight,
             "commands_queued": self._window.queued,
-            "calls_pending": len(self._calls),
+            "calls_pending": len(self._calls) + self._pull.pending,
             "bridge_requests_pending": self.proto.pending_requests,
             "retries": self._window.retries,
             "ui_chats_running": self.ui_chats.running,
             "ui_chats_queued": self.ui_chats.queued,
+            "ui_chat_polls": self._poller.polls,
             "frames_in": self.frames_in,
             "frames_out": self.frames_out,
         }
 
     @property
     def pending(self) -> int:
-        """Commands in flight or queued plus capability calls awaiting an answer."""
-        return self._window.in_flight + self._window.queued + len(self._calls)
+        """Commands in flight or queued plus capability calls awaiting an answer (UI chat
+        polls excluded: they are the pull transport's idle traffic)."""
+        busy = self._window.in_flight + self._window.queued - self._poll_commands
+        return max(busy, 0) + len(self._calls) + self._pull.pending
+
+    @property
+    def transport(self) -> str:
+        """How answers travel: ``pull`` (custom-command results), ``chat`` (the bridge
+        player's chat), ``probing`` (not known yet) or ``none`` (no addon answers)."""
+        if self._transport.state == "chosen":
+            return str(self._transport.chosen)
+        return self._transport.state
+
+    @property
+    def transport_verdicts(self) -> dict[str, str]:
+        """What each transport's probe showed (``answers``, or why not)."""
+        return dict(self._transport.verdicts)
 
     async def wait_ready(self) -> None:
-        """Wait until the handshake (subscribe, getlocalplayername) finished or failed."""
+        """Wait until the handshake (subscribe, getlocalplayername, the transport probe)
+        finished or failed."""
         await self._ready.wait()
 
     def __repr__(self) -> str:
@@ -221,6 +264,22 @@ class GameConnection:
             UiChat(event.player, event.message, event.conversation_id, event.message_id, self)
         )
 
+    def _pull_rejected(self, reason: str, detail: str, message_id: str | None) -> None:
+        self.proto.counters[f"rejected:{reason}"] += 1
+        self._inbound.handle(FrameRejected(reason, detail, message_id))
+
+    async def _poll_command(self, line: str) -> CommandResult:
+        self._poll_commands += 1
+        try:
+            return await self._command(line, None)
+        finally:
+            self._poll_commands -= 1
+
+    def _start_polling(self) -> None:
+        """Read UI chat by polling, once this connection pulls (the poll stops on close)."""
+        if self._polling is None and not self.closed:
+            self._polling = asyncio.ensure_future(self._poller.run())
+
     def _ui_chat_dropped(self, message: UiChat) -> None:
         self.proto.counters["ui_chat_dropped"] += 1
         waiting = self.ui_chats.backlog_limit
@@ -250,6 +309,9 @@ class GameConnection:
 
     def _close_down(self, cause: BaseException | None) -> None:
         self.closed = True
+        self._transport.cancel()
+        if self._polling is not None:
+            self._polling.cancel()
         failed = self._window.fail_all(lambda: self._closed_error(cause))
         failed += self._calls.fail_all(lambda: self._closed_error(cause))
         self._ready.set()
@@ -300,6 +362,9 @@ class GameConnection:
             _log.info("connection #%d: handshake done", self.id)
         except McbewsError as exc:
             _log.warning("connection #%d: handshake incomplete: %s", self.id, exc)
+        try:
+            if await self._transport.choose() == "pull":
+                self._start_polling()
         finally:
             self._ready.set()
 
@@ -354,7 +419,23 @@ class GameConnection:
         """Ask the addon for ``capability``; return its result or raise ``CapabilityError``."""
         self._check_open()
         limit = self._settings.call_timeout if timeout is None else timeout
-        return await self._calls.call(capability, payload, limit)
+        deadline = time.monotonic() + limit
+        try:
+            async with asyncio.timeout(limit):
+                transport = await self._transport.wait()
+        except TimeoutError as exc:
+            raise RequestTimeout(
+                f"connection #{self.id} is still finding out how the addon answers "
+                f"(probing for {self._settings.probe_timeout:g} s); call again"
+            ) from exc
+        self._check_open()
+        remaining = max(deadline - time.monotonic(), 0.001)
+        if transport == "pull":
+            self._start_polling()
+            return await self._pull.call(capability, payload, remaining)
+        if transport == "chat":
+            return await self._calls.call(capability, payload, remaining)
+        raise RequestTimeout(f"connection #{self.id}: {self._transport.explain()}")
 
     async def send_text(
         self,

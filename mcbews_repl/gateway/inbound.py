@@ -93,6 +93,10 @@ class Inbound:
         for event in self._proto.expire(now):
             self._dispatch(event)
 
+    def handle(self, event: BridgeEvent) -> None:
+        """Dispatch an event that came another way (the pull transport's UI chat)."""
+        self._dispatch(event)
+
     def _dispatch(self, event: BridgeEvent) -> None:
         match event:
             case CommandResponse() | GameError():

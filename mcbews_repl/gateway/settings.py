@@ -18,13 +18,17 @@ from ..sansio.wire import (
     TEXT_PRELUDE_SECONDS,
 )
 
-__all__ = ["EncryptPolicy", "Settings"]
+__all__ = ["EncryptPolicy", "Settings", "TransportMode"]
 
 # serve(encrypt=...): "auto" encrypts whenever the game offers the wsencrypt subprotocol,
 # True refuses games that cannot, False never encrypts (docs/encryption.md).
 EncryptPolicy = bool | Literal["auto"]
 _ENCRYPTION_MODES = ("cfb8", "cfb")  # mcpews 4.0.1's modes; "cfb8" is what the game asks for
 _HANDSHAKE_FORMS = ("auto", "ws:encrypt", "command")
+# serve(transport=...): "auto" probes the ways answers can travel and prefers pull
+# (docs/protocol.md); "pull" or "chat" skips the probe and uses that one.
+TransportMode = Literal["auto", "pull", "chat"]
+_TRANSPORTS = ("auto", "pull", "chat")
 
 # Buffers live 30 s (wire.json); sweeping once a second keeps them within 3 % of that.
 _EXPIRE_INTERVAL_SECONDS = 1.0
@@ -45,6 +49,8 @@ _POSITIVE = (
     "expire_interval",
     "handshake_max_delay",
     "handshake_failures_per_second",
+    "probe_timeout",
+    "poll_interval",
 )
 
 
@@ -74,6 +80,9 @@ class Settings:
     encrypt: EncryptPolicy = "auto"
     encryption_mode: Literal["cfb8", "cfb"] = "cfb8"
     encryption_handshake: Literal["auto", "ws:encrypt", "command"] = "auto"
+    transport: TransportMode = "auto"
+    probe_timeout: float = limits.PROBE_TIMEOUT_SECONDS
+    poll_interval: float = limits.POLL_INTERVAL_SECONDS
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_in_flight <= MAX_IN_FLIGHT_COMMANDS:
@@ -95,6 +104,8 @@ class Settings:
             raise ValueError("max_frame_bytes below 1 KiB would drop ordinary game frames")
         self._check_log()
         self._check_encryption()
+        if self.transport not in _TRANSPORTS:
+            raise ValueError(f"transport must be one of {_TRANSPORTS}, not {self.transport!r}")
 
     def _check_log(self) -> None:
         if self.log_text_chars < _MIN_LOG_TEXT_CHARS:

@@ -5,7 +5,9 @@ configuration), then an environment variable (read when the extension loads; han
 classrooms and CI), then the default. The variables: ``MCBEWS_HOST``, ``MCBEWS_PORT``,
 ``MCBEWS_TOKEN`` (``none`` turns the path token off), ``MCBEWS_COMMAND_TIMEOUT``,
 ``MCBEWS_CALL_TIMEOUT``, ``MCBEWS_TEXT_PRELUDE``, ``MCBEWS_TEXT_INTERVAL``,
-``MCBEWS_ENCRYPT`` (auto, on, off), ``MCBEWS_MAX_CONNECTIONS``.
+``MCBEWS_ENCRYPT`` (auto, on, off), ``MCBEWS_MAX_CONNECTIONS``, ``MCBEWS_TRANSPORT`` (auto,
+pull, chat), and for the simulated world of ``%mc sim`` ``MCBEWS_SIM_PACK`` (stable, beta),
+``MCBEWS_SIM_BETA_APIS`` (auto, on, off) and ``MCBEWS_SIM_EDITION`` (bedrock, education).
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ ENV_VARS: dict[str, str] = {
     "text_interval": "MCBEWS_TEXT_INTERVAL",
     "encrypt": "MCBEWS_ENCRYPT",
     "max_connections": "MCBEWS_MAX_CONNECTIONS",
+    "transport": "MCBEWS_TRANSPORT",
+    "sim_pack": "MCBEWS_SIM_PACK",
+    "sim_beta_apis": "MCBEWS_SIM_BETA_APIS",
+    "sim_edition": "MCBEWS_SIM_EDITION",
 }
 
 
@@ -67,6 +73,28 @@ class McbewsRepl(Configurable):
     max_connections = Int(
         MAX_CONNECTIONS, help="Game connections served at once; one more is refused."
     ).tag(config=True)
+    transport = CaselessStrEnum(
+        ["auto", "pull", "chat"],
+        "auto",
+        help="How answers travel: 'auto' (probe both, prefer custom-command results), "
+        "'pull' or 'chat'.",
+    ).tag(config=True)
+
+    sim_pack = CaselessStrEnum(
+        ["stable", "beta"],
+        "stable",
+        help="The pack %mc sim's world runs: 'stable' (no experiments) or 'beta'.",
+    ).tag(config=True)
+    sim_beta_apis = CaselessStrEnum(
+        ["auto", "on", "off"],
+        "auto",
+        help="Beta APIs in %mc sim's world: 'auto' (on with the beta pack, off otherwise).",
+    ).tag(config=True)
+    sim_edition = CaselessStrEnum(
+        ["bedrock", "education"],
+        "bedrock",
+        help="%mc sim's world: 'bedrock', or 'education' (no experiments toggle).",
+    ).tag(config=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -90,6 +118,15 @@ class McbewsRepl(Configurable):
     def encrypt_value(self) -> bool | str:
         """The policy as ``serve`` takes it: ``"auto"``, ``True`` or ``False``."""
         return encrypt_policy(self.encrypt)
+
+    @property
+    def sim_defaults(self) -> dict[str, Any]:
+        """What ``%mc sim`` uses when its options do not say (``simulate.SimOptions``)."""
+        return {
+            "pack": self.sim_pack.lower(),
+            "beta_apis": self.sim_beta_apis.lower(),
+            "edition": self.sim_edition.lower(),
+        }
 
     @property
     def token_value(self) -> str | None:

@@ -50,6 +50,11 @@ class Connection:
         return self.raw.encrypted
 
     @property
+    def transport(self) -> str:
+        """How this game's answers travel: ``pull``, ``chat``, ``probing`` or ``none``."""
+        return self.raw.transport
+
+    @property
     def closed(self) -> bool:
         return self.raw.closed
 
@@ -123,6 +128,7 @@ class Connection:
     def __repr__(self) -> str:
         who = self.local_player or "?"
         secure = ", encrypted" if self.encrypted else ""
+        secure += f", transport {self.transport}"
         state = "closed" if self.closed else "open"
         return f"<Connection #{self.id}: {who} from {self.peer}{secure}, {state}>"
 

@@ -46,11 +46,15 @@ __all__ = [
 ]
 
 TIPS = [
-    "Cheats on, and you are an operator (the /connect command needs both).",
-    "Experiments → Beta APIs on, and the mcbews addon applied to the world "
-    "(export it with: mcbews-repl addon export).",
-    "Windows (Store/UWP) Minecraft needs a loopback exemption once, in an admin shell: "
-    'CheckNetIsolation LoopbackExempt -a -n="Microsoft.MinecraftUWP_8wekyb3d8bbwe"',
+    "Cheats on, and you are an operator (the /connect command needs both; in Minecraft "
+    "Education the world's host).",
+    "The mcbews addon applied to the world: mcbews-repl addon export writes the stable pack, "
+    "which needs no experiments (Bedrock 1.21.130+, Minecraft Education 1.21.132+).",
+    "Windows: current Bedrock (the launcher's GDK build, 1.21.120 on) needs nothing more. "
+    "The older Store (UWP) build and Minecraft Education from the Store need a loopback "
+    "exemption once, in an admin shell: CheckNetIsolation LoopbackExempt -a "
+    '-n="Microsoft.MinecraftUWP_8wekyb3d8bbwe" (Education: '
+    '"Microsoft.MinecraftEducationEdition_8wekyb3d8bbwe").',
 ]
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import inspect
-import json
 from collections.abc import Callable, Coroutine
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ..exceptions import CapabilityError
+from ..exceptions import CapabilityError, FrameTooLarge
 from ..gateway import Bridge
+from ..sansio import encode_capability_request
 from ..toolkit import ChatContexts, EventForwarder, Scoreboard, Tools, WorldQueries
 from ..toolkit.answers import EntityList, ItemCount, ScoreList
 from ..toolkit.blocks import Box, read_blocks, split_box
@@ -36,9 +36,19 @@ if TYPE_CHECKING:
 __all__ = ["Explore", "OnLoop", "ToolsHandle"]
 
 T = TypeVar("T")
-# Entity ids per describe_entities request, as JSON bytes: with the request's envelope they
-# stay well inside the game's 461-byte command line (ids are up to 20 digits and a sign).
-_IDS_BYTES_PER_REQUEST = 300
+# A request id as long as the bridge's own (12 hex digits), for sizing describe_entities
+# batches: a batch is as many ids as fit one request's command line and frame (a request
+# that fits the chat transport's script event fits the pull transport's, which is shorter).
+_SIZING_REQUEST_ID = "0" * 12
+
+
+def _fits(ids: list[str]) -> bool:
+    """Whether one describe_entities request with ``ids`` fits both of the game's ceilings."""
+    try:
+        encode_capability_request(_SIZING_REQUEST_ID, "describe_entities", {"ids": ids})
+    except FrameTooLarge:
+        return False
+    return True
 
 
 class OnLoop(Generic[T]):
@@ -205,7 +215,7 @@ class Explore:
         the world's addon predates ``describe_entities``."""
         batches: list[list[str]] = [[]]
         for entity_id in ids:
-            if len(json.dumps([*batches[-1], entity_id])) > _IDS_BYTES_PER_REQUEST:
+            if batches[-1] and not _fits([*batches[-1], entity_id]):
                 batches.append([])
             batches[-1].append(entity_id)
         calls = [self._bridge.call("describe_entities", {"ids": b}, timeout=self._call_timeout)

@@ -75,6 +75,7 @@ class Extension:
             text_interval=cfg.text_interval,
             encrypt=policy if policy is not None else cfg.encrypt_value,
             max_connections=cfg.max_connections,
+            transport=cfg.transport.lower(),
         )
         return bridge, port is None, policy  # an explicit --port is a choice, not a wish
 
@@ -83,6 +84,7 @@ class Extension:
         bridge = listen(self.runtime, bridge, fallback=fallback)
         self.encrypt = policy
         self.mc = Minecraft(self.runtime, bridge, _kernel_loop(), self.config.call_timeout)
+        self.mc.sim_defaults = self.config.sim_defaults
         self.shell.push({"mc": self.mc}, interactive=True)
         return self.mc
 

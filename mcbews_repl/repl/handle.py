@@ -8,10 +8,11 @@ the end of a cell (the result is displayed once it arrives).
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import traceback
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -93,6 +94,17 @@ class CallbackFailure:
     traceback: str = field(repr=False)
 
 
+# The variables a script's (mcbews_repl.start()) simulated world reads; IPython takes them
+# through its McbewsRepl settings (config.py), which %config can also set.
+_SIM_ENV = {"pack": "MCBEWS_SIM_PACK", "beta_apis": "MCBEWS_SIM_BETA_APIS",
+            "edition": "MCBEWS_SIM_EDITION"}  # fmt: skip
+
+
+def _sim_defaults_from(env: Mapping[str, str]) -> dict[str, Any]:
+    """``simulate``'s pack, Beta APIs and edition from ``MCBEWS_SIM_*`` (unset: defaults)."""
+    return {key: env[var].lower() for key, var in _SIM_ENV.items() if env.get(var)}
+
+
 class Minecraft(Explore, Watch):
     """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ...
 
@@ -121,6 +133,9 @@ class Minecraft(Explore, Watch):
         self.callback_failure_count = 0
         self._callback_tasks: set[asyncio.Task[None]] = set()
         self.sim: Any = None  # the simulated world, once `%mc sim` started one
+        # Which pack and world %mc sim makes when not told (simulate.SimOptions' fields):
+        # the MCBEWS_SIM_* variables, or the extension's McbewsRepl settings.
+        self.sim_defaults: dict[str, Any] = _sim_defaults_from(os.environ)
         # What Tab completion offers: names seen in answers so far, and the capabilities the
         # shipped addon has until mc.caps() tells what this world's addon really offers.
         self.seen_players: set[str] = set()
@@ -206,16 +221,31 @@ class Minecraft(Explore, Watch):
         return [Connection(c, self._submit) for c in self._bridge.connections]
 
     def simulate(
-        self, players: list[str] | None = None, *, legacy: bool = False, addon: str | None = None
+        self,
+        players: list[str] | None = None,
+        *,
+        legacy: bool = False,
+        addon: str | None = None,
+        pack: str | None = None,
+        beta_apis: bool | str | None = None,
+        edition: str | None = None,
     ) -> Pending[Any]:
-        """Connect a simulated world (what ``%mc sim`` does); ``addon``: a sim_bundle.js."""
-        from .simulate import start_sim
+        """Connect a simulated world (what ``%mc sim`` does). ``pack``: ``"stable"`` (no
+        experiments, the default) or ``"beta"``; ``beta_apis``: True, False or ``"auto"`` (on
+        with the beta pack); ``edition``: ``"bedrock"`` or ``"education"`` (no Beta APIs);
+        ``addon``: your own build's simulator bundle (``sim_stable.js``)."""
+        from .simulate import SimOptions, start_sim
 
         if addon is not None and not Path(addon).is_file():
             raise FileNotFoundError(
-                f"no simulator bundle at {addon} (npm run build in addon/ writes sim_bundle.js)"
+                f"no simulator bundle at {addon} (npm run build in addon/ writes sim_stable.js "
+                "and sim_beta.js)"
             )
-        return start_sim(self, players, legacy=legacy, addon=addon)
+        given = {"pack": pack, "beta_apis": beta_apis, "edition": edition}
+        chosen = {**self.sim_defaults, **{k: v for k, v in given.items() if v is not None}}
+        options = SimOptions(**chosen)
+        options.resolved()  # a bad choice raises here, before anything starts
+        return start_sim(self, players, legacy=legacy, addon=addon, options=options)
 
     # --- the calls --------------------------------------------------------------------------
 

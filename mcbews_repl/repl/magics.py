@@ -102,12 +102,25 @@ class McMagics(ExploreMagics, Magics):
 
     def _sub_sim(self, rest: str) -> Any:
         args = BY_NAME["sim"].parse(rest)
-        from .simulate import start_sim
-
         names = [n.strip() for n in args.players.split(",") if n.strip()] if args.players else None
         if args.addon is not None and not Path(args.addon).is_file():
-            raise UsageError(f"--addon {args.addon}: no such simulator bundle (sim_bundle.js)")
-        start_sim(self.handle, names, legacy=args.legacy, addon=args.addon).result(60)
+            raise UsageError(f"--addon {args.addon}: no such simulator bundle (sim_stable.js)")
+        try:
+            pending = self.handle.simulate(
+                names,
+                legacy=args.legacy,
+                addon=args.addon,
+                pack=args.pack,
+                beta_apis=args.beta_apis,
+                edition=args.edition,
+            )
+        except ValueError as exc:
+            raise UsageError(f"%mc sim: {exc}") from None
+        pending.result(60)
+        refused = self.handle.sim.addon_refused if self.handle.sim is not None else None
+        if refused:
+            print(f"The simulated world did not load its pack: {refused}. Try %mc sim "
+                  "--beta-apis on, or --pack stable.")  # fmt: skip
         return self.handle.status()
 
     def _sub_cmd(self, rest: str) -> Any:

@@ -43,6 +43,10 @@ class Pending(Generic[T]):
         try:
             return self._future.result(timeout)
         except concurrent.futures.TimeoutError as exc:
+            if self._future.done():
+                # The call itself ended in a timeout of its own (RequestTimeout is a
+                # TimeoutError, and so is concurrent.futures'): its message says more.
+                raise
             raise TimeoutError(
                 f"{self._label or 'the call'} did not finish in {timeout} s"
             ) from exc

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -16,11 +17,12 @@ from ..exceptions import RequestTimeout
 from ..sim import SimWorld, Vec3, default_world, make_player
 from ..sim.commands import CommandResult as SimCommandResult
 from ..sim.model import WorldState
+from ..sim.simworld import Edition, Pack
 from .handle import Minecraft
 from .render import GameText
 from .runtime import Pending
 
-__all__ = ["SimHandle", "make_world", "start_sim"]
+__all__ = ["SimHandle", "SimOptions", "make_world", "start_sim"]
 
 T = TypeVar("T")
 # Where extra players asked for by name stand: a row along x, a few blocks apart.
@@ -31,6 +33,39 @@ _SIM_CALL_TIMEOUT_SECONDS = 30.0
 _ASK_POLL_SECONDS = 0.05
 
 Submit = Callable[[Coroutine[Any, Any, Any], str], Pending[Any]]
+
+
+_SWITCH = {"on": True, "off": False, "true": True, "false": False}
+
+
+@dataclass(frozen=True)
+class SimOptions:
+    """Which pack the simulated world runs, with Beta APIs or not, in which edition.
+
+    ``beta_apis="auto"`` sets the world up for the pack: on for the beta pack, off for the
+    stable one. An Education world has no Beta APIs at all.
+    """
+
+    pack: Pack = "stable"
+    beta_apis: bool | str = "auto"
+    edition: Edition = "bedrock"
+
+    def resolved(self) -> tuple[Pack, bool, Edition]:
+        if self.pack not in ("stable", "beta"):
+            raise ValueError(f"pack must be stable or beta, not {self.pack!r}")
+        if self.edition not in ("bedrock", "education"):
+            raise ValueError(f"edition must be bedrock or education, not {self.edition!r}")
+        beta = self.beta_apis
+        if isinstance(beta, str):
+            if beta.lower() not in (*_SWITCH, "auto"):
+                raise ValueError(f"beta_apis must be on, off or auto, not {beta!r}")
+            beta = self.pack == "beta" if beta.lower() == "auto" else _SWITCH[beta.lower()]
+        if self.edition == "education":
+            asked = self.beta_apis
+            if asked is True or (isinstance(asked, str) and _SWITCH.get(asked.lower())):
+                raise ValueError("Minecraft Education has no Beta APIs (no experiments toggle)")
+            beta = False
+        return self.pack, bool(beta), self.edition
 
 
 class SimHandle:
@@ -102,6 +137,16 @@ class SimHandle:
     def script_errors(self) -> list[str]:
         return self.raw.script_errors
 
+    @property
+    def pack(self) -> str:
+        """The pack the world runs: ``stable`` or ``beta``."""
+        return self.raw.pack
+
+    @property
+    def addon_refused(self) -> str | None:
+        """Why the world did not load the pack (a beta pack without Beta APIs), or None."""
+        return self.raw.addon_refused
+
     async def close(self) -> None:
         await self.raw.close()
 
@@ -110,7 +155,11 @@ class SimHandle:
 
     def __repr__(self) -> str:
         # The addon's own simulated player (MCBEWS_BRIDGE) is plumbing, not a player.
-        return f"<simulated world: {self._people()}>"
+        raw = self.raw
+        beta = "Beta APIs on" if raw.beta_apis else "no Beta APIs"
+        where = "Minecraft Education" if raw.edition == "education" else beta
+        refused = ", not loaded" if raw.addon_refused else ""
+        return f"<simulated world: {self._people()}; {raw.pack} pack{refused}, {where}>"
 
 
 def make_world(names: list[str] | None) -> WorldState:
@@ -133,19 +182,31 @@ def start_sim(
     *,
     legacy: bool = False,
     addon: str | Path | None = None,
+    options: SimOptions | None = None,
 ) -> Pending[SimHandle]:
     """Start (or restart) the simulated world and connect it like ``/connect`` would.
 
-    ``addon`` is the path of a simulator bundle to host instead of the shipped one (for
-    prototyping a capability: build the addon, then point this at its ``sim_bundle.js``).
+    ``addon`` is the path of a simulator bundle to host instead of the shipped pack's (for
+    prototyping a capability: build the addon, then point this at its ``sim_stable.js``).
+    ``options`` say which pack, Beta APIs or not, which edition (default: ``mc``'s
+    ``sim_defaults``). The world and its connection are ready (the transport chosen) when
+    the Pending resolves.
     """
+    pack, beta_apis, edition = (options or SimOptions(**mc.sim_defaults)).resolved()
 
     async def run() -> SimHandle:
         if mc.sim is not None:
             await mc.sim.close()
             mc.sim = None
         bundle: str | Path | bool = Path(addon) if addon is not None else True
-        sim = SimWorld(make_world(names), legacy_events=legacy, addon=bundle)
+        sim = SimWorld(
+            make_world(names),
+            legacy_events=legacy,
+            addon=bundle,
+            pack=pack,
+            beta_apis=beta_apis,
+            edition=edition,
+        )
         await sim.connect(mc.url)
         handle = mc.sim = SimHandle(sim, mc._submit)
         await mc.bridge.wait_connected(timeout=30)

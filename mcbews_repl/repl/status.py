@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..gateway import Bridge, LogEntry
+from ..gateway.transport import describe_transport
 from ..sansio.formatting import strip_codes
 
 __all__ = ["STATUS_RECENT_EVENTS", "Status", "event_sentence", "status_fields"]
@@ -45,6 +46,7 @@ class Status:
                 "player": c.local_player,
                 "peer": c.peer,
                 "encrypted": c.encrypted,
+                "transport": c.transport,
                 "pending": c.pending,
                 "protocol": c.protocol_version,
             }
@@ -64,11 +66,30 @@ class Status:
         return f"listening on {self.url}, {games} game{'' if games == 1 else 's'} connected"
 
 
+# How each connection's answers travel, as the status panel says it (transport.py).
+_ANSWERS = {
+    "pull": "answers by pull",
+    "chat": "answers by chat",
+    "probing": "asking how the addon answers",
+    "none": "no addon answers",
+}
+
+
 def _game(c: Mapping[str, Any]) -> str:
     who = f"{c['player']}'s game" if c["player"] else "a game (player not known yet)"
     secure = ", encrypted" if c["encrypted"] else ""
+    answers = _ANSWERS.get(str(c.get("transport")), str(c.get("transport")))
     waiting = "nothing pending" if not c["pending"] else f"{c['pending']} pending"
-    return f"{who} from {c['peer']}{secure}, {waiting}"
+    return f"{who} from {c['peer']}{secure}, {answers}, {waiting}"
+
+
+def _transport(e: LogEntry, d: Mapping[str, Any]) -> str:
+    chosen = d.get("transport")
+    if chosen:
+        return f"Game #{e.connection} answers through {describe_transport(chosen)}"
+    verdicts = d.get("verdicts") or {}
+    said = "; ".join(f"{name}: {verdict}" for name, verdict in verdicts.items())
+    return f"Game #{e.connection}: no addon answers ({said})"
 
 
 def status_fields(s: Status) -> list[tuple[str, object]]:
@@ -118,6 +139,7 @@ _SENTENCES: dict[str, Callable[[LogEntry, Mapping[str, Any]], str]] = {
     "ui_chat": lambda e, d: f"{d.get('player')} wrote in the panel: {d.get('message')}",
     "command": lambda e, d: _command(d),
     "capability": lambda e, d: _capability(d),
+    "transport": _transport,
     "text": lambda e, d: f"Sent {d.get('player')} a text in {d.get('frames')} frame(s)",
     "rejected": lambda e, d: f"Dropped a frame from game #{e.connection}: {d.get('reason')}",
     "expired": lambda e, d: f"Dropped a partial message from game #{e.connection}",

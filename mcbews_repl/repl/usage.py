@@ -131,11 +131,23 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
     SubCommand("connect", "print the /connect line to type in Minecraft"),
     SubCommand(
         "sim",
-        "connect a simulated world running the addon (or your own build of it)",
+        "connect a simulated world running the addon: the stable pack without Beta APIs unless "
+        "told (or your own build of it)",
         (
             Option(("--players",), "Steve,Alex", {"default": None}),
+            Option(("--pack",), "stable|beta", {"choices": ["stable", "beta"], "default": None}),
+            Option(
+                ("--beta-apis",),
+                "auto|on|off",
+                {"choices": ["auto", "on", "off"], "default": None},
+            ),
+            Option(
+                ("--edition",),
+                "bedrock|education",
+                {"choices": ["bedrock", "education"], "default": None},
+            ),
             Option(("--legacy",)),
-            Option(("--addon",), "sim_bundle.js", {"default": None}),
+            Option(("--addon",), "sim_stable.js", {"default": None}),
         ),
     ),
     SubCommand("cmd", "run one command (also %mc /<command>); {, $ and @ pass through untouched",

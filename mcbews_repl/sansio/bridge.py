@@ -6,7 +6,7 @@ Pure functions: build the request command line, and interpret a reassembled answ
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from json.scanner import make_scanner
 from typing import Any
 
@@ -24,12 +24,38 @@ from .wire import (
 __all__ = [
     "MALFORMED_RESPONSE",
     "encode_capability_request",
+    "encode_request_body",
     "interpret_bridge_answer",
     "interpret_ui_chat",
 ]
 
 # Our own code (not the addon's) for an answer we could not understand.
 MALFORMED_RESPONSE = "MALFORMED_RESPONSE"
+
+
+def encode_request_body(
+    request_id: str,
+    capability: str,
+    payload: Mapping[str, Any] | None,
+    dumps: Callable[[Any], str],
+) -> str:
+    """The request object both transports carry (version, id, capability, payload), written
+    by ``dumps``; the capability name is checked first, the payload must be JSON."""
+    if not isinstance(capability, str) or not capability or any(c.isspace() for c in capability):
+        raise ValueError(
+            f"capability must be a name without spaces, e.g. 'list_capabilities', "
+            f"not {capability!r}"
+        )
+    body = {
+        "v": REQUEST_VERSION,
+        "request_id": request_id,
+        "capability": capability,
+        "payload": dict(payload or {}),
+    }
+    try:
+        return dumps(body)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"the payload of {capability} must be JSON-serializable: {exc}") from exc
 
 
 def encode_capability_request(
@@ -45,23 +71,9 @@ def encode_capability_request(
     The line is at most ``budget_bytes`` UTF-8 bytes and its commandRequest frame, with the
     quotes of the request's JSON escaped again, at most ``frame_budget_bytes``.
     """
-    if not isinstance(capability, str) or not capability or any(c.isspace() for c in capability):
-        raise ValueError(
-            f"capability must be a name without spaces, e.g. 'list_capabilities', "
-            f"not {capability!r}"
-        )
     if not request_id or "|" in request_id:
         raise ValueError("request_id must be non-empty and contain no '|'")
-    body = {
-        "v": REQUEST_VERSION,
-        "request_id": request_id,
-        "capability": capability,
-        "payload": dict(payload or {}),
-    }
-    try:
-        encoded = dumps_wire(body)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"the payload of {capability} must be JSON-serializable: {exc}") from exc
+    encoded = encode_request_body(request_id, capability, payload, dumps_wire)
     line = f"scriptevent {BRIDGE_REQUEST_EVENT} {encoded}"
     size, frame = utf8_len(line), command_frame_bytes(line)
     if size > budget_bytes or frame > frame_budget_bytes:

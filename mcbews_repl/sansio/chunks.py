@@ -38,6 +38,10 @@ __all__ = [
 _MAX_NUMBER_DIGITS = 6
 # The addon wraps every chunk as `tell @s <chunk>`, so the chunk shares the line budget.
 TELL_WRAPPER = "tell @s "
+# Characters a command line may lose at its end (the game, like the simulated one, may trim
+# the line it runs): a chunk never ends with one unless it is all of them or the last. The
+# union of what Python and JavaScript call space, as the addon's chunks.ts has it.
+_TRIMMABLE = re.compile("[\\s\ufeff]")
 
 
 class Channel(StrEnum):
@@ -192,11 +196,21 @@ def _cut(
         piece = _longest_prefix(payload, pos, max_code_points, room)
         if not piece and pos < len(payload):
             raise ValueError(f"no room for content: header uses {budget_bytes - room} bytes")
+        if pos + len(piece) < len(payload):
+            piece = _without_trailing_space(piece)
         pieces.append(piece)
         pos += len(piece)
         index += 1
         if pos >= len(payload):
             return pieces
+
+
+def _without_trailing_space(piece: str) -> str:
+    """``piece`` without the spaces it ends with, unless it is nothing but spaces."""
+    keep = len(piece)
+    while keep > 1 and _TRIMMABLE.match(piece, keep - 1):
+        keep -= 1
+    return piece if _TRIMMABLE.match(piece, keep - 1) else piece[:keep]
 
 
 def _longest_prefix(text: str, start: int, max_chars: int, room_bytes: int) -> str:

@@ -12,6 +12,8 @@ from importlib import resources
 from typing import Any, Final
 
 __all__ = [
+    "ANSWER_PAGE_PREFIX",
+    "ASK_COMMAND",
     "BRIDGE_PLAYER",
     "BRIDGE_PREFIX",
     "BRIDGE_REQUEST_EVENT",
@@ -20,6 +22,7 @@ __all__ = [
     "COMMAND_LINE_BUDGET_BYTES",
     "COMMAND_SYNTAX_VERSION",
     "DEFAULT_TIMEOUT_SECONDS",
+    "EMPTY_REPLY",
     "ERROR_CODES",
     "MAX_BUFFERS",
     "MAX_CHUNKS_PER_MESSAGE",
@@ -27,6 +30,13 @@ __all__ = [
     "MAX_IN_FLIGHT_COMMANDS",
     "MAX_MESSAGE_BYTES",
     "MAX_TOTAL_BYTES",
+    "NONE_REPLY",
+    "POLL_COMMAND",
+    "PULL_ANSWER_MAX_BYTES",
+    "PULL_COMMAND",
+    "PULL_PAGE_BYTES",
+    "PULL_REQUEST_EVENT",
+    "PULL_TTL_SECONDS",
     "REQUEST_VERSION",
     "ROOT_PREFIX",
     "SCRIPTEVENT_MESSAGE_MAX_CHARS",
@@ -35,7 +45,9 @@ __all__ = [
     "TEXT_RESPONSE_EVENT",
     "TEXT_ROLES",
     "UI_CHAT_PREFIX",
+    "UI_PAGE_PREFIX",
     "UPSTREAM_CHUNK_CODE_POINTS",
+    "WAIT_REPLY",
     "load_manifest",
 ]
 
@@ -66,6 +78,16 @@ BRIDGE_PREFIX: Final[str] = _name("bridge_prefix")
 UI_CHAT_PREFIX: Final[str] = _name("ui_chat_prefix")
 BRIDGE_PLAYER: Final[str] = _name("bridge_player")
 REQUEST_VERSION: Final[int] = int(_M["request_version"]["value"])
+# The pull transport (docs/protocol.md): custom commands down, their results up.
+ASK_COMMAND: Final[str] = _name("ask_command")
+PULL_COMMAND: Final[str] = _name("pull_command")
+POLL_COMMAND: Final[str] = _name("poll_command")
+PULL_REQUEST_EVENT: Final[str] = _name("pull_request_event")
+ANSWER_PAGE_PREFIX: Final[str] = _name("answer_page_prefix")
+UI_PAGE_PREFIX: Final[str] = _name("ui_page_prefix")
+WAIT_REPLY: Final[str] = _name("wait_reply")
+NONE_REPLY: Final[str] = _name("none_reply")
+EMPTY_REPLY: Final[str] = _name("empty_reply")
 ERROR_CODES: Final[tuple[str, ...]] = tuple(_M["error_codes"]["value"])
 TEXT_ROLES: Final[tuple[str, ...]] = tuple(_M["text_roles"]["value"])
 
@@ -85,3 +107,6 @@ COMMAND_SYNTAX_VERSION: Final[int] = int(_limit("command_syntax_version"))
 MAX_FRAME_BYTES: Final[int] = int(_limit("max_frame_bytes"))
 TEXT_PRELUDE_SECONDS: Final[float] = float(_limit("text_prelude_seconds"))
 TEXT_FRAME_INTERVAL_SECONDS: Final[float] = float(_limit("text_frame_interval_seconds"))
+PULL_PAGE_BYTES: Final[int] = int(_limit("pull_page_bytes"))
+PULL_ANSWER_MAX_BYTES: Final[int] = int(_limit("pull_answer_max_bytes"))
+PULL_TTL_SECONDS: Final[float] = float(_limit("pull_ttl_seconds"))

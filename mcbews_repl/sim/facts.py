@@ -20,6 +20,7 @@ __all__ = [
     "CLONE_MAX_BLOCKS",
     "COMMAND_LINE_BUDGET_BYTES",
     "COMMAND_NOT_FOUND",
+    "CUSTOM_COMMAND_FAILURE",
     "ENCRYPTION_REQUIRED",
     "EXECUTION_FAIL",
     "EXTERNAL_SENDER",
@@ -41,6 +42,7 @@ __all__ = [
     "corpus",
     "default_states",
     "lang",
+    "restricted_execution",
     "text",
 ]
 
@@ -126,3 +128,12 @@ LEGACY_EVENT_REQUEST_ID: Final[str] = _fact("events", "legacy_shape")["request_i
 # Chat names of command origins: what WebSocket commands and scripts' commands run as.
 EXTERNAL_SENDER: Final[str] = text("commands.origin.external")
 SCRIPT_ENGINE_SENDER: Final[str] = text("commands.origin.script")
+
+# Custom commands (facts.json "behaviours"): how a failing one answers, what it may not do.
+CUSTOM_COMMAND_FAILURE: Final[int] = _fact("behaviours", "custom_command_failure_code")
+
+
+def restricted_execution() -> dict[str, Any]:
+    """The functions a custom command's callback may not call, and the error they throw."""
+    fact: dict[str, Any] = _fact("behaviours", "custom_command_restricted_execution")
+    return {"refused": list(fact["refused"]), "error": str(fact["error"])}

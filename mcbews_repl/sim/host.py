@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -21,9 +22,10 @@ from typing import Any
 
 import quickjs  # type: ignore[import-untyped]  # the binding ships no stubs
 
+from .facts import restricted_execution
 from .hostapi import HostApi
 
-__all__ = ["ScriptError", "ScriptHost", "bundled_addon"]
+__all__ = ["ScriptError", "ScriptHost", "bundled_addon", "declared_dependencies"]
 
 log = logging.getLogger("mcbews_repl.sim")
 
@@ -38,9 +40,26 @@ class ScriptError:
     stack: str
 
 
-def bundled_addon() -> Path:
-    """The addon bundle shipped in the package (``mcbews_repl/addon/sim_bundle.js``)."""
-    return Path(str(resources.files("mcbews_repl").joinpath("addon", "sim_bundle.js")))
+def bundled_addon(pack: str = "stable") -> Path:
+    """A pack's bundle shipped in the package (``mcbews_repl/addon/sim_<pack>.js``)."""
+    return Path(str(resources.files("mcbews_repl").joinpath("addon", f"sim_{pack}.js")))
+
+
+_DEPENDENCIES = re.compile(r"^// dependencies: (\[.*\])$", re.MULTILINE)
+
+
+def declared_dependencies(bundle_source: str) -> list[dict[str, Any]]:
+    """The module dependencies a bundle declares in its header (its pack's manifest.json
+    ones; addon/scripts/build.mjs writes them); none for a bundle without the line."""
+    head = bundle_source[:4096]
+    match = _DEPENDENCIES.search(head)
+    if match is None:
+        return []
+    try:
+        found = json.loads(match.group(1))
+    except ValueError:
+        return []
+    return [d for d in found if isinstance(d, dict)] if isinstance(found, list) else []
 
 
 def _shim_source() -> str:
@@ -60,6 +79,7 @@ class ScriptHost:
             name: self._ctx.eval(f"__sim_host.{name}")
             for name in ("startup", "worldLoad", "tick", "scriptEvent", "customCommand")
         }
+        self._ctx.eval("__sim_host.configure")(json.dumps(restricted_execution()))
         self._load_module(bundle_source)
 
     def _load_module(self, source: str) -> None:

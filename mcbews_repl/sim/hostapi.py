@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .commands import COMMAND_NOT_FOUND, FAILED_TO_PARSE, CommandResult
+from .custom import CustomCommandSpec
 from .defaults import make_player
 from .facts import (
     SCRIPT_ENGINE_SENDER,  # the chat name of commands a dimension runs
@@ -37,7 +38,9 @@ RunCommand = Callable[[str, CommandOrigin], CommandResult]
 
 @dataclass
 class HostOptions:
-    beta_apis: bool = True  # without Beta APIs spawnSimulatedPlayer is unavailable
+    # Without Beta APIs a pack that declares a beta module does not load at all (SimWorld);
+    # this flag is what spawnSimulatedPlayer checks should a script call it anyway.
+    beta_apis: bool = True
     spawn: Vec3 = field(default_factory=lambda: Vec3(0.0, 64.0, 0.0))
 
 
@@ -47,7 +50,7 @@ class HostApi:
         self.run_command = run_command
         self.options = options
         self.dynamic_properties: dict[str, Any] = {}
-        self.custom_commands: set[str] = set()
+        self.custom_commands: dict[str, CustomCommandSpec] = {}
         self.form_answers: dict[str, deque[list[Any] | None]] = {}
         self.forms_shown: list[dict[str, Any]] = []
         self.warnings: list[str] = []
@@ -154,7 +157,11 @@ class HostApi:
         self.world.add_player(player)
 
     def op_register_command(self, args: dict[str, Any]) -> None:
-        self.custom_commands.add(str(args["name"]))
+        spec = CustomCommandSpec.from_js(args)
+        if spec.name in self.custom_commands:
+            # The game's CustomCommandErrorReason.AlreadyRegistered (two packs, one name).
+            raise ValueError(f"AlreadyRegistered: {spec.name} is already registered")
+        self.custom_commands[spec.name] = spec
 
     def op_form(self, args: dict[str, Any]) -> dict[str, Any]:
         """Answer a form with the next queued answer for that player, else as closed."""

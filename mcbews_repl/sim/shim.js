@@ -10,6 +10,13 @@
     if (out !== null && typeof out === "object" && "__error" in out) throw new Error(out.__error);
     return out;
   };
+  // Restricted execution (a custom command's callback, facts.json): the functions the game
+  // refuses there throw its ReferenceError. The host fills in the facts before the addon loads.
+  let restricted = false;
+  let facts = { refused: [], error: "Native function [%s] does not have required privileges." };
+  const privileged = (name) => {
+    if (restricted && facts.refused.includes(name)) throw new ReferenceError(facts.error.replace("%s", name));
+  };
   let cache = new Map();
   // Block sections ("dim:cx:sy:cz") and chunk loaded flags ("dim:cx:cz") stay cached across
   // host entries while the world's block version (edits, loaded chunks) stays the same; the
@@ -34,6 +41,10 @@
   const enums = {
     CommandPermissionLevel: { Any: 0, GameDirectors: 1, Admin: 2, Host: 3, Owner: 4 },
     CustomCommandStatus: { Success: 0, Failure: 1 },
+    CustomCommandParamType: {
+      BlockType: "BlockType", Boolean: "Boolean", EntitySelector: "EntitySelector", EntityType: "EntityType", Enum: "Enum",
+      Float: "Float", Integer: "Integer", ItemType: "ItemType", Location: "Location", PlayerSelector: "PlayerSelector", String: "String",
+    },
     EquipmentSlot: { Chest: "Chest", Feet: "Feet", Head: "Head", Legs: "Legs", Mainhand: "Mainhand", Offhand: "Offhand" },
     GameMode: { Adventure: "Adventure", Creative: "Creative", Spectator: "Spectator", Survival: "Survival" },
     FormCancelationReason: { UserBusy: "UserBusy", UserClosed: "UserClosed" },
@@ -120,7 +131,7 @@
   class Dimension {
     constructor(id) { this.id = `minecraft:${id}`; this._short = id; }
     get heightRange() { return heightRange(this._short); }
-    runCommand(command) { return runCommand({ dimension: this._short }, command); }
+    runCommand(command) { privileged("Dimension::runCommand"); return runCommand({ dimension: this._short }, command); }
     isChunkLoaded(location) {
       const cx = Math.floor(location.x) >> 4, cz = Math.floor(location.z) >> 4;
       const key = `${this._short}:${cx}:${cz}`;
@@ -192,7 +203,7 @@
     getTags() { return [...state(this._name).tags]; }
     hasTag(tag) { return state(this._name).tags.includes(tag); }
     sendMessage(message) { call("send_message", { name: this._name, message: rawText(message) }); }
-    runCommand(command) { return runCommand({ player: this._name }, command); }
+    runCommand(command) { privileged("Entity::runCommand"); return runCommand({ player: this._name }, command); }
     getComponent(id) {
       const name = this._name;
       const s = state(name);
@@ -303,7 +314,14 @@
 
   const customCommands = new Map();
   const registry = {
-    registerCommand(def, fn) { customCommands.set(def.name, fn); call("register_command", { name: def.name }); },
+    registerCommand(def, fn) {
+      customCommands.set(def.name, fn);
+      const params = (list) => (list ?? []).map((p) => ({ name: p.name, type: p.type }));
+      call("register_command", {
+        name: def.name, permissionLevel: def.permissionLevel ?? 0,
+        mandatory: params(def.mandatoryParameters), optional: params(def.optionalParameters),
+      });
+    },
     registerEnum() {},
   };
 
@@ -314,6 +332,7 @@
     toggle(label, opts) { this._fields.push({ kind: "toggle", label: rawText(label), default: opts?.defaultValue ?? false }); return this; }
     submitButton() { return this; }
     show(player) {
+      privileged("ModalFormData::show");
       const form = { player: player.name, title: this._title, fields: this._fields };
       return new Promise((resolve) => resolve(call("form", form)));
     }
@@ -326,6 +345,7 @@
   globalThis.__mc_server_ui = { FormCancelationReason: enums.FormCancelationReason, ModalFormData };
   globalThis.__mc_server_gametest = {
     spawnSimulatedPlayer(location, name, gameMode) {
+      privileged("::spawnSimulatedPlayer");
       call("spawn_simulated_player", { name, gameMode: gameMode ?? "Survival", x: location.x, y: location.y, z: location.z, dimension: location.dimension?._short ?? "overworld" });
       invalidate();
       return new Player(name);
@@ -340,6 +360,7 @@
 
   // --- entries Python calls (one JSON string in, one out) -------------------------------
   globalThis.__sim_host = {
+    configure(json) { facts = JSON.parse(json); },
     startup: () => { invalidate(); system.beforeEvents.startup._fire({ customCommandRegistry: registry }); },
     worldLoad: () => { invalidate(); world.afterEvents.worldLoad._fire({}); },
     tick(tick) {
@@ -371,7 +392,13 @@
       const fn = customCommands.get(c.name);
       if (fn === undefined) return JSON.stringify({ status: 1, message: `unknown custom command ${c.name}` });
       const origin = { sourceEntity: c.player === null ? undefined : new Player(c.player), sourceType: c.player === null ? "Server" : "Entity" };
-      const out = guard(`custom command ${c.name}`, () => fn(origin, ...c.args)) ?? { status: 1, message: "the command handler failed" };
+      restricted = true; // the game runs the callback in restricted execution
+      let out;
+      try {
+        out = guard(`custom command ${c.name}`, () => fn(origin, ...c.args)) ?? { status: 1, message: "the command handler failed" };
+      } finally {
+        restricted = false;
+      }
       return JSON.stringify({ status: out.status ?? 0, message: out.message ?? "" });
     },
   };

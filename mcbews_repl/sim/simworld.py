@@ -21,14 +21,15 @@ from .client import GameClient
 from .clock import ClockMode, TickClock
 from .cmd_chat import player_chat
 from .commands import CommandResult, Effects, Interpreter
+from .custom import run_custom_command
 from .defaults import default_world
-from .facts import EXECUTION_FAIL, EXTERNAL_SENDER, MODERN_EVENT_VERSION
-from .host import ScriptHost, bundled_addon
+from .facts import EXTERNAL_SENDER, MODERN_EVENT_VERSION
+from .host import ScriptHost, bundled_addon, declared_dependencies
 from .hostapi import HostApi, HostOptions
 from .model import ChatLine, WorldState
 from .selectors import CommandOrigin
 
-__all__ = ["ScriptEventSource", "SimWorld"]
+__all__ = ["Edition", "Pack", "ScriptEventSource", "SimWorld"]
 
 log = logging.getLogger("mcbews_repl.sim")
 _T = TypeVar("_T")
@@ -36,6 +37,10 @@ _T = TypeVar("_T")
 # How a /scriptevent run over the WebSocket reaches scripts: PROTOCOL.md says it may arrive
 # with sourceType Entity (the connected player) rather than Server; both are selectable.
 ScriptEventSource = Literal["Entity", "Server"]
+# The addon's two packs (addon/README.md): stable modules only, or with the beta gametest one.
+Pack = Literal["stable", "beta"]
+# Bedrock, or a Minecraft Education world: no experiments toggle, so never Beta APIs.
+Edition = Literal["bedrock", "education"]
 
 
 class SimWorld:
@@ -51,12 +56,25 @@ class SimWorld:
         legacy_events: bool = False,
         event_version: int = MODERN_EVENT_VERSION,
         scriptevent_source: ScriptEventSource = "Entity",
-        beta_apis: bool = True,
+        pack: Pack = "stable",
+        beta_apis: bool = False,
+        edition: Edition = "bedrock",
         seed: int = 0,
         require_encryption: bool = False,
         legacy_encryption: bool = False,
         offer_encryption: bool = True,
     ) -> None:
+        if pack not in ("stable", "beta"):
+            raise ValueError(f"pack must be 'stable' or 'beta', not {pack!r}")
+        if edition == "education" and beta_apis:
+            raise ValueError("Minecraft Education has no experiments toggle: beta_apis=False")
+        if edition not in ("bedrock", "education"):
+            raise ValueError(f"edition must be 'bedrock' or 'education', not {edition!r}")
+        self.pack: Pack = pack
+        self.edition: Edition = edition
+        self.beta_apis = beta_apis
+        # Why the addon did not load, when it did not (a beta pack without Beta APIs).
+        self.addon_refused: str | None = None
         self.world = world or default_world()
         self.clock = TickClock(clock or ("fast" if fast else "realtime"))
         self.legacy_events = legacy_events
@@ -102,12 +120,29 @@ class SimWorld:
         self._started = True
         self.loop = asyncio.get_running_loop()
         if self._addon is not False:
-            path = bundled_addon() if self._addon is True else Path(str(self._addon))
-            self.host = ScriptHost(self.api, path.read_text(encoding="utf-8"))
-            self.host.startup()
-            self.host.world_load()
+            self._load_addon()
         self.clock.add_listener(self._tick)
         self.clock.start()
+
+    def _load_addon(self) -> None:
+        """Load the pack as the game would: not at all when it declares a beta module and the
+        world has no Beta APIs (facts.json ``beta_pack_without_beta_apis``)."""
+        path = bundled_addon(self.pack) if self._addon is True else Path(str(self._addon))
+        source = path.read_text(encoding="utf-8")
+        beta = [d for d in declared_dependencies(source) if "beta" in str(d.get("version"))]
+        if beta and not self.beta_apis:
+            names = ", ".join(f"{d.get('module_name')} {d.get('version')}" for d in beta)
+            where = (
+                "Minecraft Education has no experiments"
+                if self.edition == "education"
+                else "the Beta APIs experiment is off"
+            )
+            self.addon_refused = f"the pack depends on {names}, a beta module, and {where}"
+            log.warning("sim: the addon is not loaded: %s", self.addon_refused)
+            return
+        self.host = ScriptHost(self.api, source)
+        self.host.startup()
+        self.host.world_load()
 
     async def connect(self, url: str) -> None:
         """``/connect <url>``: a new connection replaces the old one, as in the game."""
@@ -235,10 +270,8 @@ class SimWorld:
     def _on_custom_command(
         self, name: str, origin: CommandOrigin, rest: str
     ) -> CommandResult | None:
-        if self.host is None or name not in self.api.custom_commands:
+        host, spec = self.host, self.api.custom_commands.get(name)
+        if host is None or spec is None:
             return None
         player = origin.entity.name if origin.entity and origin.entity.is_player else None
-        out = self.host.custom_command(name, player, rest.split() if rest.strip() else [])
-        if out.get("status", 1) == 0:
-            return CommandResult(status_message=str(out.get("message", "")))
-        return CommandResult(EXECUTION_FAIL, str(out.get("message", "")), success_count=0)
+        return run_custom_command(spec, rest, lambda n, args: host.custom_command(n, player, args))

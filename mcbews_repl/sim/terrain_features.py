@@ -14,7 +14,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = [
     "AIR",
@@ -66,6 +66,11 @@ class Lru(OrderedDict[_K, _V]):
     def __init__(self, capacity: int) -> None:
         super().__init__()
         self.capacity = capacity
+
+    def __reduce__(self) -> Any:
+        # OrderedDict rebuilds a subclass by calling it with no arguments; pass the capacity so
+        # a world holding one can be copied (copy.deepcopy) like the rest of WorldState.
+        return (type(self), (self.capacity,), None, None, iter(self.items()))
 
     def get_or_make(self, key: _K, make: Callable[[], _V]) -> _V:
         value = self.get(key)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcbews_repl.addon import MCADDON_NAME, PACK_FOLDER, bundle_path, export_mcaddon
+from mcbews_repl.addon import PACKS, PackName, bundle_path, export_mcaddon
 
 
 def _packs(path: Path) -> dict[str, dict[str, bytes]]:
@@ -20,35 +20,39 @@ def _packs(path: Path) -> dict[str, dict[str, bytes]]:
     return packs
 
 
+@pytest.mark.parametrize("pack", list(PACKS))
 def test_default_path_is_in_the_current_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pack: PackName
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    written = export_mcaddon()
-    assert written == tmp_path / MCADDON_NAME
+    folder, name = PACKS[pack]
+    written = export_mcaddon(pack=pack)
+    assert written == tmp_path / name
     packs = _packs(written)
-    assert list(packs) == [PACK_FOLDER]
-    for files in packs.values():
-        assert "manifest.json" in files
-    pack = packs[PACK_FOLDER]
-    assert sorted(pack) == ["manifest.json", "pack_icon.png", "scripts/main.js"]
-    for inner, data in pack.items():
-        assert (bundle_path() / inner).read_bytes() == data
+    assert list(packs) == [folder]
+    files = packs[folder]
+    assert sorted(files) == ["manifest.json", "pack_icon.png", "scripts/main.js"]
+    for inner, data in files.items():
+        assert (bundle_path(pack) / inner).read_bytes() == data
+
+
+def test_the_default_is_the_stable_pack(tmp_path: Path) -> None:
+    written = export_mcaddon(tmp_path)
+    assert written.name == "mcbews_bridge.mcaddon"
+    assert list(_packs(written)) == ["mcbews_bridge_bp"]
 
 
 def test_a_directory_means_write_into_it(tmp_path: Path) -> None:
-    assert export_mcaddon(tmp_path) == tmp_path / MCADDON_NAME
-    assert export_mcaddon(str(tmp_path)).is_file()
+    assert export_mcaddon(tmp_path) == tmp_path / "mcbews_bridge.mcaddon"
+    assert export_mcaddon(str(tmp_path), pack="beta") == tmp_path / "mcbews_bridge_beta.mcaddon"
 
 
 def test_an_explicit_file_path_and_missing_parents(tmp_path: Path) -> None:
     target = tmp_path / "out" / "world.mcaddon"
     assert export_mcaddon(target) == target
-    assert PACK_FOLDER in _packs(target)
-    assert not list(target.parent.glob("*.tmp"))
+    assert "mcbews_bridge_bp" in _packs(target)
 
 
-def test_exports_are_byte_identical(tmp_path: Path) -> None:
-    first = export_mcaddon(tmp_path / "a.mcaddon").read_bytes()
-    second = export_mcaddon(tmp_path / "b.mcaddon").read_bytes()
-    assert first == second
+def test_an_unknown_pack_says_which_exist(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="pack must be one of stable, beta"):
+        export_mcaddon(tmp_path, pack="gold")  # type: ignore[arg-type]

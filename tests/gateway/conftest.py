@@ -13,8 +13,10 @@ from mcbews_repl import Bridge, serve
 
 from .fakegame import FakeGame
 
-# Tests never wait for the real pacing; the numbers themselves are checked in Settings.
-FAST = {"text_prelude": 0.0, "text_interval": 0.0, "expire_interval": 0.05}
+# Tests never wait for the real pacing; the numbers themselves are checked in Settings. The
+# fake game plays the chat transport's addon, so the transport is set rather than probed
+# (test_transport.py probes, with a fake game that also answers the pull commands).
+FAST = {"text_prelude": 0.0, "text_interval": 0.0, "expire_interval": 0.05, "transport": "chat"}
 
 ConnectGame = Callable[..., Awaitable[FakeGame]]
 

@@ -24,7 +24,9 @@ SYNTAX_ERROR = -2147483648  # FailedToParseCommand
 EVENT_VERSION = 17039360
 BRIDGE_PLAYER = "MCBEWS_BRIDGE"
 BRIDGE_REQ = "scriptevent mcbews:bridge_req "
+PULL_REQ = "scriptevent mcbews:pull_req "
 TEXT_RESP = "scriptevent mcbews:text_resp "
+UNKNOWN_COMMAND = -2147483647  # CommandNotFound
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -69,6 +71,8 @@ class FakeGame:
         order: str = "forward",
         duplicate: bool = False,
         local_address: str | None = None,
+        pull: bool = False,
+        page_chars: int = 50,
     ) -> None:
         self.url = url
         self.local_address = local_address  # the source address to dial from
@@ -80,6 +84,14 @@ class FakeGame:
         self.duplicate = duplicate
         self.capabilities: dict[str, Handler] = {}
         self.silent: set[str] = set()  # capabilities the "addon" never answers
+        # The pull commands (docs/protocol.md), answered by this fake's own little store.
+        self.pull = pull
+        self.page_chars = page_chars
+        self.chat_transport = True  # False: the "addon" never answers by chat
+        self.deferred: set[str] = set()  # capabilities answered WAIT first, then kept
+        self.kept: dict[str, tuple[str, list[str]]] = {}  # id -> (kind, pages)
+        self.ui_waiting: list[str] = []
+        self.answering: set[str] = set()  # request ids answered WAIT and not kept yet
         self.subscriptions: list[str] = []
         self.commands: list[str] = []
         self.frame_sizes: list[int] = []  # UTF-8 bytes of every frame received, as sent
@@ -179,6 +191,9 @@ class FakeGame:
             body = {"statusCode": SYNTAX_ERROR, "statusMessage": f'Syntax error: "{line}"'}
             await self._respond("commandResponse", request_id, body)
             return
+        if line.startswith("mcbews:"):
+            await self._respond("commandResponse", request_id, self._pull_command(line))
+            return
         self.executed[line] += 1
         body: dict[str, Any] = {"statusCode": 0, "statusMessage": f"ran {line}"}
         if line == "getlocalplayername":
@@ -186,18 +201,76 @@ class FakeGame:
         if line.startswith(TEXT_RESP):
             self.text_frames.append(json.loads(line[len(TEXT_RESP) :]))
         await self._respond("commandResponse", request_id, body)
-        if line.startswith(BRIDGE_REQ):
+        if line.startswith(BRIDGE_REQ) and self.chat_transport:
             await self._run_capability(json.loads(line[len(BRIDGE_REQ) :]))
+        if line.startswith(PULL_REQ) and self.pull:
+            request = json.loads(line[len(PULL_REQ) :])
+            self._keep("ANSWER", request["request_id"], self._answer(request))
 
     async def _run_capability(self, request: dict[str, Any]) -> None:
         name, rid = request["capability"], request["request_id"]
         if name in self.silent:
             return
+        payload = _escape(json.dumps(self._answer(request), ensure_ascii=False))
+        await self.bridge_chunks("BRIDGE", rid, payload)
+
+    def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        name = request["capability"]
         handler = self.capabilities.get(name)
         if handler is None:
             error = {"code": "UNSUPPORTED_CAPABILITY", "message": f"no capability {name}"}
             answer: dict[str, Any] = {"ok": False, "error": error}
         else:
             answer = handler(request["payload"])
-        payload = _escape(json.dumps(answer, ensure_ascii=False, separators=(",", ":")))
-        await self.bridge_chunks("BRIDGE", rid, payload)
+        return answer
+
+    # --- the pull commands -----------------------------------------------------------------
+
+    def _pull_command(self, line: str) -> dict[str, Any]:
+        words = line.split(" ")
+        if not self.pull:
+            message = f"Unknown command: {words[0]}. Please check that the command exists"
+            return {"statusCode": UNKNOWN_COMMAND, "statusMessage": message}
+        self.executed[words[0]] += 1
+        if words[0] == "mcbews:ask":
+            request = json.loads(bytes.fromhex(words[1]).decode("ascii"))
+            rid = request["request_id"]
+            if request["capability"] in self.silent:
+                return {"statusCode": 0, "statusMessage": f"MCBEWS|WAIT|{rid}"}
+            if request["capability"] in self.deferred:
+                self.deferred.discard(request["capability"])
+                self.answering.add(rid)
+                asyncio.get_running_loop().call_later(
+                    0.01, self._keep, "ANSWER", rid, self._answer(request)
+                )
+                return {"statusCode": 0, "statusMessage": f"MCBEWS|WAIT|{rid}"}
+            self._keep("ANSWER", rid, self._answer(request))
+            return {"statusCode": 0, "statusMessage": self._page(rid, 1)}
+        if words[0] == "mcbews:pull":
+            return {"statusCode": 0, "statusMessage": self._page(words[1], int(words[2]))}
+        if words[0] == "mcbews:poll":
+            message = self._page(self.ui_waiting.pop(0), 1) if self.ui_waiting else "MCBEWS|EMPTY"
+            return {"statusCode": 0, "statusMessage": message}
+        return {"statusCode": UNKNOWN_COMMAND, "statusMessage": f"Unknown command: {words[0]}"}
+
+    def _keep(self, kind: str, message_id: str, answer: dict[str, Any] | str) -> None:
+        text = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
+        size = self.page_chars
+        pages = [text[i : i + size] for i in range(0, len(text), size)] or [""]
+        self.kept[message_id] = (kind, pages)
+        self.answering.discard(message_id)
+
+    def _page(self, message_id: str, index: int) -> str:
+        if message_id in self.answering:
+            return f"MCBEWS|WAIT|{message_id}"
+        if message_id not in self.kept:
+            return f"MCBEWS|NONE|{message_id}|unknown"
+        kind, pages = self.kept[message_id]
+        if not 1 <= index <= len(pages):
+            return f"MCBEWS|NONE|{message_id}|no_page"
+        return f"MCBEWS|{kind}|{message_id}|{index}/{len(pages)}|{pages[index - 1]}"
+
+    def pull_ui_chat(self, player: str, message: str, message_id: str = "u1t1") -> None:
+        """A player's panel message, kept for mcbews:poll (the pull transport's UI chat)."""
+        self._keep("UI", message_id, {"player": player, "message": message})
+        self.ui_waiting.append(message_id)

@@ -2,6 +2,11 @@
 
 Each runs in a real Jupyter kernel (nbclient); the checks look at key outputs, not only
 at the absence of errors. The committed notebooks must not carry error outputs either.
+
+The world is the default of ``%mc sim``: the stable pack, Beta APIs off, answers by pull (as
+in Minecraft Education or any world without experiments); every notebook and script runs so.
+A selection runs again with the beta pack and Beta APIs on, over the chat transport and over
+pull, so both transports keep working for what the notebooks do.
 """
 
 from __future__ import annotations
@@ -24,18 +29,37 @@ NOTEBOOKS = REPO / "notebooks"
 SCRIPTS = REPO / "magics"
 
 
-def run_notebook(nb: Any, cwd: Path) -> Any:
-    env_port = os.environ.get("MCBEWS_PORT")
-    os.environ["MCBEWS_PORT"] = "0"  # the kernel inherits it: never clash on 19131
+# The settings (environment variables the kernel inherits) of each way the world can answer.
+MODES: dict[str, dict[str, str]] = {
+    "stable-pull": {},  # the defaults: stable pack, Beta APIs off, transport auto (pull)
+    "beta-chat": {
+        "MCBEWS_SIM_PACK": "beta",
+        "MCBEWS_SIM_BETA_APIS": "on",
+        "MCBEWS_TRANSPORT": "chat",
+    },
+    "beta-pull": {
+        "MCBEWS_SIM_PACK": "beta",
+        "MCBEWS_SIM_BETA_APIS": "on",
+        "MCBEWS_TRANSPORT": "pull",
+    },
+}
+
+
+def run_notebook(nb: Any, cwd: Path, mode: str = "stable-pull") -> Any:
+    # The kernel inherits these: port 0 never clashes on 19131; the mode picks pack and transport.
+    env = {"MCBEWS_PORT": "0", **MODES[mode]}
+    saved = {name: os.environ.get(name) for name in env}
+    os.environ.update(env)
     try:
         NotebookClient(
             nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}
         ).execute()
     finally:
-        if env_port is None:
-            os.environ.pop("MCBEWS_PORT", None)
-        else:
-            os.environ["MCBEWS_PORT"] = env_port
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     return nb
 
 
@@ -54,8 +78,8 @@ def images(nb: Any) -> int:
     return sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
 
 
-def executed(name: str) -> tuple[Any, str]:
-    nb = run_notebook(nbformat.read(NOTEBOOKS / name, as_version=4), NOTEBOOKS)
+def executed(name: str, mode: str) -> tuple[Any, str]:
+    nb = run_notebook(nbformat.read(NOTEBOOKS / name, as_version=4), NOTEBOOKS, mode)
     return nb, "\n".join(texts(c) for c in nb.cells)
 
 
@@ -79,8 +103,7 @@ def column(html: str, header: str) -> list[str]:
     return [unescape(re.sub("<[^>]+>", "", c[at])) for c in cells if len(c) == len(headers)]
 
 
-def test_01_getting_started() -> None:
-    nb, out = executed("01_getting_started.ipynb")
+def check_01_getting_started(nb: Any, out: str) -> None:
     assert "/connect 127.0.0.1:" in out
     assert "✔ /say Hello from Python!" in out  # the green result
     assert "Unknown command: fly" in out and "#cf222e" in out  # the red one
@@ -92,8 +115,7 @@ def test_01_getting_started() -> None:
     assert "NaN" not in table and "120.0" not in table and "0.923" not in table
 
 
-def test_02_exploring_a_world() -> None:
-    nb, out = executed("02_exploring_a_world.ipynb")
+def check_02_exploring_a_world(nb: Any, out: str) -> None:
     players, entities = (texts(cell_with(nb, c)) for c in ("mc.players()\nplayers",
                                                           "mc.entities()\nentities"))  # fmt: skip
     assert column(players, "dimension") == ["overworld", "overworld"]
@@ -114,8 +136,7 @@ def test_02_exploring_a_world() -> None:
     assert images(nb) == 0  # the map is drawn by the page, not a picture
 
 
-def test_03_inventory_analysis() -> None:
-    nb, _ = executed("03_inventory_analysis.ipynb")
+def check_03_inventory_analysis(nb: Any, out: str) -> None:
     totals = texts(cell_with(nb, "totals.to_frame"))
     assert re.search(r"<th>cobblestone</th>\s*<td>121</td>", totals)  # 64 + 37 + Alex's 20
     explore = cell_with(nb, "mc.explore(inv)").outputs[0]["data"]
@@ -131,8 +152,7 @@ def test_03_inventory_analysis() -> None:
     assert images(nb) == 3  # items by player, durability, paths
 
 
-def test_04_ui_chat_bot() -> None:
-    nb, out = executed("04_ui_chat_bot.ipynb")
+def check_04_ui_chat_bot(nb: Any, out: str) -> None:
     # What the players see: the role prefix in the game's green, no raw § codes.
     green = "<span style='color:#55FF55'>[assistant]</span>"
     assert "Alex asked 'what time is it?' and sees:" in out
@@ -153,8 +173,7 @@ def test_04_ui_chat_bot() -> None:
     assert carried == "A long answer. " * 60  # every frame shown whole
 
 
-def test_05_prototyping_a_capability() -> None:
-    nb, out = executed("05_prototyping_a_capability.ipynb")
+def check_05_prototyping_a_capability(nb: Any, out: str) -> None:
     assert "players_near" in out
     # After `tp Alex 2 64 1` (the block's centre, 2.5 64 1.5) the new capability sees Alex.
     answer = cell_with(nb, "tp Alex 2 64 1").outputs[0]["data"]
@@ -162,13 +181,12 @@ def test_05_prototyping_a_capability() -> None:
     assert (
         "players_near answered" in answer["text/html"] and "<details open>" in answer["text/html"]
     )
-    assert "<simulated world: Steve, Alex>" in out  # the bridge player is not listed
+    assert "<simulated world: Steve, Alex;" in out  # the bridge player is not listed
     assert not cell_with(nb, "NEW_CAPABILITY = ").outputs  # the TypeScript shown once, as source
     assert "private copy removed: True" in out
 
 
-def test_06_protocol_step_by_step() -> None:
-    nb, out = executed("06_protocol_step_by_step.ipynb")
+def check_06_protocol_step_by_step(nb: Any, out: str) -> None:
     first = texts(cell_with(nb, "BridgeProtocol(new_id")).splitlines()
     assert first[0] == "scriptevent mcbews:bridge_req" and first[1].startswith('{"v":2,')
     assert "\\u0040a" in first[1]  # the escape kept whole on its line
@@ -178,8 +196,69 @@ def test_06_protocol_step_by_step() -> None:
     assert "FrameRejected(reason='not_json'" in out
     card = texts(cell_with(nb, 'answer = await mc.call("get_player_snapshot"'))
     assert "0.5, 64.0, 0.5 in minecraft:overworld" in card and "'velocity'" not in card
-    events = texts(nb.cells[-1])
+    events = texts(next(c for c in nb.cells if c.source == "await mc.events()"))
     assert column(events, "kind")[-1] == "capability" and column(events, "cursor")[0] == "1"
+    # the pull way: one mcbews:ask line, the other pages pulled, the text whole again
+    assert "mcbews:ask 7b2276223a" in out and "mcbews:pull req2 2 -> MCBEWS|ANSWER|req2|2/3|" in out
+    assert "True True" in out
+    assert "get_player_snapshot ok (" in out and ", pull)" in out  # the event log, for real
+
+
+def check_07_mapping_a_region(nb: Any, out: str) -> None:
+    assert "Steve is at 48 90 -24" in out
+    assert "368640/368640 blocks in 128 parts (100%)" in out  # the split read's bar, full
+    assert "<b>BlockRegion</b> 48x160x48 blocks at (24, -64, -48)" in out
+    assert "<img src='data:image/png;base64," in out  # the region's picture beside its counts
+    assert "diamond   104 blocks, y -63 to 2" in out  # ores keep to their depths
+    assert "coal      416 blocks, y 3 to 63" in out
+    assert "surface 62.0 to 75.0 | lake floor down to 58.0" in out
+    assert "<unloaded>        1000" in out and "<out_of_world>    1000" in out
+    assert "75 blocks filled" in out and "minecraft:gold_block    75" in out
+    assert "75 positions, all gold: True" in out
+    assert images(nb) == 3  # ores by depth, the heightmaps, the cross-section
+    terrain = cell_with(nb, "mc.map(terrain=region)").outputs[0]["data"]["text/html"]
+    assert "<image href='data:image/png;base64," in terrain and ">Steve</text>" in terrain
+
+
+CHECKS = {
+    "01_getting_started.ipynb": check_01_getting_started,
+    "02_exploring_a_world.ipynb": check_02_exploring_a_world,
+    "03_inventory_analysis.ipynb": check_03_inventory_analysis,
+    "04_ui_chat_bot.ipynb": check_04_ui_chat_bot,
+    "05_prototyping_a_capability.ipynb": check_05_prototyping_a_capability,
+    "06_protocol_step_by_step.ipynb": check_06_protocol_step_by_step,
+    "07_mapping_a_region.ipynb": check_07_mapping_a_region,
+}
+# What runs again with the beta pack: the UI chat bot and the inventory over chat (what the
+# chat transport was made for), a world tour and the block map over pull.
+BETA_RUNS = [
+    ("01_getting_started.ipynb", "beta-chat"),
+    ("03_inventory_analysis.ipynb", "beta-chat"),
+    ("04_ui_chat_bot.ipynb", "beta-chat"),
+    ("02_exploring_a_world.ipynb", "beta-pull"),
+    ("04_ui_chat_bot.ipynb", "beta-pull"),
+]
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_notebook(name: str) -> None:
+    CHECKS[name](*executed(name, "stable-pull"))
+
+
+@pytest.mark.parametrize(("name", "mode"), BETA_RUNS, ids=[f"{n[:2]}-{m}" for n, m in BETA_RUNS])
+def test_notebook_with_the_beta_pack(name: str, mode: str) -> None:
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    # One cell more at the end says which pack and transport the notebook really had.
+    which = "print(mc.sim, [c.transport for c in mc.connections])"
+    nb.cells.append(nbformat.v4.new_code_cell(which))
+    run_notebook(nb, NOTEBOOKS, mode)
+    CHECKS[name](nb, "\n".join(texts(c) for c in nb.cells[:-1]))
+    said = texts(nb.cells[-1])
+    assert "beta pack, Beta APIs on>" in said and f"['{mode.split('-')[1]}']" in said, said
+
+
+def test_every_notebook_is_checked() -> None:
+    assert set(CHECKS) == {p.name for p in NOTEBOOKS.glob("*.ipynb")}
 
 
 @pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.name)
@@ -193,14 +272,18 @@ def test_committed_notebooks_carry_no_errors(path: Path) -> None:
 
 SCRIPT_CHECKS = {
     "inventory_report.ipy": ["Enchanted items (3):", "Excalibur", "% left"],
-    "world_census.ipy": ["2 players online", "6 entities", "Showing 2 objective(s)"],
+    "world_census.ipy": ["2 players online", "5 entities", "Showing 2 objective(s)"],
 }
 
 
-@pytest.mark.parametrize("name", sorted(SCRIPT_CHECKS))
-def test_ipy_scripts_in_a_kernel(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "mode"),
+    [*((n, "stable-pull") for n in sorted(SCRIPT_CHECKS)), ("inventory_report.ipy", "beta-chat")],
+)
+def test_ipy_scripts_in_a_kernel(name: str, mode: str) -> None:
     source = (SCRIPTS / name).read_text(encoding="utf-8")
-    nb = run_notebook(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]), REPO)
+    cell = nbformat.v4.new_code_cell(source)
+    nb = run_notebook(nbformat.v4.new_notebook(cells=[cell]), REPO, mode)
     out = texts(nb.cells[0])
     for expected in SCRIPT_CHECKS[name]:
         assert expected in out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,9 +23,26 @@ def panel(shell: Any) -> str:
     return " ".join(re.sub(r"\x1b\[[0-9;]*m", "", str(text)).split())
 
 
+@pytest.fixture
+def chat_shell(shell: Any) -> Iterator[Any]:
+    """The shell with the chat transport and the beta pack: a burst of UI chat reaches the
+    gateway at once, so its callback bounds are what limits it. (Over the pull transport the
+    addon keeps at most 64 waiting; tests/sim/test_e2e.py checks that bound.)"""
+    try:
+        shell.run_line_magic("config", "McbewsRepl.transport = 'chat'")
+        shell.run_line_magic("mc", "serve --port 0")
+        shell.run_line_magic("mc", "sim --pack beta")
+        yield shell
+    finally:
+        shell.run_line_magic("config", "McbewsRepl.transport = 'auto'")
+        shell.run_line_magic("mc", "serve --port 0")
+        shell.run_line_magic("mc", "sim")
+
+
 def test_failing_callbacks_keep_the_newest_print_a_few_and_are_counted(
-    shell: Any, capsys: pytest.CaptureFixture[str]
+    chat_shell: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    shell = chat_shell
     mc = mc_of(shell)
 
     def broken(msg: Any) -> None:
@@ -47,7 +65,8 @@ def test_failing_callbacks_keep_the_newest_print_a_few_and_are_counted(
     assert "failed 150 times; mc.callback_failures keeps the newest 100" in panel(shell)
 
 
-def test_busy_callbacks_drop_ui_chat_and_the_panel_says_how_many(shell: Any) -> None:
+def test_busy_callbacks_drop_ui_chat_and_the_panel_says_how_many(chat_shell: Any) -> None:
+    shell = chat_shell
     mc = mc_of(shell)
     released = False
     started: list[str] = []

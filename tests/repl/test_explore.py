@@ -150,3 +150,21 @@ def test_entities_without_describe_entities_keep_their_rows(
     table = mc.entities(entity_type="minecraft:cow").result(20)
     assert len(table) == 1 and table["type"].isna().all() and table["name"].isna().all()
     assert table["dimension"].tolist() == ["overworld"]
+
+
+def test_many_entities_are_described_in_requests_that_fit(shell: Any) -> None:
+    """Sixty sheep: their ids are asked for in as many describe_entities requests as the
+    game's line and frame ceilings need, none of them too large."""
+    from mcbews_repl.sim.model import Entity, Vec3
+
+    mc = mc_of(shell)
+
+    def add_sheep(world: Any) -> None:
+        world.entities += [Entity("minecraft:sheep", Vec3(40.0 + n, 64.0, 0.5)) for n in range(60)]
+
+    mc.sim.edit(add_sheep)
+    try:
+        table = mc.entities(entity_type="minecraft:sheep").result(30)
+        assert len(table) == 60 and (table["type"] == "minecraft:sheep").all()
+    finally:
+        mc.sim.edit(lambda w: setattr(w, "entities", w.entities[:-60]))

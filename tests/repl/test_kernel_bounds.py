@@ -11,9 +11,12 @@ from nbclient import NotebookClient
 
 from .test_kernel import outputs
 
+# The chat transport and the beta pack: the flood reaches the gateway at once, so the
+# gateway's callback bounds are what limit it (over the pull transport the addon keeps at most
+# 64 waiting first; tests/sim/test_e2e.py checks that bound).
 CELLS = [
-    "%config McbewsRepl.port = 0\n%load_ext mcbews_repl",
-    "%mc sim",
+    "%config McbewsRepl.port = 0\n%config McbewsRepl.transport = 'chat'\n%load_ext mcbews_repl",
+    "%mc sim --pack beta",
     # A slow callback: each message holds its task until the notebook releases it.
     "import asyncio\n"
     "released, started, peak = False, [], 0\n"

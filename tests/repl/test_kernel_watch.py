@@ -45,6 +45,9 @@ CELLS = {
     "bot": "@mc.on_ui_chat\nasync def bot(msg):\n    await msg.reply(f'hello {msg.player}')",
     "ask": "await mc.sim.ask('Alex', 'hi')",
     "sim": "mc.sim",
+    "beta": "%mc sim --pack beta --beta-apis on\n"
+    "import time\nwhile 'MCBEWS_BRIDGE' not in mc.sim.world.players: time.sleep(0.05)\n"
+    "print(repr(mc.sim))\nprint('bridge on the map:', 'MCBEWS_BRIDGE' in repr(mc.map(live=False)))",
     "unload": "%unload_ext mcbews_repl",
 }
 
@@ -111,4 +114,13 @@ def test_ask_waits_for_the_reply_and_shows_it_as_the_player_sees_it(
     data = result(shown["ask"])
     assert "[assistant]" in data["text/html"] and "hello Alex" in data["text/html"]
     assert "color:#55FF55" in data["text/html"]
-    assert result(shown["sim"])["text/plain"] == "<simulated world: Steve, Alex>"
+    assert result(shown["sim"])["text/plain"].startswith("<simulated world: Steve, Alex;")
+
+
+def test_the_bridge_player_is_neither_a_player_of_the_world_nor_on_the_map(
+    shown: dict[str, Any],
+) -> None:
+    # With the beta pack the addon's MCBEWS_BRIDGE stands in the world (answers by chat).
+    lines = printed(shown["beta"]).splitlines()
+    assert lines[0].startswith("<simulated world: Steve, Alex; beta pack, Beta APIs on>")
+    assert lines[1] == "bridge on the map: False"

@@ -246,7 +246,10 @@ def test_serve_with_required_encryption(shell: Any) -> None:
         assert [c["encrypted"] for c in status.connections] == [True]
         html, text = render(shell, status)
         shown = unescape(html)
-        assert "Steve's game from 127.0.0.1:" in shown and ", encrypted, nothing pending" in shown
+        assert (
+            "Steve's game from 127.0.0.1:" in shown
+            and ", encrypted, answers by pull, nothing pending" in shown
+        )
         assert "encrypted" in text and "🔒" not in html + text  # a word, not a missing glyph
         assert shell.run_line_magic("mc", "/say secret").ok
     finally:

@@ -1,7 +1,9 @@
 """Two simulated worlds connected at once: every reply goes back where its message came from.
 
 Both worlds run the real addon and have a player called Alex, so an answer sent to the
-wrong game would land in the other Alex's panel, where the test would see it.
+wrong game would land in the other Alex's panel, where the test would see it. The first
+runs the stable pack, the second the beta pack with Beta APIs on (its bridge player can
+also send UI chat as chat, which the test uses for a message with a conversation id).
 """
 
 from __future__ import annotations
@@ -57,10 +59,12 @@ def two(shell: Any) -> Iterator[tuple[Minecraft, SimHandle, SimHandle]]:
     mc = shell.user_ns["mc"]
     assert isinstance(mc, Minecraft) and mc.sim is not None
     loop = mc.sim.raw.loop  # the runtime thread's loop, where both worlds must live
-    second = SimWorld(make_world(["Alex", "Bea"]), fast=True)
+    second = SimWorld(make_world(["Alex", "Bea"]), fast=True, pack="beta", beta_apis=True)
     RECEIVED["second"] = record_commands(second)
     asyncio.run_coroutine_threadsafe(second.connect(mc.url), loop).result(30)
     wait_until(lambda: [c.local_player for c in mc.connections] == ["Steve", "Alex"])
+    wait_until(lambda: [c.transport for c in mc.connections] == ["pull", "pull"])
+    wait_until(lambda: "MCBEWS_BRIDGE" in second.world.players)
     yield mc, mc.sim, SimHandle(second, mc._submit)
     asyncio.run_coroutine_threadsafe(second.close(), loop).result(30)
     wait_until(lambda: len(mc.connections) == 1)

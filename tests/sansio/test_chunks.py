@@ -134,3 +134,19 @@ def test_fast_parse_agrees_with_the_checks(
     assert fast == checked
     if not isinstance(fast, str):
         assert parse_chunk(line) == Chunk(*fast)
+
+
+@given(
+    words=st.lists(st.text(alphabet="ab \u3000\u00a0", min_size=1, max_size=40), max_size=60),
+    max_cp=st.integers(2, 64),
+)
+@settings(max_examples=200)
+def test_no_chunk_but_the_last_ends_with_a_space_the_game_may_trim(
+    words: list[str], max_cp: int
+) -> None:
+    payload = "".join(words)
+    chunks = split_payload(Channel.BRIDGE, "r", payload, max_code_points=max_cp)
+    assert reassemble_chunks(chunks) == payload
+    for chunk in chunks[:-1]:
+        ends_in_space = chunk.content[-1:].isspace()
+        assert not ends_in_space or chunk.content.isspace(), chunk

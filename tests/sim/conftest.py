@@ -71,7 +71,7 @@ async def bare_server() -> AsyncIterator[BareServer]:
 def addon_bundle() -> str:
     path = bundled_addon()
     # The bundle ships in the package; its absence is a broken checkout, not a reason to skip.
-    assert path.exists(), "mcbews_repl/addon/sim_bundle.js is missing (cd addon && npm run build)"
+    assert path.exists(), f"{path} is missing (cd addon && npm run build)"
     return str(path)
 
 

@@ -1,8 +1,13 @@
 """End to end: the gateway, the simulated game client and the real addon bundle in QuickJS.
 
-Every capability call here travels the real path: Python -> commandRequest frame ->
-/scriptevent -> the addon's router -> `tell @s` chunks by MCBEWS_BRIDGE -> PlayerMessage ->
-the gateway's reassembly -> Python.
+Every capability call here travels a real path, each test both ways (``route``):
+
+- ``stable-pull``: the stable pack in a world without Beta APIs. Python -> commandRequest
+  ``mcbews:ask <hex>`` -> the addon's callback -> the command's result message
+  (``statusMessage``) -> ``mcbews:pull`` for more pages -> Python.
+- ``beta-chat``: the beta pack with Beta APIs on, the chat transport set. Python ->
+  /scriptevent -> the addon's router -> `tell @s` chunks by MCBEWS_BRIDGE -> PlayerMessage ->
+  the gateway's reassembly -> Python.
 """
 
 from __future__ import annotations
@@ -23,6 +28,14 @@ BRIDGE = "MCBEWS_BRIDGE"
 FAST_BRIDGE: dict[str, Any] = {"text_prelude": 0.0, "text_interval": 0.0}
 
 
+# The two ways answers travel, each with the pack and world it needs (the sim's options) and
+# the bridge's transport setting.
+ROUTES: dict[str, dict[str, Any]] = {
+    "stable-pull": {"pack": "stable", "beta_apis": False, "transport": "auto"},
+    "beta-chat": {"pack": "beta", "beta_apis": True, "transport": "chat"},
+}
+
+
 @pytest.fixture(params=["plain", "encrypted"])
 def encrypted(request: pytest.FixtureRequest) -> bool:
     """Every end-to-end test runs twice: unencrypted, and with the world requiring
@@ -30,27 +43,36 @@ def encrypted(request: pytest.FixtureRequest) -> bool:
     return bool(request.param == "encrypted")
 
 
+@pytest.fixture(params=list(ROUTES))
+def route(request: pytest.FixtureRequest) -> str:
+    """... and both ways: the pull transport (stable pack) and the chat one (beta pack)."""
+    return str(request.param)
+
+
 @asynccontextmanager
 async def bridge_and_sim(
-    addon_bundle: str, encrypted: bool, **sim_options: Any
+    route: str, encrypted: bool, **sim_options: Any
 ) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
     """A gateway on a free port with a simulated game (running the addon) connected to it."""
+    options = {**ROUTES[route], **sim_options}
+    transport = options.pop("transport")
     async with (
-        mcbews_repl.serve(host="127.0.0.1", port=0, encrypt=encrypted, **FAST_BRIDGE) as mc,
-        SimWorld(fast=True, addon=addon_bundle, require_encryption=encrypted, **sim_options) as sim,
+        mcbews_repl.serve(
+            host="127.0.0.1", port=0, encrypt=encrypted, transport=transport, **FAST_BRIDGE
+        ) as mc,
+        SimWorld(fast=True, require_encryption=encrypted, **options) as sim,
     ):
         await sim.connect(mc.url)
         connection = await mc.wait_connected(timeout=5)
         assert connection.encrypted is encrypted
         assert connection.local_player == "Steve"  # the handshake's command got through
+        assert connection.transport == route.split("-")[1]
         yield mc, sim
 
 
 @pytest.fixture
-async def linked(
-    addon_bundle: str, encrypted: bool
-) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
-    async with bridge_and_sim(addon_bundle, encrypted) as (mc, sim):
+async def linked(route: str, encrypted: bool) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
+    async with bridge_and_sim(route, encrypted) as (mc, sim):
         yield mc, sim
         assert sim.script_errors == []
 
@@ -213,11 +235,11 @@ async def test_a_wrong_frame_budget_on_the_bridge_is_caught(
     ids=["header-16842752", "legacy-properties"],
 )
 async def test_older_event_shapes_carry_answers_and_chat(
-    addon_bundle: str, encrypted: bool, shape: dict[str, Any]
+    route: str, encrypted: bool, shape: dict[str, Any]
 ) -> None:
     """Older games: the modern body under header version 16842752, or the legacy
     ``properties`` shape (both captured, evidence/captures.json). The bridge reads both."""
-    async with bridge_and_sim(addon_bundle, encrypted, **shape) as (mc, sim):
+    async with bridge_and_sim(route, encrypted, **shape) as (mc, sim):
         [alex] = (await mc.call("get_player_snapshot", target="Alex"))["players"]
         assert alex["name"] == "Alex"
         sim.chat("Alex", "hello from an older game")
@@ -246,8 +268,7 @@ async def test_a_thousand_concurrent_commands(linked: tuple[mcbews_repl.Bridge, 
 
 async def test_disconnect_during_a_call(linked: tuple[mcbews_repl.Bridge, SimWorld]) -> None:
     mc, sim = linked
-    sim.api.options.beta_apis = False
-    sim.world.players.pop(BRIDGE)  # the bridge player left: requests wait in the addon
+    await sim.clock.stop()  # the world stops ticking: the request waits in the game
     call = asyncio.create_task(mc.call("get_player_snapshot", timeout=5))
     await asyncio.sleep(0.05)
     await sim.disconnect()
@@ -255,20 +276,67 @@ async def test_disconnect_during_a_call(linked: tuple[mcbews_repl.Bridge, SimWor
         await asyncio.wait_for(call, 5)
 
 
-async def test_request_before_the_bridge_player_exists(addon_bundle: str, encrypted: bool) -> None:
-    async with bridge_and_sim(addon_bundle, encrypted, beta_apis=False) as (mc, sim):
+async def test_request_before_the_bridge_player_exists(encrypted: bool) -> None:
+    """The chat transport only: a request waits in the addon until its bridge player is
+    back (here its spawn fails until the operator lets it)."""
+    async with bridge_and_sim("beta-chat", encrypted) as (mc, sim):
+        sim.api.options.beta_apis = False
+        sim.world.players.pop(BRIDGE)  # the bridge player left and cannot come back yet
         call = asyncio.create_task(mc.call("get_player_snapshot", target="Steve", timeout=5))
-        await asyncio.sleep(0.05)
+        await sim.advance(41)  # the addon tries to spawn it again every 40 ticks
         assert BRIDGE not in sim.world.players and not call.done()
         assert any("cannot spawn MCBEWS_BRIDGE" in w for w in sim.api.warnings)
-        sim.api.options.beta_apis = True  # the operator turns Beta APIs on
+        sim.api.options.beta_apis = True  # the spawn works again
         await sim.advance(40)  # the addon retries the spawn every 40 ticks
         result = await asyncio.wait_for(call, 5)
         assert result["players"][0]["name"] == "Steve"
         assert BRIDGE in sim.world.players
 
 
-async def test_server_sourced_scriptevent_has_no_player(addon_bundle: str, encrypted: bool) -> None:
-    async with bridge_and_sim(addon_bundle, encrypted, scriptevent_source="Server") as (mc, _):
+async def test_server_sourced_scriptevent_has_no_player(encrypted: bool) -> None:
+    """A request by script event may arrive without its player (the chat transport's path);
+    a custom command run over the WebSocket has the connected player as its source."""
+    async with bridge_and_sim("beta-chat", encrypted, scriptevent_source="Server") as (mc, _):
         with pytest.raises(CapabilityError, match="@s needs a player source"):
             await mc.call("get_player_snapshot", target="@s")
+    async with bridge_and_sim("stable-pull", encrypted, scriptevent_source="Server") as (mc, _):
+        [steve] = (await mc.call("get_player_snapshot", target="@s"))["players"]
+        assert steve["name"] == "Steve"
+
+
+async def test_an_education_world_answers_by_pull(encrypted: bool) -> None:
+    """Minecraft Education: no experiments toggle, so the stable pack and the pull transport,
+    with "Require Encrypted Websockets" left on or off."""
+    async with bridge_and_sim("stable-pull", encrypted, edition="education") as (mc, sim):
+        assert sim.addon_refused is None and BRIDGE not in sim.world.players
+        [alex] = (await mc.call("get_player_snapshot", target="Alex"))["players"]
+        assert alex["name"] == "Alex"
+        got: asyncio.Queue[UiChat] = asyncio.Queue()
+        mc.on_ui_chat(got.put_nowait)
+        sim.ui_chat("Alex", "from the classroom")
+        assert (await asyncio.wait_for(got.get(), 5)).message == "from the classroom"
+
+
+async def test_pull_ui_chat_waits_in_the_addon_within_its_bound(encrypted: bool) -> None:
+    """Over the pull transport UI chat waits in the addon until polled. A burst larger than
+    the addon keeps (UI_CHAT_WAITING_MAX, 64) reaches Python up to that bound; each player
+    past it is told the message was not sent, so nothing is lost silently."""
+    async with bridge_and_sim("stable-pull", encrypted) as (mc, sim):
+        got: list[UiChat] = []
+        mc.on_ui_chat(got.append)
+        for i in range(100):  # all in one tick: the poller reads one message per command
+            sim.ui_chat("Steve" if i % 2 else "Alex", f"burst {i}")
+        for _ in range(500):
+            if len(got) == 64:
+                break
+            await asyncio.sleep(0.01)
+        refused = [m for p in ("Steve", "Alex") for m in sim.inbox(p) if "not sent" in m]
+        assert len(got) == 64 and len(refused) == 36
+        assert [m.message for m in got] == [f"burst {i}" for i in range(64)]
+        assert "64 messages already wait for the notebook to read them" in refused[0]
+        sim.ui_chat("Alex", "later")  # room again once polled
+        for _ in range(500):
+            if len(got) == 65:
+                break
+            await asyncio.sleep(0.01)
+        assert got[-1].message == "later"

@@ -1,5 +1,5 @@
-"""The script host on its own: the shipped addon loads and spawns its bridge player; script
-errors surface with their JS stack instead of hanging or vanishing."""
+"""The script host on its own: the shipped packs load (the beta one spawns its bridge player);
+script errors surface with their JS stack instead of hanging or vanishing."""
 
 from __future__ import annotations
 
@@ -18,13 +18,26 @@ def write_bundle(tmp_path: Path, source: str) -> str:
     return str(path)
 
 
-async def test_the_addon_spawns_its_bridge_player(addon_bundle: str) -> None:
-    async with SimWorld(clock="manual", addon=addon_bundle) as sim:
+PACK_COMMANDS = {"mcbews:chat", "mcbews:ask", "mcbews:pull", "mcbews:poll"}
+
+
+async def test_the_beta_pack_spawns_its_bridge_player() -> None:
+    async with SimWorld(clock="manual", pack="beta", beta_apis=True) as sim:
         assert "MCBEWS_BRIDGE" not in sim.world.players
         await sim.advance(1)
         bridge = sim.world.players["MCBEWS_BRIDGE"]
         assert bridge.simulated and bridge.game_mode == "creative"
-        assert sim.api.custom_commands == {"mcbews:chat"}
+        assert set(sim.api.custom_commands) == PACK_COMMANDS
+
+
+async def test_the_stable_pack_registers_its_commands_and_spawns_nobody() -> None:
+    async with SimWorld(clock="manual") as sim:
+        await sim.advance(100)
+        assert sim.pack == "stable" and not sim.beta_apis
+        assert "MCBEWS_BRIDGE" not in sim.world.players
+        assert set(sim.api.custom_commands) == PACK_COMMANDS
+        ask = sim.api.custom_commands["mcbews:ask"]
+        assert ask.mandatory == [("request", "String")] and ask.permission_level == 1
 
 
 async def test_a_throwing_handler_is_reported_with_its_stack(tmp_path: Path) -> None:

@@ -48,8 +48,8 @@ async def test_entities_frame_and_limits(world: World) -> None:
     everything = await q.entities(limit=64)
     frame = everything.to_dataframe()
     assert list(frame.columns) == ["id", "dimension", "x", "y", "z", "yaw"]
-    # Steve, Alex, the addon's bridge player (a simulated player is an entity) and three mobs
-    assert len(frame) == 6 and everything.complete and set(frame["dimension"]) == {"overworld"}
+    # Steve, Alex and three mobs (the stable pack, the default, spawns no bridge player)
+    assert len(frame) == 5 and everything.complete and set(frame["dimension"]) == {"overworld"}
     nearest = await q.entities(limit=2)
     assert (len(nearest.entities), nearest.complete) == (2, False)
     near_alex = await q.entities(target="players", origin=(12, 70, -8), radius=3)

@@ -8,6 +8,7 @@ export const MAX_ENTITY_IDS = 64;
 
 export const describeEntities: Capability = {
   name: "describe_entities",
+  readOnly: true,
   description: "Type id and name tag of each entity id given (querytarget's uniqueId); null when gone",
   params: { ids: `array: entity ids as strings, at most ${MAX_ENTITY_IDS}` },
   run(payload, ctx) {

@@ -44,6 +44,7 @@ export function snapshotInventory(player: Player): JsonObject {
 
 export const inventorySnapshot: Capability = {
   name: "get_inventory_snapshot",
+  readOnly: true,
   description: "Occupied inventory slots (item, amount, name, lore, enchantments, durability) and equipment of players",
   params: { target: "string: a player name, '@s', or '@a'/empty for every player (default)" },
   run(payload, ctx) {

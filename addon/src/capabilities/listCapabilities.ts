@@ -4,6 +4,7 @@ import { describePolicy } from "../policy.js";
 
 export const listCapabilities: Capability = {
   name: "list_capabilities",
+  readOnly: true,
   description: "Every registered capability with a one-line description and its parameters",
   params: {},
   run(_payload, ctx) {

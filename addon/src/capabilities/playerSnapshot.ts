@@ -35,6 +35,7 @@ export function snapshotPlayer(player: Player): JsonObject {
 
 export const playerSnapshot: Capability = {
   name: "get_player_snapshot",
+  readOnly: true,
   description: "Position, rotation, velocity, health, game mode, tags, level/XP, selected slot and flags of players",
   params: { target: "string: a player name, '@s', or '@a'/empty for every player (default)" },
   run(payload, ctx) {

@@ -22,6 +22,11 @@ export enum CommandPermissionLevel {
   GameDirectors = 1,
   Admin = 2,
 }
+export enum CustomCommandParamType {
+  Boolean = "Boolean",
+  Integer = "Integer",
+  String = "String",
+}
 export enum CustomCommandStatus {
   Success = 0,
   Failure = 1,
@@ -190,9 +195,14 @@ export interface ScriptEventInit {
   sourceEntity?: Player;
 }
 
-interface Registered {
-  command: { name: string };
-  callback: (origin: { sourceEntity?: Player }) => { status: CustomCommandStatus; message?: string } | undefined;
+export interface Registered {
+  command: {
+    name: string;
+    permissionLevel: CommandPermissionLevel;
+    mandatoryParameters?: { name: string; type: CustomCommandParamType }[];
+    optionalParameters?: { name: string; type: CustomCommandParamType }[];
+  };
+  callback: (origin: { sourceEntity?: Player }, ...args: unknown[]) => { status: CustomCommandStatus; message?: string } | undefined;
 }
 
 interface Timer {

@@ -1,0 +1,225 @@
+"""The pull transport: answers and UI chat as the results of the addon's custom commands.
+
+A call is one ``mcbews:ask`` command whose result carries the answer's first page (or a
+``scriptevent mcbews:pull_req`` when the request does not fit that line, then
+``mcbews:pull``); the other pages are pulled at once, side by side, through the command
+window. UI chat waits in the addon until the connection's poller asks with ``mcbews:poll``.
+The sans-I/O core (``sansio.pull``) does the encoding and decoding; this module moves the
+commands and owns time. docs/protocol.md describes the wire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from .. import limits
+from ..exceptions import CapabilityError, CommandFailed, McbewsError, RequestTimeout
+from ..sansio import CapabilityResult, UiChatMessage, interpret_bridge_answer, interpret_ui_chat
+from ..sansio.bridge import MALFORMED_RESPONSE
+from ..sansio.connection import short_id
+from ..sansio.pull import (
+    Empty,
+    NotKept,
+    Page,
+    PageKind,
+    PageSet,
+    PullReply,
+    PullRequest,
+    ReplyRejected,
+    Wait,
+    decode_reply,
+    encode_poll,
+    encode_pull,
+    encode_pull_request,
+)
+from .results import CommandResult
+
+__all__ = ["ANSWER_LOST", "Poller", "PullCalls"]
+
+_log = logging.getLogger("mcbews_repl.gateway")
+
+# Our own error code: the addon kept no answer under the id (it expired or was evicted).
+ANSWER_LOST = "ANSWER_LOST"
+
+RunCommand = Callable[[str], Awaitable[CommandResult]]
+Record = Callable[..., object]
+
+
+class _Lost(Exception):
+    """A reply that ends the call: the reason, as a CapabilityError's code and message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+async def _reply(run: RunCommand, line: str) -> PullReply:
+    """Run one pull command; a refusal by the game (negative status) raises CommandFailed."""
+    result = await run(line)
+    if not result.ok:
+        raise CommandFailed(result.status_code, result.status_message, line[:60])
+    return decode_reply(result.status_message)
+
+
+async def pull_pages(run: RunCommand, kind: PageKind, first: Page) -> str:
+    """Every page of ``first``'s message, the rest pulled side by side; the joined text."""
+    pages = PageSet(kind, first.message_id)
+    _add(pages, first)
+
+    async def pull(index: int) -> None:
+        _add(pages, _page(await _reply(run, encode_pull(first.message_id, index)), kind))
+
+    await asyncio.gather(*(pull(i) for i in pages.missing()))
+    return pages.text()
+
+
+def _page(reply: PullReply, kind: PageKind) -> Page:
+    match reply:
+        case Page() if reply.kind == kind:
+            return reply
+        case NotKept(message_id=mid, reason=why):
+            raise _Lost(ANSWER_LOST, f"the addon keeps nothing under {mid} ({why}): it expired")
+        case ReplyRejected(reason=why, detail=detail):
+            raise _Lost(MALFORMED_RESPONSE, f"not a pull reply: {why}: {detail}")
+        case _:
+            raise _Lost(MALFORMED_RESPONSE, f"expected a {kind} page, got {reply!r:.80}")
+
+
+def _add(pages: PageSet, page: Page) -> None:
+    problem = pages.add(page)
+    if problem is not None:
+        raise _Lost(MALFORMED_RESPONSE, f"page {page.index}/{page.total}: {problem}")
+
+
+class PullCalls:
+    """Capability calls of one connection over the pull transport."""
+
+    def __init__(self, run_command: RunCommand, record: Record, *, where: str) -> None:
+        self._run = run_command
+        self._record = record
+        self._where = where
+        self.pending = 0
+
+    async def call(
+        self,
+        capability: str,
+        payload: Mapping[str, Any] | None,
+        timeout: float,
+        *,
+        record: bool = True,
+    ) -> dict[str, Any]:
+        request = encode_pull_request(short_id(), capability, payload)
+        start, outcome = time.monotonic(), "error"
+        self.pending += 1
+        try:
+            async with asyncio.timeout(timeout):
+                text = await self._answer_text(request)
+            answer = interpret_bridge_answer(request.request_id, capability, text)
+            outcome = "ok" if isinstance(answer, CapabilityResult) else "failed"
+        except TimeoutError as exc:
+            outcome = "timeout"
+            raise RequestTimeout(
+                f"no answer to {capability} (request {request.request_id}) within {timeout:g} s "
+                f"on {self._where}, over the pull transport (mcbews:ask/mcbews:pull)"
+            ) from exc
+        except _Lost as exc:
+            outcome = "failed"
+            raise CapabilityError(exc.code, exc.message, capability) from None
+        finally:
+            self.pending -= 1
+            if record:
+                took = time.monotonic() - start
+                self._record(
+                    "capability",
+                    f"{capability} {outcome} ({took * 1000:.1f} ms, pull)",
+                    capability=capability,
+                    request_id=request.request_id,
+                    outcome=outcome,
+                    elapsed=took,
+                    transport="pull",
+                )
+        if isinstance(answer, CapabilityResult):
+            return answer.result
+        raise CapabilityError(answer.code, answer.message, capability)
+
+    async def _answer_text(self, request: PullRequest) -> str:
+        request_id, line = request.request_id, request.command_line
+        result = await self._run(line)
+        if not result.ok:
+            raise CommandFailed(result.status_code, result.status_message, line[:60])
+        # A script-event request is answered into the store: its own result says nothing.
+        reply = decode_reply(result.status_message) if request.inline else None
+        # WAIT: the addon answers at its next script tick. Pull again at once: the game runs
+        # each command at a tick, so this asks once a tick, and the call's timeout bounds it.
+        while reply is None or isinstance(reply, Wait):
+            reply = await _reply(self._run, encode_pull(request_id, 1))
+        first = _page(reply, "answer")
+        if first.message_id != request_id:
+            raise _Lost(MALFORMED_RESPONSE, f"an answer for {first.message_id}, not {request_id}")
+        return await pull_pages(self._run, "answer", first)
+
+
+class Poller:
+    """Reads UI chat over the pull transport: ``mcbews:poll`` every ``interval`` seconds
+    while nothing waits, at once again while messages do."""
+
+    BACKOFF_FIRST_SECONDS = limits.POLL_BACKOFF_FIRST_SECONDS
+    BACKOFF_MAX_SECONDS = limits.POLL_BACKOFF_MAX_SECONDS
+
+    def __init__(
+        self,
+        run_command: RunCommand,
+        deliver: Callable[[UiChatMessage], None],
+        reject: Callable[[str, str, str | None], None],
+        *,
+        interval: float,
+    ) -> None:
+        self._run = run_command
+        self._deliver = deliver
+        self._reject = reject
+        self.interval = interval
+        self.polls = 0
+        self.failures = 0
+
+    async def run(self) -> None:
+        backoff = self.BACKOFF_FIRST_SECONDS
+        while True:
+            try:
+                got = await self.poll_once()
+                backoff = self.BACKOFF_FIRST_SECONDS
+            except McbewsError as exc:
+                self.failures += 1
+                _log.info("UI chat poll failed (%s); next in %g s", exc, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, self.BACKOFF_MAX_SECONDS)
+                continue
+            if not got:
+                await asyncio.sleep(self.interval)
+
+    async def poll_once(self) -> bool:
+        """One poll; True when a message came (another may be waiting)."""
+        self.polls += 1
+        reply = await _reply(self._run, encode_poll())
+        match reply:
+            case Empty():
+                return False
+            case Page(kind="ui"):
+                try:
+                    text = await pull_pages(self._run, "ui", reply)
+                except _Lost as exc:
+                    self._reject("ui_chat_lost", exc.message, reply.message_id)
+                    return True
+                event = interpret_ui_chat(reply.message_id, text)
+                if isinstance(event, UiChatMessage):
+                    self._deliver(event)
+                else:
+                    self._reject(event.reason, event.detail, event.message_id)
+                return True
+            case _:
+                self._reject("not_a_poll_reply", f"{reply!r:.80}", None)
+                return False

@@ -1,0 +1,146 @@
+"""Which way answers travel on one connection, found out when the game connects.
+
+Two transports can carry the addon's answers and UI chat up (docs/protocol.md): the pull
+transport (custom-command results; the stable pack and the beta pack) and the chat
+transport (the bridge player's ``tell @s``; the beta pack only, and resting on a behaviour no
+public capture shows). With ``transport="auto"`` each is probed with ``list_capabilities``:
+pull first, and it is chosen when it answers; chat only when pull does not, and chosen
+when it answers. (Probing chat after pull answered would only make the stable pack log that
+it ignored a chat request.) A connection where neither answers is probed again by its next
+call (a pack may have been applied and ``/reload`` run since).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..exceptions import CapabilityError, CommandFailed, McbewsError, RequestTimeout
+from .settings import TransportMode
+
+__all__ = ["Probe", "Transport", "TransportChoice", "TransportMode", "describe_transport"]
+
+_log = logging.getLogger("mcbews_repl.gateway")
+
+Transport = Literal["pull", "chat"]
+Probe = Callable[[], Awaitable[object]]
+
+# How each transport carries answers, for the event log and the status panel.
+_HOW = {
+    "pull": "custom-command results (pull)",
+    "chat": "the bridge player's chat (chat)",
+}
+
+
+def describe_transport(transport: str | None) -> str:
+    """A transport as a person reads it."""
+    return _HOW.get(transport or "", "no transport: no addon answers")
+
+
+@dataclass
+class TransportChoice:
+    """The transport of one connection, its probes' verdicts, and the wait for them."""
+
+    mode: TransportMode
+    probes: dict[Transport, Probe]
+    record: Callable[..., object]
+    chosen: Transport | None = None
+    state: Literal["probing", "chosen", "none"] = "probing"
+    verdicts: dict[str, str] = field(default_factory=dict)
+    _decided: asyncio.Event = field(default_factory=asyncio.Event)
+    _tasks: set[asyncio.Task[str]] = field(default_factory=set)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def choose(self) -> Transport | None:
+        """Probe (or take the forced mode) and decide; returns the transport or None."""
+        async with self._lock:
+            if self.mode != "auto":
+                self.verdicts = {self.mode: "chosen by the transport setting"}
+                return self._decide(self.mode)
+            self._decided.clear()
+            self.state = "probing"
+            self.verdicts = {}
+            for name in ("pull", "chat"):
+                if await self._spawn(name, self.probes[name]) == "answers":
+                    return self._decide(name)
+            return self._decide(None)
+
+    def _spawn(self, name: Transport, probe: Probe) -> asyncio.Task[str]:
+        async def run() -> str:
+            self.verdicts[name] = "probing"
+            verdict = await _verdict(probe)
+            self.verdicts[name] = verdict
+            return verdict
+
+        task = asyncio.ensure_future(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _decide(self, transport: Transport | None) -> Transport | None:
+        self.chosen = transport
+        self.state = "chosen" if transport else "none"
+        self._decided.set()
+        self.record(
+            "transport",
+            f"answers through {describe_transport(transport)}",
+            transport=transport,
+            verdicts=dict(self.verdicts),
+        )
+        _log.info("transport: %s (%s)", transport, self.verdicts)
+        return transport
+
+    async def wait(self) -> Transport | None:
+        """The transport once decided; re-probes a connection where none answered."""
+        await self._decided.wait()
+        if self.state == "none":
+            return await self.choose()
+        return self.chosen
+
+    @property
+    def decided(self) -> bool:
+        return self._decided.is_set()
+
+    def cancel(self) -> None:
+        """Stop probes still running (the connection closed); the wait ends with None."""
+        for task in list(self._tasks):
+            task.cancel()
+        if not self._decided.is_set():
+            self.state = "none"
+            self._decided.set()
+
+    def explain(self) -> str:
+        """Why no transport works, for the error a call raises."""
+        said = "; ".join(f"{name}: {verdict}" for name, verdict in self.verdicts.items())
+        return (
+            f"no companion addon answers on this connection ({said}). Apply the mcbews "
+            "bridge pack to the world (mcbews-repl addon export writes it; worlds without "
+            "Beta APIs, Minecraft Education among them, need the stable pack), then reload "
+            "the world or type /reload"
+        )
+
+
+async def _verdict(probe: Probe) -> str:
+    """What one probe shows: ``answers``, or why not, in a few words."""
+    try:
+        await probe()
+    except CapabilityError:
+        return "answers"  # an answer, even a refusal, proves the way works
+    except CommandFailed as exc:
+        return f"refused by the game: {_first_sentence(exc.message)}"
+    except RequestTimeout:
+        return "no answer"
+    except asyncio.CancelledError:
+        return "stopped"
+    except McbewsError as exc:
+        return f"failed: {type(exc).__name__}"
+    return "answers"
+
+
+def _first_sentence(text: str, limit: int = 80) -> str:
+    """``Unknown command: mcbews:ask.`` out of the game's longer message."""
+    head = text.split(". ", 1)[0].rstrip(".")
+    return (head[: limit - 1] + "…" if len(head) > limit else head) + "."

@@ -1,0 +1,88 @@
+"""Every shipped capability gives the same answer whichever way it travels.
+
+One world, copied three times: the stable pack answering by pull, the beta pack answering by
+pull, and the beta pack answering by chat. Each capability the addon lists is called in all
+three with the same arguments; results and refusals must be equal.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
+from typing import Any
+
+import pytest
+
+import mcbews_repl
+from mcbews_repl import CapabilityError
+from mcbews_repl.sim import SimWorld, WorldState, default_world
+
+SETUPS: dict[str, tuple[dict[str, Any], str]] = {
+    "stable-pull": ({"pack": "stable"}, "auto"),
+    "beta-pull": ({"pack": "beta", "beta_apis": True}, "pull"),
+    "beta-chat": ({"pack": "beta", "beta_apis": True}, "chat"),
+}
+
+
+def calls(world: WorldState) -> dict[str, list[dict[str, Any]]]:
+    """Each capability's cases: arguments that answer, and arguments it refuses."""
+    mob_ids = [e.id for e in world.entities][:3]
+    return {
+        "get_player_snapshot": [{"target": "@a"}, {"target": "Alex"}, {"target": "Nobody"}],
+        "get_inventory_snapshot": [{}, {"target": "Steve"}, {"player": "Steve"}],
+        "run_world_command": [{"command": "testfor @a"}, {"command": "give @a diamond 64"}],
+        "describe_entities": [{"ids": [*mob_ids, "-1"]}, {"ids": "not a list"}],
+        "list_capabilities": [{}],
+        "get_blocks": [
+            {"from": [7, 50, 6], "to": [-8, 69, -5], "states": True},
+            {"from": [0, 0, 0], "to": [15, 15, 15]},
+            {"from": [0, 0, 0], "to": [16, 16, 16]},
+        ],
+    }
+
+
+@pytest.fixture(scope="module")
+def world() -> WorldState:
+    return default_world()
+
+
+@pytest.fixture
+async def bridges(world: WorldState) -> AsyncIterator[dict[str, mcbews_repl.Bridge]]:
+    async with AsyncExitStack() as stack:
+        out = {}
+        for name, (sim_options, transport) in SETUPS.items():
+            mc = await stack.enter_async_context(
+                mcbews_repl.serve(port=0, transport=transport, probe_timeout=1.0)
+            )
+            sim = await stack.enter_async_context(
+                SimWorld(copy.deepcopy(world), fast=True, **sim_options)
+            )
+            await sim.connect(mc.url)
+            connection = await mc.wait_connected(timeout=10)
+            assert connection.transport == name.split("-")[1]
+            out[name] = mc
+        yield out
+
+
+async def outcome(mc: mcbews_repl.Bridge, capability: str, payload: dict[str, Any]) -> Any:
+    try:
+        return {"result": await mc.call(capability, payload, timeout=10)}
+    except CapabilityError as exc:
+        return {"error": (exc.code, exc.message)}
+
+
+async def test_every_capability_answers_alike_both_ways(
+    bridges: dict[str, mcbews_repl.Bridge], world: WorldState
+) -> None:
+    cases = calls(world)
+    listed = await bridges["stable-pull"].call("list_capabilities")
+    assert sorted(c["name"] for c in listed["capabilities"]) == sorted(cases)
+    refused = 0
+    for capability, payloads in cases.items():
+        for payload in payloads:
+            got = {name: await outcome(mc, capability, payload) for name, mc in bridges.items()}
+            first = got["stable-pull"]
+            assert got["beta-pull"] == first and got["beta-chat"] == first, (capability, payload)
+            refused += "error" in first
+    assert refused == 5  # the refusals were compared too, not only the answers

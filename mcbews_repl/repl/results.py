@@ -103,20 +103,21 @@ def tree_text(title: str, value: object) -> str:
 # --- known capabilities -------------------------------------------------------------------
 
 
-def _players_html(result: CallResult) -> str:
-    cards = [card_html(p.name, str(p.data.get("id", "")), p.card_fields())
-             for p in player_rows(result)]  # fmt: skip
+def _cards(result: CallResult, card: Callable[..., str]) -> list[str]:
+    """One card per player in a snapshot answer (ValueError: none, not a snapshot)."""
+    cards = [card(p.name, str(p.data.get("id", "")), p.card_fields()) for p in player_rows(result)]
     if not cards:
         raise ValueError("no players in the answer")
-    return f"<div style='display:flex;flex-wrap:wrap;gap:8px'>{''.join(cards)}</div>"
+    return cards
+
+
+def _players_html(result: CallResult) -> str:
+    cards = "".join(_cards(result, card_html))
+    return f"<div style='display:flex;flex-wrap:wrap;gap:8px'>{cards}</div>"
 
 
 def _players_text(result: CallResult) -> str:
-    cards = [card_text(p.name, str(p.data.get("id", "")), p.card_fields())
-             for p in player_rows(result)]  # fmt: skip
-    if not cards:
-        raise ValueError("no players in the answer")
-    return "\n".join(cards)
+    return "\n".join(_cards(result, card_text))
 
 
 def _command_fields(result: CallResult) -> tuple[str, str, list[tuple[str, object]]]:
@@ -175,26 +176,21 @@ def _described(result: CallResult) -> pd.DataFrame:
     return tag(pd.DataFrame(clean_rows(rows), columns=["id", "type", "name"]), "entities")
 
 
-def _title(result: CallResult) -> str:
-    return f"{result.capability} answered"
+def _shown(result: CallResult, form: int, tree: Callable[[str, object], str]) -> str:
+    """The capability's own rendering (``form`` 0: HTML, 1: text), else the JSON tree."""
+    known = _KNOWN.get(result.capability)
+    if known is not None:
+        try:
+            return known[form](result)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            pass  # not the shape this capability usually answers: show the data itself
+    return tree(f"{result.capability} answered", dict(result))
 
 
 def result_html(result: CallResult) -> str:
     """The answer as its capability's card or table; anything else as a JSON tree."""
-    known = _KNOWN.get(result.capability)
-    if known is not None:
-        try:
-            return known[0](result)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            pass  # not the shape this capability usually answers: show the data itself
-    return tree_html(_title(result), dict(result))
+    return _shown(result, 0, tree_html)
 
 
 def result_text(result: CallResult) -> str:
-    known = _KNOWN.get(result.capability)
-    if known is not None:
-        try:
-            return known[1](result)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            pass
-    return tree_text(_title(result), dict(result))
+    return _shown(result, 1, tree_text)

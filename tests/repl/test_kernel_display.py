@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
+
+from tests.repl.kernel import run_in_kernel
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -65,9 +65,7 @@ def errors(cell: Any) -> list[Any]:
 
 @pytest.fixture(scope="module")
 def shown() -> dict[str, Any]:
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS.values()])
-    NotebookClient(nb, timeout=90, kernel_name="python3", allow_errors=True).execute()
-    return dict(zip(CELLS, nb.cells, strict=True))
+    return run_in_kernel(CELLS, timeout=90, allow_errors=True)
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
+
+from tests.repl.kernel import run_in_kernel
 
 CELLS = {
     "load": "%config McbewsRepl.port = 0\n%load_ext mcbews_repl\n%mc sim",
@@ -54,9 +54,7 @@ CELLS = {
 
 @pytest.fixture(scope="module")
 def shown() -> dict[str, Any]:
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS.values()])
-    NotebookClient(nb, timeout=90, kernel_name="python3").execute()
-    return dict(zip(CELLS, nb.cells, strict=True))
+    return run_in_kernel(CELLS, timeout=90)
 
 
 def printed(cell: Any) -> str:

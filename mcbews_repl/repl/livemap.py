@@ -185,7 +185,10 @@ class LiveMap(_Map):
             self._noted(_why(exc))
             self._stopped = True
         except McbewsError as exc:
-            self._noted(_why(exc))
+            self._noted(_why(exc))  # the game left, an answer was late: try again later
+        except Exception as exc:  # a bug: say so on the map rather than loop on it
+            self._noted(f"stopped by an error: {type(exc).__name__}: {exc}")
+            self._stopped = True
         self.widget.html = self.html()
         self.widget.status = self._status(self.paused)
 

@@ -279,6 +279,14 @@ def check_03(page: Any) -> None:
 def check_04(page: Any) -> None:
     live = page.locator(f"{PANEL} .jp-OutputArea-output", has_text="ui_chat").first
     assert "text" in column(page, live.locator("table"), "kind")
+    log = page.locator(f"{PANEL} .mcbews-explore").first  # the whole event log, explored
+    log.scroll_into_view_if_needed()
+    log.locator("select[data-column='kind']").select_option("text")
+    kinds = set(column(page, log.locator("table"), "kind"))
+    assert kinds == {"text"}, kinds
+    log.locator("input[type='search']").fill("Steve")
+    summaries = column(page, log.locator("table"), "summary")
+    assert summaries and all("Steve" in s for s in summaries), summaries
 
 
 CHECKS = {"01": check_01, "02": check_02, "03": check_03, "04": check_04}

@@ -164,6 +164,11 @@ def check_04_ui_chat_bot(nb: Any, out: str) -> None:
     assert ">command</td>" in events and "/time query daytime" in events  # the bot's command
     assert "<th style='text-align:right'>cursor</th>" in events
     assert not re.search(r"\d\d:\d\d:\d\d\.\d{6}", events)  # readable times
+    explore = cell_with(nb, "mc.explore(events)").outputs[0]["data"]
+    assert (
+        "application/vnd.jupyter.widget-view+json" in explore
+        and ">cursor</th>" in explore["text/html"]
+    )
     frames = texts(cell_with(nb, "encode_text_response"))
     assert frames.count("B line, ") == 3 and "661 B frame:" in frames
     assert max(len(line) for line in frames.splitlines()) <= 80  # nothing cut, nothing too wide

@@ -58,8 +58,21 @@ TIPS = [
 ]
 
 
+def _field_words(value: object) -> object:
+    """A command's body field as words: a position as "x, y, z", a list as "a, b", other
+    objects as "key: value" pairs; never a Python repr."""
+    if isinstance(value, dict):
+        if set(value) == {"x", "y", "z"}:
+            return ", ".join(str(value[k]) for k in "xyz")
+        return ", ".join(f"{k}: {_field_words(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(_field_words(v)) for v in value)
+    return value
+
+
 def _command_parts(r: CommandResult) -> tuple[str, bool, int, str, dict[str, Any]]:
-    extra = {k: v for k, v in r.body.items() if k not in {"statusCode", "statusMessage"}}
+    extra = {k: _field_words(v) for k, v in r.body.items()
+             if k not in {"statusCode", "statusMessage"}}  # fmt: skip
     extra["time"] = f"{r.elapsed_seconds * 1000:.1f} ms"
     return r.command, r.ok, r.status_code, r.status_message, extra
 

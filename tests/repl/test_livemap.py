@@ -43,13 +43,19 @@ async def follow(make: Callable[[], MapSnapshot]) -> LiveMap:
     return live
 
 
-async def test_a_game_that_left_is_said_and_the_map_keeps_trying() -> None:
-    looks = []
+def failing(error: Exception) -> tuple[Callable[[], MapSnapshot], list[int]]:
+    """A look that always raises ``error``, and the list of its calls."""
+    looks: list[int] = []
 
-    def gone() -> MapSnapshot:
+    def look() -> MapSnapshot:
         looks.append(1)
-        raise NotConnected("no game is connected")
+        raise error
 
+    return look, looks
+
+
+async def test_a_game_that_left_is_said_and_the_map_keeps_trying() -> None:
+    gone, looks = failing(NotConnected("no game is connected"))
     live = await follow(gone)
     assert live.running and len(looks) >= 2  # tried again
     assert "not updated: NotConnected: no game is connected" in live.widget.html
@@ -58,12 +64,7 @@ async def test_a_game_that_left_is_said_and_the_map_keeps_trying() -> None:
 
 
 async def test_a_bug_stops_the_map_and_says_so() -> None:
-    looks = []
-
-    def broken() -> MapSnapshot:
-        looks.append(1)
-        raise RuntimeError("boom")
-
+    broken, looks = failing(RuntimeError("boom"))
     live = await follow(broken)
     assert not live.running and looks == [1]
     assert "stopped by an error: RuntimeError: boom" in live.widget.html

@@ -2,7 +2,8 @@
 
 Each figure is the median of several fresh interpreter runs (so caches are warm on disk but
 nothing is imported yet). Target (issue 6): loading the extension adds under 0.3 s to a warm
-IPython start, and importing mcbews_repl pulls in neither pandas nor rich.
+IPython start, and importing mcbews_repl pulls in neither pandas nor rich; nor (issue 22)
+the widget libraries of the live map and the interactive tables.
 
     .venv/bin/python benchmarks/bench_repl.py
 """
@@ -13,36 +14,58 @@ import json
 import statistics
 import subprocess
 import sys
+from typing import Any
 
 RUNS = 5
 
-IMPORT_PROBE = """
-import sys, time, json
-t = time.perf_counter(); import mcbews_repl; dt = time.perf_counter() - t
-print(json.dumps({"s": dt, "pandas": "pandas" in sys.modules, "rich": "rich" in sys.modules}))
+# Modules that loading must not import (each only when its feature is used); a probe
+# reports those a step imported that were not there before it (IPython itself imports
+# matplotlib when it starts, for instance).
+HEAVY = ("pandas", "rich", "ipywidgets", "anywidget", "matplotlib", "numpy")
+LOADED = f"""
+import sys
+def loaded():
+    return {{name for name in {HEAVY!r} if name in sys.modules}}
 """
 
-LOAD_PROBE = """
+IMPORT_PROBE = (
+    LOADED
+    + """
+import time, json
+before = loaded()
+t = time.perf_counter(); import mcbews_repl; dt = time.perf_counter() - t
+print(json.dumps({"s": dt, "new": sorted(loaded() - before)}))
+"""
+)
+
+LOAD_PROBE = (
+    LOADED
+    + """
 import json, time, os
 os.environ["MCBEWS_PORT"] = "0"
 from IPython.testing.globalipapp import start_ipython
 ip = start_ipython()
+before = loaded()
 t = time.perf_counter(); ip.run_line_magic("load_ext", "mcbews_repl"); dt = time.perf_counter() - t
-import sys
-print(json.dumps({"s": dt, "pandas": "pandas" in sys.modules, "rich": "rich" in sys.modules}))
+print(json.dumps({"s": dt, "new": sorted(loaded() - before)}))
 ip.run_line_magic("unload_ext", "mcbews_repl")
 """
+)
 
-BASE_PROBE = """
+BASE_PROBE = (
+    LOADED
+    + """
 import json, time
+before = loaded()
 t = time.perf_counter()
 from IPython.testing.globalipapp import start_ipython
 ip = start_ipython()
-print(json.dumps({"s": time.perf_counter() - t, "pandas": False, "rich": False}))
+print(json.dumps({"s": time.perf_counter() - t, "new": sorted(loaded() - before)}))
 """
+)
 
 
-def run(probe: str) -> list[dict[str, float]]:
+def run(probe: str) -> list[dict[str, Any]]:
     out = []
     for _ in range(RUNS):
         done = subprocess.run(
@@ -58,17 +81,13 @@ def main() -> None:
         ("IPython shell start (baseline)", run(BASE_PROBE)),
         ("%load_ext mcbews_repl", run(LOAD_PROBE)),
     ]
-    print(
-        f"| measurement (median of {RUNS} fresh processes) | seconds | pandas imported "
-        "| rich imported |"
-    )
-    print("|---|---:|---|---|")
+    print(f"| measurement (median of {RUNS} fresh processes) | seconds | imported by it, "
+          f"of {', '.join(HEAVY)} |")  # fmt: skip
+    print("|---|---:|---|")
     for name, results in rows:
         median = statistics.median(r["s"] for r in results)
-        print(
-            f"| {name} | {median:.3f} | {any(r['pandas'] for r in results)} "
-            f"| {any(r['rich'] for r in results)} |"
-        )
+        found = sorted({m for r in results for m in r["new"]})
+        print(f"| {name} | {median:.3f} | {', '.join(found) or 'none'} |")
     load = statistics.median(r["s"] for r in rows[2][1])
     verdict = "PASS" if load < 0.3 else "FAIL"
     print(f"\nTarget: %load_ext adds < 0.300 s to a warm IPython start: {load:.3f} s, {verdict}")

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from ..exceptions import NotConnected
 from ..gateway import Bridge, CommandResult, GameConnection
 from ..gateway.delivery import Progress
+from .results import CallResult
 from .runtime import Pending
 
 __all__ = ["Connection", "ConnectionRef", "Submit", "resolve"]
@@ -89,8 +90,13 @@ class Connection:
         **fields: Any,
     ) -> Pending[dict[str, Any]]:
         """Call an addon capability in this game; see ``mc.call``."""
-        coro = self.raw.call(capability, {**(payload or {}), **fields}, timeout=timeout)
-        return self._submit(coro, f"{capability} on #{self.id}")
+
+        async def run() -> dict[str, Any]:
+            answer = await self.raw.call(capability, {**(payload or {}), **fields},
+                                         timeout=timeout)  # fmt: skip
+            return CallResult(capability, answer)
+
+        return self._submit(run(), f"{capability} on #{self.id}")
 
     def send_text(
         self,

@@ -22,10 +22,21 @@ from ..toolkit.answers import Answer, ObjectiveScores, RegionScan
 from .handle import Minecraft
 from .recording import Recording, recording_fields
 from .regionview import REGION_TYPE, region_html, region_text
-from .render import ansi, card_html, card_text, command_html, command_text
+from .render import (
+    GameText,
+    ansi,
+    card_html,
+    card_text,
+    command_html,
+    command_text,
+    game_text_html,
+    game_text_text,
+)
+from .results import CallResult, result_html, result_text
 from .runtime import Pending
 from .status import Status, status_fields
 from .tables import PlayerSnapshot
+from .views import frame_html, frame_text
 
 __all__ = [
     "BY_NAME",
@@ -50,8 +61,21 @@ TIPS = [
 ]
 
 
+def _field_words(value: object) -> object:
+    """A command's body field as words: a position as "x, y, z", a list as "a, b", other
+    objects as "key: value" pairs; never a Python repr."""
+    if isinstance(value, dict):
+        if set(value) == {"x", "y", "z"}:
+            return ", ".join(str(value[k]) for k in "xyz")
+        return ", ".join(f"{k}: {_field_words(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(_field_words(v)) for v in value)
+    return value
+
+
 def _command_parts(r: CommandResult) -> tuple[str, bool, int, str, dict[str, Any]]:
-    extra = {k: v for k, v in r.body.items() if k not in {"statusCode", "statusMessage"}}
+    extra = {k: _field_words(v) for k, v in r.body.items()
+             if k not in {"statusCode", "statusMessage"}}  # fmt: skip
     extra["time"] = f"{r.elapsed_seconds * 1000:.1f} ms"
     return r.command, r.ok, r.status_code, r.status_message, extra
 
@@ -143,14 +167,21 @@ RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], Non
         _pretty(lambda r: card_text(*recording_fields(r))),
     ),
     (DoctorReport, report_html, _pretty(report_text)),
+    (CallResult, result_html, _pretty(result_text)),
+    (GameText, game_text_html, _pretty(game_text_text)),
     *((kind, _answer_html, _pretty(_answer_text)) for kind in _answer_types()),
 ]
 
 
-# Renderers of types registered by name: their modules (numpy, matplotlib) load only when
-# such a value is shown.
+# Renderers of types registered by name: their modules (numpy, matplotlib, pandas) load
+# only when such a value is shown. A DataFrame shows through its view when it has one
+# (views.py) and exactly as pandas shows it otherwise; pandas 3 names its module "pandas".
 BY_NAME: list[tuple[tuple[str, str], Callable[[Any], str], Callable[[Any, Any, bool], None]]] = [
     (REGION_TYPE, region_html, _pretty(region_text)),
+    *(
+        ((module, "DataFrame"), frame_html, _pretty(frame_text))
+        for module in ("pandas", "pandas.core.frame")
+    ),
 ]
 
 

@@ -1,5 +1,5 @@
-"""``%mc count``, ``%mc scores``, ``%mc entities``, ``%mc blocks`` and ``%mc tools``: the
-toolkit at the prompt.
+"""``%mc count``, ``%mc scores``, ``%mc entities``, ``%mc map``, ``%mc blocks`` and
+``%mc tools``: the toolkit at the prompt.
 
 A mixin of :class:`~mcbews_repl.repl.magics.McMagics`; each sub-command parses its words,
 calls the ``mc`` handle and returns something that displays well. An argument the toolkit
@@ -64,6 +64,15 @@ class ExploreMagics:
         filters["target"] = "players" if filters.pop("players") else "entities"
         filters["origin"] = filters.pop("near")
         return _result(self.handle.entities(**filters))
+
+    def _sub_map(self, rest: str) -> Any:
+        args = BY_NAME["map"].parse(rest)
+        try:
+            return self.handle.map(every=args.every, dimension=args.dimension,
+                                   entities=not args.no_entities,
+                                   live=False if args.static else None)  # fmt: skip
+        except ValueError as exc:
+            raise UsageError(f"%mc map: {exc}") from None
 
     def _sub_blocks(self, rest: str) -> Any:
         args = BY_NAME["blocks"].parse(rest)

@@ -27,6 +27,7 @@ from .diagnose import Diagnosis
 from .explore import Explore
 from .progress import progress_bar
 from .recording import Recordings
+from .results import CallResult
 from .runtime import Pending, Runtime
 from .status import Status
 from .tables import (
@@ -37,6 +38,7 @@ from .tables import (
     player_rows,
     players_frame,
 )
+from .watch import Watch
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -105,12 +107,12 @@ def _sim_defaults_from(env: Mapping[str, str]) -> dict[str, Any]:
     return {key: env[var].lower() for key, var in _SIM_ENV.items() if env.get(var)}
 
 
-class Minecraft(Explore, Recordings, Diagnosis):
+class Minecraft(Explore, Watch, Recordings, Diagnosis):
     """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ...
 
     The toolkit's queries, scoreboard, contexts and agent tools come from :class:`Explore`;
-    ``record()`` and ``recording`` from :class:`Recordings`; ``doctor()`` from
-    :class:`Diagnosis`.
+    the live map, tracks and interactive tables from :class:`Watch`; ``record()`` and
+    ``recording`` from :class:`Recordings`; ``doctor()`` from :class:`Diagnosis`.
     """
 
     def __init__(
@@ -141,6 +143,7 @@ class Minecraft(Explore, Recordings, Diagnosis):
         # shipped addon has until mc.caps() tells what this world's addon really offers.
         self.seen_players: set[str] = set()
         self.capability_names: list[str] = list(SHIPPED_CAPABILITIES)
+        self._described: dict[str, dict[str, Any]] = {}  # entity types a live map has seen
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -280,14 +283,18 @@ class Minecraft(Explore, Recordings, Diagnosis):
         connection: ConnectionRef | None = None,
         **fields: Any,
     ) -> Pending[dict[str, Any]]:
-        """Call an addon capability; ``CapabilityError(code, message)`` when it fails."""
+        """Call an addon capability; ``CapabilityError(code, message)`` when it fails.
+
+        The answer is a dict (a :class:`CallResult`, which shows as a card, a table or a
+        JSON tree)."""
         timeout = self._call_timeout if timeout is None else timeout
 
         async def run() -> dict[str, Any]:
             chosen = resolve(self._bridge, connection)
-            return await self._bridge.call(
+            answer = await self._bridge.call(
                 capability, payload, timeout=timeout, connection=chosen, **fields
             )
+            return CallResult(capability, answer)
 
         return self._submit(run(), capability)
 
@@ -333,9 +340,13 @@ class Minecraft(Explore, Recordings, Diagnosis):
 
         return self._submit(run(), "players")
 
-    def inventory(self, name: str | None = None) -> Pending[pd.DataFrame]:
+    def inventory(self, name: str | None = None, *, raw: bool = False) -> Pending[pd.DataFrame]:
+        """One row per stack: ``item`` (the short name), ``typeId``, ``amount`` ... shown as a
+        friendly table; ``raw=True``: the addon's fields alone, shown as pandas does."""
+
         async def run() -> pd.DataFrame:
-            return inventory_frame(await self._call("get_inventory_snapshot", target=name or "@a"))
+            answer = await self._call("get_inventory_snapshot", target=name or "@a")
+            return inventory_frame(answer, raw=raw)
 
         return self._submit(run(), "inventory")
 

@@ -24,6 +24,7 @@ from .explore_magics import ExploreMagics
 from .handle import Minecraft
 from .runtime import Pending
 from .usage import BY_NAME, SUBCOMMANDS, help_text
+from .views import tag
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
@@ -221,7 +222,7 @@ class McMagics(ExploreMagics, Magics):
                     "message": strip_codes(r.status_message),  # the words, not § codes
                 }
             )
-        return pd.DataFrame(rows, columns=["command", "ok", "status", "message"])
+        return tag(pd.DataFrame(rows, columns=["command", "ok", "status", "message"]), "commands")
 
     @staticmethod
     def _wait(pending: Pending[Any]) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-__all__ = ["blocks_bar", "progress_bar"]
+__all__ = ["blocks_bar", "progress_bar", "samples_bar"]
 
 Update = Callable[[int, int], None]
 
@@ -41,3 +41,8 @@ def progress_bar(text_length: int) -> Update | None:
 def blocks_bar(volume: int, parts: int) -> Update | None:
     """A progress bar for a block read that takes more than one request."""
     return _bar(f"blocks in {parts} parts") if parts > 1 else None
+
+
+def samples_bar(samples: int) -> Update | None:
+    """A progress bar for ``mc.track``: the snapshots taken so far."""
+    return _bar("snapshots") if samples > 1 else None

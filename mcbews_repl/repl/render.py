@@ -13,9 +13,22 @@ from typing import Any
 
 from ..sansio.formatting import runs, to_html
 
-__all__ = ["ansi", "card_html", "card_text", "command_html", "command_text", "game_markup"]
+__all__ = [
+    "GameText",
+    "ansi",
+    "card_html",
+    "card_text",
+    "command_html",
+    "command_text",
+    "game_markup",
+    "game_text_html",
+    "game_text_text",
+]
 
 _OK, _FAIL = "#1a7f37", "#cf222e"
+# Secondary text and borders follow the notebook's theme (light or dark) where it says.
+_MUTED = "color:var(--jp-ui-font-color2, #666)"
+_BORDER = "var(--jp-border-color1, #ccc)"
 
 
 def _e(value: object) -> str:
@@ -62,13 +75,13 @@ def command_html(
     colour = _OK if ok else _FAIL
     mark = "✔" if ok else "✘"
     rows = "".join(
-        f"<tr><td style='padding:0 8px 0 0;color:#666'>{_e(k)}</td><td>{_e(v)}</td></tr>"
+        f"<tr><td style='padding:0 8px 0 0;{_MUTED}'>{_e(k)}</td><td>{_e(v)}</td></tr>"
         for k, v in extra.items()
     )
     return (
         f"<div style='border-left:4px solid {colour};padding:4px 10px;font-family:monospace'>"
         f"<b style='color:{colour}'>{mark} /{html.escape(command)}</b> "
-        f"<span style='color:#666'>status {status_code}</span>"
+        f"<span style='{_MUTED}'>status {status_code}</span>"
         # say, me and tellraw answer without a statusMessage: no empty line for them
         + (f"<br>{_e(message)}" if message else "")
         + (f"<table style='margin-top:4px'>{rows}</table>" if rows else "")
@@ -91,15 +104,15 @@ def command_text(
 def card_html(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -> str:
     """A small card: a title line and a two-column table of fields."""
     rows = "".join(
-        f"<tr><th style='text-align:left;padding:1px 10px 1px 0;color:#555'>{_e(k)}</th>"
+        f"<tr><th style='text-align:left;padding:1px 10px 1px 0;{_MUTED}'>{_e(k)}</th>"
         f"<td style='text-align:left'>{_e(v)}</td></tr>"
         for k, v in fields
     )
     return (
-        "<div style='display:inline-block;border:1px solid #ccc;border-radius:6px;"
+        f"<div style='display:inline-block;border:1px solid {_BORDER};border-radius:6px;"
         "padding:8px 12px;font-family:sans-serif'>"
         f"<div style='font-size:1.2em;font-weight:bold'>{_e(title)}</div>"
-        f"<div style='color:#666;margin-bottom:4px'>{_e(subtitle)}</div>"
+        f"<div style='{_MUTED};margin-bottom:4px'>{_e(subtitle)}</div>"
         f"<table>{rows}</table></div>"
     )
 
@@ -110,3 +123,15 @@ def card_text(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -
     lines = [f"[bold cyan]{game_markup(title)}[/]  [dim]{escape(subtitle)}[/]"]
     lines += [f"  [bold]{escape(k)}[/]: {game_markup(v)}" for k, v in fields]
     return ansi("\n".join(lines))
+
+
+class GameText(str):
+    """Text as the game sent it (``§`` codes and all), shown as the player sees it."""
+
+
+def game_text_html(text: GameText) -> str:
+    return f"<div>{to_html(str(text))}</div>"
+
+
+def game_text_text(text: GameText) -> str:
+    return ansi(game_markup(str(text)), wrap=False)

@@ -8,16 +8,18 @@ and wait for the answer: ``mc.sim.ui_chat("Alex", "hi")`` is safe from any cell.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..exceptions import RequestTimeout
 from ..sim import SimWorld, Vec3, default_world, make_player
 from ..sim.commands import CommandResult as SimCommandResult
 from ..sim.model import WorldState
 from ..sim.simworld import Edition, Pack
 from .handle import Minecraft
+from .render import GameText
 from .runtime import Pending
 
 __all__ = ["SimHandle", "SimOptions", "make_world", "start_sim"]
@@ -27,6 +29,10 @@ T = TypeVar("T")
 _SPACING_BLOCKS = 4.0
 # A call into the simulated world answers within a tick or two; this is only a safety net.
 _SIM_CALL_TIMEOUT_SECONDS = 30.0
+# How often ask() looks at the player's screen while it waits for the answer.
+_ASK_POLL_SECONDS = 0.05
+
+Submit = Callable[[Coroutine[Any, Any, Any], str], Pending[Any]]
 
 
 _SWITCH = {"on": True, "off": False, "true": True, "false": False}
@@ -65,8 +71,9 @@ class SimOptions:
 class SimHandle:
     """Thread-safe access to the simulated world for notebook and REPL code."""
 
-    def __init__(self, world: SimWorld) -> None:
+    def __init__(self, world: SimWorld, submit: Submit) -> None:
         self.raw = world  # the SimWorld itself: touch it only on the runtime thread
+        self._submit = submit
 
     def _on_loop(self, fn: Callable[..., T], *args: Any) -> T:
         try:
@@ -80,6 +87,30 @@ class SimHandle:
     def ui_chat(self, player: str, message: str) -> None:
         """``player`` types ``message`` into the addon's chat panel."""
         self._on_loop(self.raw.ui_chat, player, message)
+
+    def ask(self, player: str, message: str, *, timeout: float = 10.0) -> Pending[GameText]:
+        """``player`` types ``message`` into the addon's panel; the answer is the next thing
+        they are shown (a ``UI chat`` callback's reply): ``await mc.sim.ask("Alex", "hi")``.
+        ``RequestTimeout`` when nothing is shown within ``timeout`` seconds."""
+        if player not in self.world.players:
+            raise ValueError(f"no player {player!r} in the simulated world: {self._people()}")
+
+        async def run() -> GameText:
+            loop = asyncio.get_running_loop()
+            screen = self.raw.world.players[player].inbox
+            seen, deadline = len(screen), loop.time() + timeout
+            self.raw.ui_chat(player, message)
+            while len(screen) <= seen:
+                if loop.time() > deadline:
+                    raise RequestTimeout(
+                        f"{player} was shown nothing within {timeout:g} s of asking "
+                        f"{message[:40]!r}: is a callback registered with @mc.on_ui_chat?"
+                    )
+                await asyncio.sleep(_ASK_POLL_SECONDS)
+            return GameText(screen[seen])
+
+        pending: Pending[GameText] = self._submit(run(), f"ask as {player}")
+        return pending
 
     def chat(self, player: str, message: str) -> None:
         """``player`` types ``message`` in the game's own chat (a PlayerMessage of type chat)."""
@@ -119,14 +150,16 @@ class SimHandle:
     async def close(self) -> None:
         await self.raw.close()
 
+    def _people(self) -> str:
+        return ", ".join(p.name for p in self.world.players.values() if not p.simulated)
+
     def __repr__(self) -> str:
+        # The addon's own simulated player (MCBEWS_BRIDGE) is plumbing, not a player.
         raw = self.raw
         beta = "Beta APIs on" if raw.beta_apis else "no Beta APIs"
         where = "Minecraft Education" if raw.edition == "education" else beta
         refused = ", not loaded" if raw.addon_refused else ""
-        return (
-            f"<simulated world: {', '.join(self.world.players)}; {raw.pack} pack{refused}, {where}>"
-        )
+        return f"<simulated world: {self._people()}; {raw.pack} pack{refused}, {where}>"
 
 
 def make_world(names: list[str] | None) -> WorldState:
@@ -175,7 +208,7 @@ def start_sim(
             edition=edition,
         )
         await sim.connect(mc.url)
-        handle = mc.sim = SimHandle(sim)
+        handle = mc.sim = SimHandle(sim, mc._submit)
         await mc.bridge.wait_connected(timeout=30)
         return handle
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..sansio.formatting import strip_codes
+from .views import short_id, tag
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -25,9 +26,13 @@ __all__ = [
     "inventory_frame",
     "player_rows",
     "players_frame",
+    "track_frame",
+    "track_rows",
 ]
 
 EQUIPMENT_SLOTS = ("head", "chest", "legs", "feet", "offhand")
+# What the addon reports per stack (mc.inventory(raw=True)); the default frame adds the
+# short item name after the slot and holds counts as whole numbers.
 INVENTORY_COLUMNS = [
     "player",
     "slot",
@@ -41,8 +46,10 @@ INVENTORY_COLUMNS = [
     "maxDurability",
     "durability",
 ]
-EVENT_COLUMNS = ["cursor", "time", "kind", "connection", "player", "summary"]
+WHOLE_NUMBER_COLUMNS = ("amount", "maxAmount", "damage", "maxDurability")
+EVENT_COLUMNS = ["time", "kind", "connection", "player", "summary"]
 ENTITY_COLUMNS = ["id", "type", "name", "dimension", "x", "y", "z", "yaw"]
+TRACK_COLUMNS = ["time", "seconds", "player", "dimension", "x", "y", "z", "yaw", "health"]
 
 
 def clean_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -119,7 +126,7 @@ def players_frame(result: Mapping[str, Any]) -> pd.DataFrame:
 
     rows = clean_rows([p.row() for p in player_rows(result)])
     columns = list(PlayerSnapshot("", {}).row())
-    return pd.DataFrame(rows, columns=columns)
+    return tag(pd.DataFrame(rows, columns=columns), "players")
 
 
 def _item_row(player: str, slot: object, item: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,8 +148,13 @@ def _item_row(player: str, slot: object, item: Mapping[str, Any]) -> dict[str, A
     }
 
 
-def inventory_frame(result: Mapping[str, Any]) -> pd.DataFrame:
-    """One row per occupied slot; equipment rows use the slot names (head, chest ...)."""
+def inventory_frame(result: Mapping[str, Any], *, raw: bool = False) -> pd.DataFrame:
+    """One row per occupied slot; equipment rows use the slot names (head, chest ...).
+
+    The default frame adds ``item`` (the id without ``minecraft:``; ``typeId`` keeps it
+    whole), holds counts as whole numbers and shows through the inventory view; ``raw``
+    gives the addon's fields alone, shown as pandas shows any frame.
+    """
     import pandas as pd
 
     rows: list[dict[str, Any]] = []
@@ -151,7 +163,13 @@ def inventory_frame(result: Mapping[str, Any]) -> pd.DataFrame:
         rows += [_item_row(name, s.get("slot"), s) for s in player.get("slots") or []]
         equipment = player.get("equipment") or {}
         rows += [_item_row(name, k, equipment[k]) for k in EQUIPMENT_SLOTS if equipment.get(k)]
-    return pd.DataFrame(clean_rows(rows), columns=INVENTORY_COLUMNS)
+    frame = pd.DataFrame(clean_rows(rows), columns=INVENTORY_COLUMNS)
+    if raw:
+        return frame
+    frame.insert(2, "item", frame["typeId"].map(short_id, na_action="ignore"))
+    for column in WHOLE_NUMBER_COLUMNS:
+        frame[column] = frame[column].astype("Int64")
+    return tag(frame, "inventory")
 
 
 def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
@@ -166,15 +184,17 @@ def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
         for c in result.get("capabilities") or []
         if isinstance(c, dict)
     ]
-    return pd.DataFrame(clean_rows(rows), columns=["name", "description", "params"])
+    return tag(pd.DataFrame(clean_rows(rows), columns=["name", "description", "params"]),
+               "capabilities")  # fmt: skip
 
 
 def events_frame(entries: Iterable[LogEntry], players: Mapping[int, str]) -> pd.DataFrame:
+    """One row per log entry, indexed by its cursor (what ``mc.events(since=...)`` takes)."""
     import pandas as pd
 
+    entries = list(entries)
     rows = [
         {
-            "cursor": e.cursor,
             "time": dt.datetime.fromtimestamp(e.at),
             "kind": e.kind,
             "connection": e.connection,
@@ -185,7 +205,8 @@ def events_frame(entries: Iterable[LogEntry], players: Mapping[int, str]) -> pd.
         }
         for e in entries
     ]
-    return pd.DataFrame(clean_rows(rows), columns=EVENT_COLUMNS)
+    index = pd.Index([e.cursor for e in entries], name="cursor", dtype="int64")
+    return tag(pd.DataFrame(clean_rows(rows), columns=EVENT_COLUMNS, index=index), "events")
 
 
 def entities_frame(found: EntityList, described: dict[str, dict[str, Any]]) -> pd.DataFrame:
@@ -198,4 +219,28 @@ def entities_frame(found: EntityList, described: dict[str, dict[str, Any]]) -> p
         where = {"dimension": e.dimension, "x": e.x, "y": e.y, "z": e.z, "yaw": e.yaw}
         rows.append({"id": e.id, "type": info.get("typeId"), "name": info.get("nameTag") or None,
                      **where})  # fmt: skip
-    return pd.DataFrame(clean_rows(rows), columns=ENTITY_COLUMNS)
+    return tag(pd.DataFrame(clean_rows(rows), columns=ENTITY_COLUMNS), "entities")
+
+
+def track_rows(
+    result: Mapping[str, Any], at: float, seconds: float, wanted: set[str] | None = None
+) -> list[dict[str, Any]]:
+    """One snapshot of every player (or those ``wanted``) as rows of a track."""
+    rows = []
+    for snapshot in player_rows(result):
+        if wanted is not None and snapshot.name not in wanted:
+            continue
+        row = snapshot.row()
+        where = {k: row[k] for k in TRACK_COLUMNS[3:]}
+        when = {"time": dt.datetime.fromtimestamp(at), "seconds": round(seconds, 3)}
+        rows.append({**when, "player": snapshot.name, **where})
+    return rows
+
+
+def track_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Where players were over time: one row per player and snapshot, oldest first."""
+    import pandas as pd
+
+    frame = pd.DataFrame(clean_rows(rows), columns=TRACK_COLUMNS)
+    frame["time"] = pd.to_datetime(frame["time"])
+    return tag(frame, "track")

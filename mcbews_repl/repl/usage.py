@@ -205,6 +205,18 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
         ),
     ),
     SubCommand(
+        "map",
+        "a top-down map of the players and entities: live while on screen in a notebook "
+        "with widgets, a text map in a terminal",
+        (
+            Option(("--every",), "SECONDS", {"type": float, "default": 1.0}),
+            Option(("--dimension",), "D", {"default": None,
+                                           "choices": ["overworld", "nether", "the_end"]}),
+            Option(("--no-entities",)),
+            Option(("--static",)),
+        ),
+    ),
+    SubCommand(
         "blocks",
         "the blocks between two corners: a picture, counts, and a BlockRegion (ids, palette)",
         (

@@ -61,9 +61,12 @@ class LiveEvents:
         return self
 
     def stop(self) -> None:
+        """End the updates; entries that arrived since the last refresh are shown first."""
         if self._remove is not None:
             self._remove()
             self._remove = None
+            if self._scheduled:
+                self.refresh()
 
     @property
     def running(self) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import io
+import struct
+import zlib
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 
     from .region import BlockRegion
 
-__all__ = ["colour_of", "picture_png", "plot_region"]
+__all__ = ["colour_of", "picture_png", "plot_region", "shown_figure", "surface_png"]
 
 _COLOURS = {
     "minecraft:air": "#ffffff", "minecraft:stone": "#8a8a8a", "minecraft:deepslate": "#4d4d55",
@@ -85,7 +87,7 @@ def _legend(fig: Figure, region: BlockRegion, shown: set[int]) -> None:
     fig.legend(handles=handles, loc="outside right upper", fontsize="small", frameon=False)
 
 
-def _figure(**options: Any) -> Figure:
+def shown_figure(**options: Any) -> Figure:
     """A figure that shows itself when a notebook cell returns it, without pyplot (whose
     figures a notebook would also show at the end of the cell: twice)."""
     from matplotlib.figure import Figure
@@ -107,7 +109,7 @@ def plot_region(
     cut = z0 + sz // 2 if z is None else z
     if not z0 <= cut < z0 + sz:
         raise ValueError(f"z={cut} is outside the region (z {z0}..{z0 + sz - 1})")
-    fig = _figure(figsize=(10, 4.2), layout="constrained")
+    fig = shown_figure(figsize=(10, 4.2), layout="constrained")
     top_ax, side_ax = fig.subplots(1, 2, width_ratios=[1, max(1.0, sx / max(sz, 1))])
     top = region.surface(ignore).T  # rows z, columns x
     top_extent = [x0, x0 + sx, z0 + sz, z0]
@@ -131,3 +133,28 @@ def picture_png(region: BlockRegion, *, dpi: int = 60) -> bytes:
     buffer = io.BytesIO()
     plot_region(region).savefig(buffer, format="png", dpi=dpi)
     return buffer.getvalue()
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def surface_png(region: BlockRegion, ignore: tuple[str, ...] = ()) -> bytes:
+    """Each column's top block seen from above, one pixel per block (x across, z down),
+    as PNG bytes; columns of air are transparent, unknown tops the unloaded colour. Made
+    with the standard library alone, so a live map can show terrain without matplotlib."""
+    top = region.surface(ignore).T  # rows z, columns x
+    # -1 (only air) is transparent, -2 (an unknown top) the unloaded colour
+    extra = [(0, 0, 0, 0), (*_rgb(_COLOURS[UNLOADED]), 255)]
+    colours = np.array([(*_rgb(colour_of(b)), 255) for b in region.palette] + extra, np.uint8)
+    pixels = colours[np.where(top >= 0, top, len(region.palette) + (-top - 1))]
+    height, width = top.shape
+    rows = b"".join(b"\x00" + pixels[r].tobytes() for r in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows))
+            + chunk(b"IEND", b""))  # fmt: skip

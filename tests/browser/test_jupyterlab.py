@@ -1,15 +1,20 @@
-"""A real browser runs the getting-started notebook in JupyterLab.
+"""A real browser runs every notebook in JupyterLab and reads the rendered page.
 
 JupyterLab starts on a free port (on a copy of notebooks/, so autosave cannot touch the
-committed files), Debian's Chromium opens the notebook through Playwright, runs every cell,
-and the rendered inventory table must appear. A screenshot lands in test-artifacts/.
-Without /usr/bin/chromium the test is skipped, unless MCBEWS_REQUIRE_BROWSER is set
-(.ci/run sets it after installing Chromium), in which case it fails.
+committed files), Debian's Chromium opens each notebook through Playwright at 1100 px
+wide, runs all its cells and checks what a reader sees: no output area left empty, no
+error, every friendly table within the page's width, no ``§`` and no ``minecraft:`` in
+the inventory's item column, the live map labelling both players and following a ``tp``
+typed into a new cell, the explore table filtering by player. Screenshots land in
+test-artifacts/ (the README's pictures are taken here). Without /usr/bin/chromium the
+tests are skipped, unless MCBEWS_REQUIRE_BROWSER is set (.ci/run sets it after installing
+Chromium), in which case they fail.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -27,6 +32,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"
+NOTEBOOKS = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))
+VIEWPORT = {"width": 1100, "height": 1000}  # a laptop with JupyterLab's file browser open
 # Flags for a headless Chromium in a closed network, as root.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -37,17 +44,14 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-LAB_ROOTS: dict[str, Path] = {}  # the folder each JupyterLab serves, by URL
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
+# JupyterLab asks about its news feed in a corner of the page (and of every screenshot);
+# and it skips rendering cells far out of view, whose text then reads as empty.
+SETTINGS = {
+    "apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+    "notebook-extension/tracker": {"windowingMode": "none"},
+}
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
 # The doctor's card, as the docs show it (docs/images/doctor.png is this test's screenshot).
 DOCTOR_CELLS = [
@@ -63,54 +67,63 @@ ERROR_CELLS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp_path = tmp_path_factory.mktemp("lab")
-    if not CHROMIUM.exists():
-        if os.environ.get("MCBEWS_REQUIRE_BROWSER"):
-            pytest.fail("MCBEWS_REQUIRE_BROWSER is set but /usr/bin/chromium is missing")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    shutil.copytree(REPO / "notebooks", tmp_path / "notebooks")
-    # Start from empty outputs, so whatever the page shows was produced by this run.
-    for path in (tmp_path / "notebooks").glob("*.ipynb"):
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def prepare(root: Path) -> None:
+    """The notebooks without outputs (what the page shows is made by this run), the
+    folders notebook 05 reads beside them, settings, and the notebooks of mistakes and of
+    the doctor."""
+    shutil.copytree(REPO / "notebooks", root / "notebooks")
+    for path in (root / "notebooks").glob("*.ipynb"):
         nb = nbformat.read(path, as_version=4)
         for cell in nb.cells:
             if cell.cell_type == "code":
                 cell.outputs, cell.execution_count = [], None
         nbformat.write(nb, path)
-    # Written now, opened later: the getting-started screenshot shows only the notebooks.
+    for folder in ("addon", "mcbews_repl"):  # ../addon, ../mcbews_repl/wire.json (05)
+        (root / folder).symlink_to(REPO / folder)
+    for name, values in SETTINGS.items():
+        path = (
+            root / "cfg" / "lab" / "user-settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
+        )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    scratch = root / "notebooks" / "scratch"
+    scratch.mkdir()
     for name, sources in (("mistakes", ERROR_CELLS), ("doctor", DOCTOR_CELLS)):
         cells = [nbformat.v4.new_code_cell(c) for c in sources]
         book = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
-        nbformat.write(book, tmp_path / f"{name}.ipynb")
+        nbformat.write(book, scratch / f"{name}.ipynb")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("lab")
+    if not CHROMIUM.exists():
+        if os.environ.get("MCBEWS_REQUIRE_BROWSER"):
+            pytest.fail("MCBEWS_REQUIRE_BROWSER is set but /usr/bin/chromium is missing")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    prepare(root)
     port = free_port()
     jupyter = Path(sys.executable).with_name("jupyter")
     env = {
         **os.environ,
         "MCBEWS_PORT": "0",
-        "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg"),
-        "JUPYTER_DATA_DIR": str(tmp_path / "data"),
-        "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt"),
+        "JUPYTER_CONFIG_DIR": str(root / "cfg"),
+        "JUPYTER_DATA_DIR": str(root / "data"),
+        "JUPYTER_RUNTIME_DIR": str(root / "rt"),
     }
     server = subprocess.Popen(
-        [
-            str(jupyter),
-            "lab",
-            "--no-browser",
-            f"--port={port}",
-            "--ServerApp.ip=127.0.0.1",
-            "--IdentityProvider.token=",
-            "--ServerApp.password=",
-            "--allow-root",
-            "--LabApp.expose_app_in_browser=True",
-            f"--ServerApp.root_dir={tmp_path / 'notebooks'}",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+        [str(jupyter), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+         "--IdentityProvider.token=", "--ServerApp.password=", "--allow-root",
+         "--LabApp.expose_app_in_browser=True", f"--ServerApp.root_dir={root / 'notebooks'}"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
-    LAB_ROOTS[url] = tmp_path / "notebooks"
     try:
         for _ in range(120):
             try:
@@ -129,33 +142,42 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             server.kill()
 
 
-# A cold JupyterLab, kernel and Chromium on a busy 2-core machine can take a while.
-@contextlib.contextmanager
-def notebook_page(url: str, failure_shot: str) -> Iterator[Any]:
-    """Chromium on ``url`` with all cells started; a screenshot if the block fails."""
+@pytest.fixture(scope="module")
+def browser(lab: str) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            run_all(page, url)
-            yield page
-        except Exception:
-            page.screenshot(path=str(ARTIFACTS / failure_shot))
-            raise
+            yield chromium
         finally:
-            browser.close()
+            chromium.close()
+
+
+@contextlib.contextmanager
+def notebook_page(browser: Any, lab: str, path: str, failure_shot: str) -> Iterator[Any]:
+    """A page on the notebook with every cell run; a screenshot if the block fails. The
+    notebook's kernel is shut down afterwards (each notebook runs a bridge and a world)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = browser.new_page(viewport=VIEWPORT)
+    try:
+        run_all(page, f"{lab}/lab/tree/{path}?reset")
+        yield page
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / failure_shot))
+        raise
+    finally:
+        page.evaluate("() => window.jupyterapp.serviceManager.sessions.shutdownAll()")
+        page.close()
 
 
 def run_all(page: Any, url: str) -> None:
-    """Open a notebook that has not run yet and start running all its cells."""
+    """Open a notebook that has not run yet, run all its cells and wait until they ran."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    ARTIFACTS.mkdir(exist_ok=True)
     page.goto(url)
-    page.wait_for_selector(".jp-Notebook", timeout=120_000)
-    assert page.locator(".jp-OutputArea-output").count() == 0  # nothing ran yet
+    page.wait_for_selector(f"{PANEL} .jp-Notebook", timeout=120_000)
+    assert page.locator(f"{PANEL} .jp-OutputArea-output").count() == 0  # nothing ran yet
     select = page.locator(".jp-Dialog button", has_text="Select")
     with contextlib.suppress(PlaywrightTimeout):  # JupyterLab may ask for a kernel
         select.click(timeout=10_000)
@@ -165,29 +187,137 @@ def run_all(page: Any, url: str) -> None:
     )
     # Start the run without waiting for its promise: it settles only when all cells ran.
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    page.wait_for_function(
+        """(panel) => {
+            const prompts = [...document.querySelectorAll(panel + ' .jp-InputPrompt')]
+                .map((e) => e.textContent);
+            const code = document.querySelectorAll(panel + ' .jp-CodeCell').length;
+            return prompts.filter((t) => /\\[\\d+\\]/.test(t)).length === code;
+        }""",
+        arg=PANEL,
+        timeout=300_000,
+    )
+
+
+def outputs(page: Any) -> list[dict[str, Any]]:
+    """Each output area of the notebook: its text, whether it draws something, and whether
+    it fits (a friendly table's scroll width within its box)."""
+    found: list[dict[str, Any]] = page.evaluate(
+        """(panel) => [...document.querySelectorAll(panel + ' .jp-OutputArea-output')]
+            .map((e) => ({
+                text: e.innerText.trim(),
+                draws: !!e.querySelector('img, svg, canvas, table, progress'),
+                overflow: [...e.querySelectorAll('.mcbews-table')]
+                    .map((t) => t.scrollWidth - t.clientWidth),
+            }))""",
+        PANEL,
+    )
+    return found
+
+
+def column(page: Any, table: Any, header: str) -> list[str]:
+    headers = [h.strip(" \n▲▼") for h in table.locator("thead th").all_inner_texts()]
+    at = headers.index(header)
+    cells: list[str] = table.evaluate(
+        "(t, at) => [...t.querySelectorAll('tbody tr')].map((r) => r.children[at].innerText)",
+        at,
+    )
+    return cells
+
+
+def run_cell(page: Any, code: str) -> None:
+    """Type a new cell at the end of the notebook and run it, as a reader would."""
+    page.evaluate(
+        """async (code) => {
+            const app = window.jupyterapp;
+            const notebook = app.shell.currentWidget.content;
+            notebook.activeCellIndex = notebook.widgets.length - 1;
+            await app.commands.execute('notebook:insert-cell-below');
+            notebook.activeCell.model.sharedModel.setSource(code);
+            await app.commands.execute('notebook:run-cell');
+        }""",
+        code,
+    )
+
+
+def check_01(page: Any) -> None:
+    table = page.locator(f"{PANEL} .mcbews-table table", has_text="Excalibur").first
+    table.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "jupyterlab-getting-started.png"))
+    items = column(page, table, "item")
+    assert "diamond_sword" in items and "iron_helmet" in items
+    assert not [i for i in items if "minecraft:" in i or "§" in i], items
+    assert "§" not in table.inner_text() and "92%" in table.inner_text()
+    assert page.locator(f"{PANEL} .jp-OutputArea", has_text="Unknown command: fly").count() == 1
+
+
+def check_02(page: Any) -> None:
+    live = page.locator(f"{PANEL} .mcbews-live-map").first
+    names = live.locator("g.player text").all_text_contents()  # SVG: no innerText
+    assert names == ["Steve", "Alex"], names
+    alex = live.locator("g.player[data-name='Alex']")
+    assert alex.get_attribute("data-where") == "-11.5, 64, 18.5"  # the notebook's own tp
+    run_cell(page, "await mc.command('tp Alex 24 64 -14')")
+    live.scroll_into_view_if_needed()  # back on screen: the map looks again
+    page.wait_for_function(
+        "(sel) => document.querySelector(sel)?.getAttribute('data-where') === '24.5, 64, -13.5'",
+        arg=f"{PANEL} .mcbews-live-map g.player[data-name='Alex']",
+        timeout=30_000,
+    )
+    assert "Alex 24.5, 64, -13.5" in live.locator(".mcbews-map-legend").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "jupyterlab-live-map.png"))
+    live.locator("button.mcbews-map-pause").click()
+    status = live.locator(".mcbews-map-status")
+    page.wait_for_function("(e) => e.textContent === 'paused'", arg=status.element_handle())
+
+
+def check_03(page: Any) -> None:
+    table = page.locator(f"{PANEL} .mcbews-explore").first
+    table.scroll_into_view_if_needed()
+    table.locator("select[data-column='player']").select_option("Alex")
+    players = set(table.locator("tbody tr td:first-child").all_inner_texts())
+    assert players == {"Alex"}, players
+    assert table.locator(".count").inner_text().startswith("7 of 18 rows")
+    table.locator("thead th", has_text="amount").click()  # sort by amount, most last
+    amounts = [int(a) for a in column(page, table.locator("table"), "amount")]
+    assert amounts == sorted(amounts) and amounts[-1] == 20
+    page.screenshot(path=str(ARTIFACTS / "jupyterlab-explore.png"))
+
+
+def check_04(page: Any) -> None:
+    live = page.locator(f"{PANEL} .jp-OutputArea-output", has_text="ui_chat").first
+    assert "text" in column(page, live.locator("table"), "kind")
+    log = page.locator(f"{PANEL} .mcbews-explore").first  # the whole event log, explored
+    log.scroll_into_view_if_needed()
+    log.locator("select[data-column='kind']").select_option("text")
+    kinds = set(column(page, log.locator("table"), "kind"))
+    assert kinds == {"text"}, kinds
+    log.locator("input[type='search']").fill("Steve")
+    summaries = column(page, log.locator("table"), "summary")
+    assert summaries and all("Steve" in s for s in summaries), summaries
+
+
+CHECKS = {"01": check_01, "02": check_02, "03": check_03, "04": check_04}
 
 
 @pytest.mark.timeout(400)
-def test_getting_started_runs_in_a_browser(lab: str) -> None:
-    shot = ARTIFACTS / "jupyterlab-getting-started.png"
-    url = f"{lab}/lab/tree/01_getting_started.ipynb"
-    with notebook_page(url, "jupyterlab-failure.png") as page:
-        table = page.locator(".jp-OutputArea table", has_text="Excalibur").first
-        table.wait_for(timeout=240_000)
-        table.scroll_into_view_if_needed()
-        page.screenshot(path=str(shot))
-        assert "minecraft:diamond_sword" in table.inner_text()
-        assert page.locator(".jp-OutputArea", has_text="Unknown command: fly").count() >= 1
-    assert shot.stat().st_size > 10_000
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_every_notebook_reads_well_in_jupyterlab(browser: Any, lab: str, name: str) -> None:
+    with notebook_page(browser, lab, name, f"jupyterlab-failure-{name[:2]}.png") as page:
+        shown = outputs(page)
+        assert shown, "no output at all"
+        empty = [k for k, out in enumerate(shown) if not out["text"] and not out["draws"]]
+        assert not empty, f"empty output areas: {empty}"
+        for out in shown:
+            assert "Traceback" not in out["text"] and "Error displaying widget" not in out["text"]
+            assert all(extra <= 1 for extra in out["overflow"]), out["text"][:200]
+        CHECKS.get(name[:2], lambda page: None)(page)
 
 
 @pytest.mark.timeout(400)
-def test_our_errors_show_as_a_short_red_message_in_jupyterlab(lab: str) -> None:
-    folder = LAB_ROOTS[lab] / "scratch"  # a folder the first screenshot does not show
-    folder.mkdir(exist_ok=True)
-    shutil.copy(LAB_ROOTS[lab].parent / "mistakes.ipynb", folder)
-    url = f"{lab}/lab/tree/scratch/mistakes.ipynb"
-    with notebook_page(url, "jupyterlab-mistakes-failure.png") as page:
+def test_our_errors_show_as_a_short_red_message_in_jupyterlab(browser: Any, lab: str) -> None:
+    path = "scratch/mistakes.ipynb"
+    with notebook_page(browser, lab, path, "jupyterlab-mistakes-failure.png") as page:
         error = page.locator(".jp-OutputArea-output", has_text="CapabilityError:").first
         error.wait_for(timeout=240_000)
         error.scroll_into_view_if_needed()
@@ -201,16 +331,6 @@ def test_our_errors_show_as_a_short_red_message_in_jupyterlab(lab: str) -> None:
         )
     red, green, blue = (int(v) for v in colour[colour.index("(") + 1 : -1].split(",")[:3])
     assert red > 150 and green < 120 and blue < 120, colour  # it shows red
-
-
-def dismiss_news(page: Any) -> None:
-    """Answer JupyterLab's first-run question about news, if it is showing."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    no = page.locator(".jp-toast-button", has_text="No").first
-    with contextlib.suppress(PlaywrightTimeout):
-        no.click(timeout=5_000)
-        no.wait_for(state="hidden", timeout=5_000)
 
 
 # Draws a character with an element's font in a canvas; a glyph no font has is drawn as the
@@ -232,17 +352,11 @@ GLYPH_RENDERS = """(element, glyph) => {
 
 
 @pytest.mark.timeout(400)
-def test_the_doctor_card_reads_well_in_jupyterlab(lab: str) -> None:
-    folder = LAB_ROOTS[lab] / "doctor-check"  # a folder the first screenshot does not show
-    folder.mkdir(exist_ok=True)
-    shutil.copy(LAB_ROOTS[lab].parent / "doctor.ipynb", folder)
-    # A workspace of its own: the lab would otherwise reopen the notebooks of the tests
-    # before, and the first .jp-Notebook on the page would be a hidden tab's.
-    url = f"{lab}/lab/workspaces/doctor/tree/doctor-check/doctor.ipynb"
-    with notebook_page(url, "jupyterlab-doctor-failure.png") as page:
-        card = page.locator(".jp-OutputArea-output .mcbews-doctor").first
+def test_the_doctor_card_reads_well_in_jupyterlab(browser: Any, lab: str) -> None:
+    path = "scratch/doctor.ipynb"
+    with notebook_page(browser, lab, path, "jupyterlab-doctor-failure.png") as page:
+        card = page.locator(f"{PANEL} .jp-OutputArea-output .mcbews-doctor").first
         card.wait_for(timeout=240_000)
-        dismiss_news(page)  # JupyterLab's "notified about news?" toast covers the card
         card.scroll_into_view_if_needed()
         card.screenshot(path=str(ARTIFACTS / "jupyterlab-doctor.png"))
         text = card.inner_text()
@@ -254,7 +368,7 @@ def test_the_doctor_card_reads_well_in_jupyterlab(lab: str) -> None:
         font = card.evaluate("e => getComputedStyle(e).fontFamily")
     assert shown == ["\u2713 ok"] * 4 + ["? unsure"] * 2, shown
     assert "4 of 6 checks ok, nothing failed" in text and "doctor.jsonl (redacted)" in text
-    assert (folder / "doctor.jsonl").exists()
+    assert "the stable pack, version" in text
     assert renders == {"\u2713": True, "\u2717": True, "?": True}, (renders, font)
     assert font and font != "serif"  # JupyterLab's content font, not the browser's default
     assert (ARTIFACTS / "jupyterlab-doctor.png").stat().st_size > 10_000

@@ -11,9 +11,12 @@ pull, so both transports keep working for what the notebooks do.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -80,48 +83,126 @@ def executed(name: str, mode: str) -> tuple[Any, str]:
     return nb, "\n".join(texts(c) for c in nb.cells)
 
 
+def outputs(nb: Any, mime: str) -> list[str]:
+    """Every output of one kind, in order (a live display counts in its final state)."""
+    return [o["data"][mime] for c in nb.cells for o in c.get("outputs", [])
+            if mime in o.get("data", {})]  # fmt: skip
+
+
+def cell_with(nb: Any, code: str) -> Any:
+    return next(c for c in nb.cells if c.cell_type == "code" and code in c.source)
+
+
+def column(html: str, header: str) -> list[str]:
+    """One column's cells of a friendly table (views.py), as text."""
+    head, body = html.split("</thead>", 1)
+    headers = [re.sub("<[^>]+>", "", h) for h in re.findall(r"<th[^>]*>(.*?)</th>", head)]
+    at = headers.index(header)
+    rows = re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S) for r in rows]
+    return [unescape(re.sub("<[^>]+>", "", c[at])) for c in cells if len(c) == len(headers)]
+
+
 def check_01_getting_started(nb: Any, out: str) -> None:
     assert "/connect 127.0.0.1:" in out
     assert "✔ /say Hello from Python!" in out  # the green result
     assert "Unknown command: fly" in out and "#cf222e" in out  # the red one
-    assert "Excalibur" in out and "sharpness 5" in out  # the inventory table
     assert "overworld" in out and "Survival" in out  # the player card
+    [table] = [h for h in outputs(nb, "text/html") if "Excalibur" in h]
+    items = column(table, "item")
+    assert "diamond_sword" in items and not any("minecraft:" in i for i in items)
+    assert column(table, "durability")[:2] == ["92%", "20%"] and "sharpness 5" in table
+    assert "NaN" not in table and "120.0" not in table and "0.923" not in table
 
 
 def check_02_exploring_a_world(nb: Any, out: str) -> None:
-    assert "Found Cow" in out and "Found Bob" in out
-    assert "<th>type</th>" in out and "minecraft:villager_v2" in out  # mc.entities()
+    players, entities = (texts(cell_with(nb, c)) for c in ("mc.players()\nplayers",
+                                                          "mc.entities()\nentities"))  # fmt: skip
+    assert column(players, "dimension") == ["overworld", "overworld"]
+    assert set(column(entities, "dimension")) == {"overworld"}  # the same words as players
+    assert ">villager_v2</td>" in entities and ">Bob</td>" in entities and ">cow</td>" in entities
+    assert "Found Cow" not in out
+    [shown] = [o for o in cell_with(nb, "mc.map()").outputs if o.output_type == "execute_result"]
+    assert "application/vnd.jupyter.widget-view+json" in shown["data"]
+    picture = shown["data"]["text/html"]
+    assert re.findall(r"class='label'[^>]*>([^<]*)</text>", picture)[-2:] == ["Steve", "Alex"]
+    assert "zombie &#215;1" in picture and "MCBEWS_BRIDGE" not in picture
+    commands = texts(cell_with(nb, "%%mc"))
+    assert "- coins: displays as 'Coins' and is type 'dummy'" in unescape(commands)
+    assert "\\n" not in commands and "..." not in commands and "…" not in commands
     assert "explorer_of_the_week" in out
-    assert "Showing 2 objective(s)" in out
-    assert images(nb) == 1
+    kills = [h for h in outputs(nb, "text/html") if ">holder</th>" in h]
+    assert len(kills) == 2 and ">10</td>" in kills[-1]  # Alex's 7 kills, plus 3
+    assert images(nb) == 0  # the map is drawn by the page, not a picture
 
 
 def check_03_inventory_analysis(nb: Any, out: str) -> None:
-    assert "minecraft:cobblestone" in out and "101" in out  # 64 + 37 summed
-    assert "protection" in out and "infinity" in out
-    assert images(nb) == 1
+    totals = texts(cell_with(nb, "totals.to_frame"))
+    assert re.search(r"<th>cobblestone</th>\s*<td>121</td>", totals)  # 64 + 37 + Alex's 20
+    explore = cell_with(nb, "mc.explore(inv)").outputs[0]["data"]
+    assert "application/vnd.jupyter.widget-view+json" in explore
+    enchants = texts(cell_with(nb, "explode"))
+    assert re.findall(r"<tr>\s*<th>(\d+)</th>", enchants) == ["0", "1", "2", "3"]  # no repeats
+    assert "protection" in enchants and "infinity" in enchants
+    worn = texts(cell_with(nb, 'sort_values("durability")'))
+    assert column(worn, "item")[0] == "leather_boots" and column(worn, "durability")[0] == "8%"
+    track = texts(cell_with(nb, "mc.track("))
+    assert "snapshots (100%)" in track and ">Alex</td>" in track
+    assert "blocks walked" in texts(cell_with(nb, "walked"))
+    assert images(nb) == 3  # items by player, durability, paths
 
 
 def check_04_ui_chat_bot(nb: Any, out: str) -> None:
     # What the players see: the role prefix in the game's green, no raw § codes.
     green = "<span style='color:#55FF55'>[assistant]</span>"
-    assert "<b>Alex sees:</b> <span style='background:#1e1e1e;" in out
+    assert "Alex asked 'what time is it?' and sees:" in out
     assert f"{green} In-game time:" in out and f"{green} You are at 0 64 0" in out
-    assert "B line, 661 B frame: scriptevent mcbews:text_resp" in out  # the frame ceiling binds
+    assert "frames (100%)" in texts(cell_with(nb, "send_text"))
+    live = texts(cell_with(nb, "follow=True"))  # the live table, as it was last updated
+    assert ">text</td>" in live and ">ui_chat</td>" in live
+    events = texts(cell_with(nb, "events.kind.isin"))
+    assert ">command</td>" in events and "/time query daytime" in events  # the bot's command
+    assert "<th style='text-align:right'>cursor</th>" in events
+    assert not re.search(r"\d\d:\d\d:\d\d\.\d{6}", events)  # readable times
+    explore = cell_with(nb, "mc.explore(events)").outputs[0]["data"]
+    assert (
+        "application/vnd.jupyter.widget-view+json" in explore
+        and ">cursor</th>" in explore["text/html"]
+    )
+    frames = texts(cell_with(nb, "encode_text_response"))
+    assert frames.count("B line, ") == 3 and "661 B frame:" in frames
+    assert max(len(line) for line in frames.splitlines()) <= 80  # nothing cut, nothing too wide
+    blocks = [b.strip().splitlines() for b in re.split(r"\d+ B line, \d+ B frame:", frames)[1:]]
+    lines = [" ".join(part.strip() for part in block) for block in blocks]  # unwrapped again
+    carried = "".join(json.loads(line.split(" ", 2)[2])["c"] for line in lines)
+    assert carried == "A long answer. " * 60  # every frame shown whole
 
 
 def check_05_prototyping_a_capability(nb: Any, out: str) -> None:
     assert "players_near" in out
     # After `tp Alex 2 64 1` (the block's centre, 2.5 64 1.5) the new capability sees Alex.
-    assert "'name': 'Alex', 'distance': 2.9" in out
+    answer = cell_with(nb, "tp Alex 2 64 1").outputs[0]["data"]
+    assert '"distance": 2.9' in answer["text/plain"] and "{'center'" not in out
+    assert (
+        "players_near answered" in answer["text/html"] and "<details open>" in answer["text/html"]
+    )
+    assert "<simulated world: Steve, Alex;" in out  # the bridge player is not listed
+    assert not cell_with(nb, "NEW_CAPABILITY = ").outputs  # the TypeScript shown once, as source
+    assert "private copy removed: True" in out
 
 
 def check_06_protocol_step_by_step(nb: Any, out: str) -> None:
-    assert "scriptevent mcbews:bridge_req" in out and "\\u0040a" in out
+    first = texts(cell_with(nb, "BridgeProtocol(new_id")).splitlines()
+    assert first[0] == "scriptevent mcbews:bridge_req" and first[1].startswith('{"v":2,')
+    assert "\\u0040a" in first[1]  # the escape kept whole on its line
     assert "of 461 bytes of command line," in out and "of 661 bytes of frame" in out
     assert "CapabilityResult(request_id='req-1'" in out
     assert "'duplicate_chunks': 1" in out
     assert "FrameRejected(reason='not_json'" in out
+    card = texts(cell_with(nb, 'answer = await mc.call("get_player_snapshot"'))
+    assert "0.5, 64.0, 0.5 in minecraft:overworld" in card and "'velocity'" not in card
+    events = texts(next(c for c in nb.cells if c.source == "await mc.events()"))
+    assert column(events, "kind")[-1] == "capability" and column(events, "cursor")[0] == "1"
     # the pull way: one mcbews:ask line, the other pages pulled, the text whole again
     assert "mcbews:ask 7b2276223a" in out and "mcbews:pull req2 2 -> MCBEWS|ANSWER|req2|2/3|" in out
     assert "True True" in out
@@ -140,6 +221,8 @@ def check_07_mapping_a_region(nb: Any, out: str) -> None:
     assert "75 blocks filled" in out and "minecraft:gold_block    75" in out
     assert "75 positions, all gold: True" in out
     assert images(nb) == 3  # ores by depth, the heightmaps, the cross-section
+    terrain = cell_with(nb, "mc.map(terrain=region)").outputs[0]["data"]["text/html"]
+    assert "<image href='data:image/png;base64," in terrain and ">Steve</text>" in terrain
 
 
 CHECKS = {

@@ -7,13 +7,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import nbformat
 import pytest
 from IPython.core.error import UsageError
-from nbclient import NotebookClient
 
 from mcbews_repl.exceptions import InvalidArgument
 from mcbews_repl.toolkit.region import BlockRegion
+from tests.repl.kernel import run_in_kernel
 
 
 def plain(shell: Any, value: object) -> str:
@@ -123,9 +122,7 @@ CELLS = {
 
 @pytest.fixture(scope="module")
 def shown() -> dict[str, Any]:
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS.values()])
-    NotebookClient(nb, timeout=120, kernel_name="python3").execute()
-    return dict(zip(CELLS, nb.cells, strict=True))
+    return run_in_kernel(CELLS, timeout=120)
 
 
 def data(cell: Any, mime: str) -> list[str]:

@@ -37,6 +37,7 @@ LIVE_MAGICS = {
     "blocks": ("%mc blocks 1 2 3", "UsageError: %mc blocks takes the two corners as six whole"),
     "doctor": ("%mc doctor --bogus", "UsageError: %mc doctor: unrecognized arguments: --bogus"),
     "record": ("%mc record /no/such/folder/x.jsonl", "CaptureError: cannot record to /no/such"),
+    "map": ("%mc map --every 0.01", "UsageError: %mc map: every=0.01: the map looks at most"),
 }
 # After %mc stop: the sub-commands that need a bridge say it is stopped.
 STOPPED_MAGICS = {
@@ -47,11 +48,13 @@ STOPPED_MAGICS = {
     "caps": ("%mc caps", STOPPED),
     "player": ("%mc player", STOPPED),
     "sim": ("%mc sim", STOPPED),
+    "map": ("%mc map", STOPPED),
 }
 
 # mc method calls that fail while the bridge runs. Ours (McbewsError) are one short message;
 # a bad argument of another kind (ValueError, TypeError ...) keeps IPython's traceback.
-OTHER_ERRORS = {"forward_events", "simulate", "events", "wait_connected"}
+OTHER_ERRORS = {"forward_events", "simulate", "events", "wait_connected", "map", "track",
+                "explore"}  # fmt: skip
 LIVE_CALLS = {
     "command": ("await mc.command('say ' + 'x' * 600)", "FrameTooLarge:"),
     "call": ("await mc.call('no_such_cap')", "no such capability: no_such_cap"),
@@ -69,6 +72,9 @@ LIVE_CALLS = {
     "simulate": ("await mc.simulate(addon='/no/such.js')", "no simulator bundle at /no/such.js"),
     "events": ("mc.events(since='soon')", "TypeError"),
     "wait_connected": ("await mc.wait_connected(timeout='soon')", "TypeError"),
+    "map": ("mc.map(every=0)", "ValueError: every=0: the map looks at most every 0.25 s"),
+    "track": ("await mc.track(seconds=0)", "ValueError: seconds=0: give how long to track"),
+    "explore": ("mc.explore('inventory')", "TypeError: mc.explore takes a DataFrame"),
 }
 # After close(): every call that needs the bridge says it is stopped.
 STOPPED_CALLS = {
@@ -90,6 +96,8 @@ STOPPED_CALLS = {
     "on_ui_chat": "mc.on_ui_chat(print)",
     "doctor": "mc.doctor(save=False)",
     "record": "mc.record('never-written.jsonl')",
+    "map": "mc.map()",
+    "track": "mc.track(1)",
 }
 # Methods that cannot fail, with the reason.
 NEVER_FAIL = {
@@ -126,9 +134,9 @@ def test_no_method_hands_out_a_coroutine(shell: Any) -> None:
     for name in public_methods():
         assert not inspect.iscoroutinefunction(getattr(Minecraft, name)), name
     for name, code in STOPPED_CALLS.items():  # with the bridge running, each is a Pending
-        if name in {"on_ui_chat", "simulate", "record"}:
-            # a callback registry, a restart of the world other tests use, and a file
-            # handle (returned at once: a bad path must say so before anything is recorded)
+        if name in {"on_ui_chat", "simulate", "map", "record"}:
+            # a callback registry, a restart of the world other tests use, a picture, and a
+            # file handle (returned at once: a bad path must say so before anything is recorded)
             continue
         pending = eval(code, {"mc": mc})
         assert isinstance(pending, Pending), code

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
+
+from tests.repl.kernel import run_in_kernel
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -63,16 +63,9 @@ def errors(cell: Any) -> list[Any]:
     return [o for o in cell.outputs if o.output_type == "error"]
 
 
-def run_cells(source: dict[str, str], timeout: int = 90) -> dict[str, Any]:
-    """Run the cells in a fresh kernel (errors allowed); each executed cell by its name."""
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in source.values()])
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True).execute()
-    return dict(zip(source, nb.cells, strict=True))
-
-
 @pytest.fixture(scope="module")
 def shown() -> dict[str, Any]:
-    return run_cells(CELLS)
+    return run_in_kernel(CELLS, timeout=90, allow_errors=True)
 
 
 @pytest.mark.parametrize(
@@ -145,8 +138,9 @@ def test_toolkit_answers_show_as_cards(shown: dict[str, Any]) -> None:
 def test_entity_tables_tell_entities_apart(shown: dict[str, Any]) -> None:
     [table] = [o for o in shown["entities"].outputs if o.output_type == "execute_result"]
     html = table["data"]["text/html"]
-    assert "<th>type</th>" in html and "<th>name</th>" in html
-    assert "minecraft:villager_v2" in html and "Bob" in html
+    assert ">type</th>" in html and ">name</th>" in html
+    assert ">villager_v2</td>" in html and "title='minecraft:villager_v2'" in html
+    assert ">Bob</td>" in html
 
 
 def test_connections_are_handles_that_answer_in_a_cell(shown: dict[str, Any]) -> None:

@@ -14,7 +14,8 @@ import pytest
 
 from mcbews_repl.capture import read_capture
 
-from .test_kernel_display import errors, run_cells, texts
+from .kernel import run_in_kernel
+from .test_kernel_display import errors, texts
 
 SIM = str(Path(sys.executable).with_name("mcbews-repl"))
 
@@ -40,7 +41,7 @@ def cells(folder: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def shown(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
     folder = tmp_path_factory.mktemp("doctor")
-    return run_cells(cells(folder), 120), folder
+    return run_in_kernel(cells(folder), timeout=120, allow_errors=True), folder
 
 
 def html_of(cell: Any) -> str:

@@ -12,7 +12,8 @@ import pytest
 
 from mcbews_repl.capture import read_capture
 
-from .test_kernel_display import errors, run_cells, texts
+from .kernel import run_in_kernel
+from .test_kernel_display import errors, texts
 
 
 def cells(folder: Path) -> dict[str, str]:
@@ -38,7 +39,7 @@ def cells(folder: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def shown(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
     folder = tmp_path_factory.mktemp("captures")
-    return run_cells(cells(folder), 90), folder
+    return run_in_kernel(cells(folder), timeout=90, allow_errors=True), folder
 
 
 def test_the_recording_card_says_where_and_how_much(shown: tuple[dict[str, Any], Path]) -> None:

@@ -100,8 +100,9 @@ def test_cell_magic_runs_one_command_per_line(shell: Any) -> None:
 
 def test_events_table(shell: Any) -> None:
     events = shell.run_line_magic("mc", "events --last 3")
-    assert list(events.columns) == ["cursor", "time", "kind", "connection", "player", "summary"]
-    assert len(events) == 3
+    assert list(events.columns) == ["time", "kind", "connection", "player", "summary"]
+    assert events.index.name == "cursor" and len(events) == 3
+    assert list(events.index) == sorted(events.index)
 
 
 def test_mistakes_are_usage_errors(shell: Any) -> None:

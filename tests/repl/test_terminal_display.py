@@ -98,6 +98,19 @@ def test_the_readme_transcript_is_what_ipython_shows(terminal: Terminal) -> None
             position = found + 1
 
 
+def test_the_map_in_a_terminal_is_a_text_map(terminal: Terminal) -> None:
+    # (after the transcript above, so the simulated world is connected)
+    shown = [normal(line) for line in terminal.run("%mc map").splitlines()]
+    start = next(k for k, line in enumerate(shown) if line.startswith("overworld, x "))
+    assert "north is up" in shown[start]
+    grid = shown[start + 2 : start + 20]
+    assert all(row.startswith("|") and row.endswith("|") for row in grid), grid
+    marks = "".join(grid)
+    assert marks.count("S") == 1 and marks.count("A") == 1 and "c" in marks and "z" in marks
+    assert "  S  Steve at 0.5, 64, 0.5" in shown and "  A  Alex at 12.5, 70, -8.5" in shown
+    assert not any("MCBEWS_BRIDGE" in line for line in shown)
+
+
 def test_our_errors_are_one_red_line_others_keep_their_traceback(terminal: Terminal) -> None:
     shown = terminal.run("%mc call get_inventory_snapshot player=123")
     assert "\x1b[1;31mCapabilityError:" in shown

@@ -65,7 +65,7 @@ def two(shell: Any) -> Iterator[tuple[Minecraft, SimHandle, SimHandle]]:
     wait_until(lambda: [c.local_player for c in mc.connections] == ["Steve", "Alex"])
     wait_until(lambda: [c.transport for c in mc.connections] == ["pull", "pull"])
     wait_until(lambda: "MCBEWS_BRIDGE" in second.world.players)
-    yield mc, mc.sim, SimHandle(second)
+    yield mc, mc.sim, SimHandle(second, mc._submit)
     asyncio.run_coroutine_threadsafe(second.close(), loop).result(30)
     wait_until(lambda: len(mc.connections) == 1)
 

@@ -34,3 +34,14 @@ async def test_updates_are_coalesced_and_stop(world: World) -> None:
     await world.mc.command("say after stop")
     await asyncio.sleep(0.1)
     assert len(shown) == count and not live.running
+
+
+async def test_stop_shows_what_arrived_since_the_last_refresh(world: World) -> None:
+    shown: list[list[int]] = []
+    since = world.mc.log.last_cursor
+    live = LiveEvents(world.mc.log, lambda es: [e.cursor for e in es], shown.append,
+                      since=since, last=5, interval_seconds=30)  # fmt: skip
+    live.start()
+    await world.mc.command("say just before stop")  # its refresh would come 30 s later
+    live.stop()
+    assert shown[-1] and shown[-1][-1] == world.mc.log.last_cursor

@@ -4,6 +4,10 @@ return a custom command's message, and an addon whose script fails on every requ
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
 import pytest
 
 import mcbews_repl
@@ -24,13 +28,22 @@ async def test_a_game_that_does_not_report_the_bridge_players_chat() -> None:
         assert sim.script_errors == []
 
 
-async def test_a_game_that_does_not_return_a_custom_commands_message() -> None:
+@asynccontextmanager
+async def world_by(
+    transport: str, **world: Any
+) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld]]:
+    """A bridge set to one transport (no probing) and a simulated world connected to it."""
     async with (
-        mcbews_repl.serve(port=0, transport="pull") as mc,
-        SimWorld(fast=True, report_custom_command_messages=False) as sim,
+        mcbews_repl.serve(port=0, transport=transport) as mc,
+        SimWorld(fast=True, **world) as sim,
     ):
         await sim.connect(mc.url)
         await mc.wait_connected(timeout=5)
+        yield mc, sim
+
+
+async def test_a_game_that_does_not_return_a_custom_commands_message() -> None:
+    async with world_by("pull", report_custom_command_messages=False) as (mc, _):
         ran = await mc.command("mcbews:pull nothing1 1")
         assert ran.ok and ran.status_message == ""  # it ran; its message did not come back
         with pytest.raises(CapabilityError, match="not a pull reply"):
@@ -38,12 +51,7 @@ async def test_a_game_that_does_not_return_a_custom_commands_message() -> None:
 
 
 async def test_an_addon_whose_script_fails_over_pull() -> None:
-    async with (
-        mcbews_repl.serve(port=0, transport="pull") as mc,
-        SimWorld(fast=True, script_error=True) as sim,
-    ):
-        await sim.connect(mc.url)
-        await mc.wait_connected(timeout=5)
+    async with world_by("pull", script_error=True) as (mc, sim):
         failed = await mc.command("mcbews:pull nothing1 1")
         assert failed.status_code == -2147352576 and failed.status_message == ""
         with pytest.raises(CommandFailed):
@@ -52,12 +60,7 @@ async def test_an_addon_whose_script_fails_over_pull() -> None:
 
 
 async def test_an_addon_whose_script_fails_over_chat() -> None:
-    async with (
-        mcbews_repl.serve(port=0, transport="chat") as mc,
-        SimWorld(fast=True, pack="beta", beta_apis=True, script_error=True) as sim,
-    ):
-        await sim.connect(mc.url)
-        await mc.wait_connected(timeout=5)
+    async with world_by("chat", pack="beta", beta_apis=True, script_error=True) as (mc, sim):
         with pytest.raises(RequestTimeout):
             await mc.call("list_capabilities", timeout=0.5)
         assert any("simulated script error on mcbews:bridge_req" in e for e in sim.script_errors)

@@ -12,7 +12,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks test lint pytest addon-test bench bench-peers bench-answers bench-transports soak clean
+.PHONY: run demo notebooks captures test lint pytest addon-test bench bench-peers bench-answers bench-transports soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ demo: $(STAMP_RUN)
 # Re-run every notebook against the simulated world and save its outputs.
 notebooks: $(STAMP_RUN)
 	MCBEWS_PORT=19131 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
+
+# Record tests/captures/ again (the notebook flows and a few scripted sessions); every
+# capture there is replayed by the test suite. Only after a deliberate change: read the diff.
+captures: $(STAMP)
+	$(BIN)/python tests/captures/make_captures.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check mcbews_repl tests benchmarks

@@ -1,4 +1,4 @@
-"""The ``mcbews-repl`` command: ``demo``, ``sim`` and ``addon export``."""
+"""The ``mcbews-repl`` command: demo, sim, doctor, replay, redact and addon export."""
 
 from __future__ import annotations
 
@@ -25,9 +25,10 @@ __all__ = ["main"]
 # What `mcbews-repl --help` says (plain text: argparse shows it as it is).
 DESCRIPTION = (
     "Script a Minecraft Bedrock world from Python. demo: a bridge and a simulated world "
-    "talking in this terminal; sim: connect a simulated world to a bridge URL; addon export: "
-    "write the behavior pack to import into Minecraft. In IPython or Jupyter: "
-    "%load_ext mcbews_repl."
+    "talking in this terminal; sim: connect a simulated world to a bridge URL; doctor: check a "
+    "game step by step and say what to do about what fails; replay: play "
+    "the game from a capture; redact: a copy of a capture to share; addon export: write the "
+    "behavior pack to import into Minecraft. In IPython or Jupyter: %load_ext mcbews_repl."
 )
 
 
@@ -136,6 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--protocol", action="store_true", help="instead, walk one call through the sans-I/O core"
     )
     commands.add_parser("sim", help="connect a simulated world to a bridge URL", add_help=False)
+    commands.add_parser("doctor", help="check a game step by step", add_help=False)
+    commands.add_parser("replay", help="play the game from a capture", add_help=False)
+    commands.add_parser("redact", help="a copy of a capture to share", add_help=False)
     addon = commands.add_parser("addon", help="the companion behavior pack")
     addon_cmds = addon.add_subparsers(dest="addon_command", required=True)
     export_cmd = addon_cmds.add_parser(
@@ -159,6 +163,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .sim import cli_main
 
         return cli_main(rest)
+    if args.command == "doctor":
+        from .doctor.cli import doctor_main
+
+        return doctor_main(rest)
+    if args.command in ("replay", "redact"):
+        from .capture.cli import redact_main, replay_main
+
+        return (replay_main if args.command == "replay" else redact_main)(rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "demo":

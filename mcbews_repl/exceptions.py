@@ -12,7 +12,8 @@
     ├── RequestTimeout         (also TimeoutError) no answer within the timeout
     ├── CommandQueueFull       the connection's command queue is full; nothing was sent
     ├── CommandFailed          raise_for_status() on a command the game reported as failed
-    └── CapabilityError        the addon answered ok:false (code, message)
+    ├── CapabilityError        the addon answered ok:false (code, message)
+    └── CaptureError           (also ValueError) a capture file cannot be written or read
 
 Remote misbehaviour (malformed frames, junk chunks) is never raised: the sans-I/O core
 reports it as events. Plain local misuse (a bad argument) raises ``ValueError`` or
@@ -25,6 +26,7 @@ __all__ = [
     "AddressInUse",
     "BridgeStopped",
     "CapabilityError",
+    "CaptureError",
     "CommandFailed",
     "CommandQueueFull",
     "ConnectionClosed",
@@ -152,3 +154,10 @@ class CapabilityError(McbewsError):
         self.capability = capability
         where = f" {capability}" if capability else ""
         super().__init__(f"capability{where} failed: {code}: {message}")
+
+
+class CaptureError(McbewsError, ValueError):
+    """A capture (a recorded session, docs/captures.md) cannot be written or read.
+
+    The message names the file and, for a bad line, its number, and says what to do.
+    """

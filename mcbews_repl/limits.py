@@ -246,3 +246,22 @@ READ_LIMIT_FACTOR: Final = _bound(
     "connection yet a peer cannot make us buffer unbounded data",
     setting=False,
 )
+
+# --- captures (mcbews_repl.capture, docs/captures.md) ----------------------------------------
+CAPTURE_MAX_BYTES: Final = _bound(
+    "capture_max_bytes",
+    16 * MIB,
+    "bytes",
+    "a recording stops, saying so, once its file reaches this size (mc.record(max_bytes=...) "
+    "chooses another): a doctor session takes about 30 KiB and an hour of notebook work a "
+    "few MiB, and finishing (redaction) reads the whole file into memory",
+    setting=False,
+)
+CAPTURE_FRAME_MAX_BYTES: Final = _bound(
+    "capture_frame_max_bytes",
+    64 * KIB,
+    "bytes",
+    "a frame is recorded up to this size and marked as cut beyond it: the game's own frames "
+    "are a few KiB at most, and one hostile 1 MiB frame must not end a recording",
+    setting=False,
+)

@@ -82,3 +82,19 @@ def test_simulator_does_not_reuse_the_bridge_codec_or_its_constants() -> None:
 def test_the_rule_checker_sees_relative_imports() -> None:
     names = imported_modules(PACKAGE / "sansio" / "connection.py")
     assert "mcbews_repl.sansio.chunks" in names
+
+
+def test_capture_and_doctor_stay_below_the_repl() -> None:
+    # Recording, replay and the doctor run from plain asyncio code and the shell; only the
+    # doctor's terminal table may use rich (imported when a table is asked for).
+    for layer, allowed in (("capture", set()), ("doctor", {"rich"})):
+        found = modules_of(layer)
+        assert found, f"the {layer} package must exist"
+        for path, names in found.items():
+            bad = {
+                n
+                for n in names
+                if (top(n) in CORE_FORBIDDEN and top(n) not in allowed)
+                or n.startswith("mcbews_repl.repl")
+            }
+            assert not bad, f"{layer}/{path.name} imports {bad}"

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { readManifest, renderWire, WIRE_TS } from "./gen-wire.mjs";
-import { manifest, PACKS, packIcon, zipStored } from "./pack.mjs";
+import { manifest, PACK_VERSION, PACKS, packIcon, zipStored } from "./pack.mjs";
 
 const ADDON = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -60,9 +60,20 @@ const COMMON = {
 };
 
 const entry = (pack) => [join(ADDON, "src", PACKS[pack].entry)];
+// What list_capabilities reports as the addon's version and pack (src/version.ts).
+const identity = (pack) => ({
+  __MCBEWS_VERSION__: JSON.stringify(PACK_VERSION.join(".")),
+  __MCBEWS_PACK__: JSON.stringify(pack),
+});
 
 async function bundlePack(pack) {
-  const out = await build({ ...COMMON, entryPoints: entry(pack), external: ["@minecraft/*"], outfile: "main.js" });
+  const out = await build({
+    ...COMMON,
+    entryPoints: entry(pack),
+    define: identity(pack),
+    external: ["@minecraft/*"],
+    outfile: "main.js",
+  });
   return banner(`${pack} behavior pack`) + out.outputFiles[0].text;
 }
 
@@ -84,7 +95,13 @@ const simShim = {
 };
 
 async function bundleSim(pack) {
-  const out = await build({ ...COMMON, entryPoints: entry(pack), plugins: [simShim], outfile: PACKS[pack].simBundle });
+  const out = await build({
+    ...COMMON,
+    entryPoints: entry(pack),
+    define: identity(pack),
+    plugins: [simShim],
+    outfile: PACKS[pack].simBundle,
+  });
   const dependencies = `// dependencies: ${JSON.stringify(manifest(pack).dependencies)}\n`;
   return banner(`${pack} pack, simulator (globalThis shims, see addon/README.md)`) + dependencies + out.outputFiles[0].text;
 }

@@ -203,6 +203,7 @@ describe("list_capabilities", () => {
     expect(caps[2]?.params).toHaveProperty("command");
     expect(Object.keys(caps[4]?.params ?? {})).toEqual(["from", "to", "dimension", "states", "start"]);
     expect(out["commandPolicy"]).toMatch(/^bridge commands allowed: .*say/);
+    expect(out["addon"]).toEqual({ version: "dev", pack: "dev" }); // the build sets both
   });
 });
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -28,7 +29,15 @@ from ..exceptions import (
     RequestTimeout,
 )
 from ..limits import READER_FRAMES_PER_TURN
-from ..sansio import BridgeProtocol, FrameRejected, UiChatMessage, check_command_line
+from ..sansio import (
+    BridgeProtocol,
+    CommandResponse,
+    FrameRejected,
+    GameError,
+    UiChatMessage,
+    check_command_line,
+    encode_command,
+)
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .calls import CapabilityCalls
 from .delivery import Progress, deliver_text, encode_text_lines
@@ -36,6 +45,7 @@ from .encryption import EncryptionError, SessionCipher
 from .eventlog import EventLog
 from .inbound import Inbound
 from .negotiate import Negotiated, negotiate
+from .observer import Direction, Observers, command_reply, ui_chat_outcome, watched
 from .pull import Poller, PullCalls
 from .results import CommandResult, UiChat
 from .settings import Settings
@@ -46,6 +56,7 @@ from .window import CommandWindow
 __all__ = ["GameConnection"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
+_UNLIMITED = 1 << 30  # no budget: probe_command is how the game's own limits are found
 
 
 def _format_peer(address: Any) -> str:
@@ -65,10 +76,12 @@ class GameConnection:
         settings: Settings,
         log: EventLog,
         ui_chat_hooks: UiChatHooks,
+        observers: Observers | None = None,
     ) -> None:
         self.id = connection_id
         self.peer = _format_peer(websocket.remote_address)
         self.path = websocket.request.path if websocket.request else ""
+        self.subprotocol = websocket.subprotocol  # the wsencrypt one when encryption is agreed
         self.connected_at = time.time()
         self.local_player: str | None = None
         self.encrypted = False  # True once ws:encrypt is agreed (frames are then binary)
@@ -76,6 +89,8 @@ class GameConnection:
         self.closed = False
         self.frames_out = 0
         self.proto = BridgeProtocol(max_frame_bytes=settings.max_frame_bytes)
+        # Who watches this connection's frames and outcomes (observer.py): the bridge's.
+        self.observers = observers if observers is not None else Observers()
         self._ws = websocket
         self._settings = settings
         self._log = log
@@ -105,6 +120,7 @@ class GameConnection:
             self._deliver_ui_chat,
             connection_id=connection_id,
         )
+        self._inbound.tap = lambda data: self._tap("in", data)
         self._pull = PullCalls(
             lambda line: self._command(line, None),
             self._record,
@@ -233,7 +249,7 @@ class GameConnection:
     async def _encrypt(self) -> BaseException | None:
         """Run the handshake; on failure close the socket and return why (None: encrypted)."""
         try:
-            agreed = await negotiate(self._ws, self._settings, self._inbound.feed)
+            agreed = await negotiate(self._ws, self._settings, self._inbound.feed, self._tap)
         except WebSocketClosed as exc:
             return exc
         except EncryptionError as exc:
@@ -259,7 +275,13 @@ class GameConnection:
         if "truncated" in entry.data:  # long text cut to the log's bound: say so per game
             self.proto.counters["log_truncated"] += 1
 
+    def _tap(self, direction: Direction, data: str | bytes) -> None:
+        if self.observers:
+            self.observers.frame(self, direction, data)
+
     def _deliver_ui_chat(self, event: UiChatMessage) -> None:
+        if self.observers:
+            self.observers.outcome(self, ui_chat_outcome(event))
         self.ui_chats.put(
             UiChat(event.player, event.message, event.conversation_id, event.message_id, self)
         )
@@ -341,6 +363,7 @@ class GameConnection:
         # Sealing and queueing the frame happen with no await between them (websockets
         # writes an unfragmented message before its first await), so frames reach the
         # wire in the order the cipher stream saw them.
+        self._tap("out", frame)
         data = frame if self._cipher is None else self._cipher.seal(frame)
         try:
             await self._ws.send(data)
@@ -388,6 +411,11 @@ class GameConnection:
 
     async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
         """Run one command; a game-reported failure is a result (``ok`` is False)."""
+        request = {"line": line, "timeout": timeout}
+        work = self._run_command(line, timeout)
+        return await watched(self.observers, self, "command", request, work, command_reply)
+
+    async def _run_command(self, line: str, timeout: float | None) -> CommandResult:
         start = time.monotonic()
         try:
             result = await self._command(line, timeout)
@@ -404,6 +432,23 @@ class GameConnection:
         )
         return result
 
+    async def probe_command(self, line: str, timeout: float) -> CommandResponse | GameError:
+        """Send ``line`` past the frame budget and return the game's raw reply (the doctor's
+        ``--probe-limits`` only: the game may refuse the frame or close the connection)."""
+        self._check_open()
+
+        def unchecked(text: str) -> tuple[str, str]:
+            request_id = str(uuid.uuid4())
+            return request_id, encode_command(
+                request_id, text, budget_bytes=_UNLIMITED, frame_budget_bytes=_UNLIMITED
+            )
+
+        try:
+            async with asyncio.timeout(timeout):
+                return await self._window.request(line, unchecked)
+        except TimeoutError as exc:
+            raise RequestTimeout(f"no answer to a {len(line)}-byte probe line") from exc
+
     def _record_command(self, line: str, outcome: str, elapsed: float, **data: Any) -> None:
         # One shape for both outcomes of a ``command`` entry; ``data`` holds what differs.
         summary = f"/{line[:60]} {outcome}"
@@ -417,6 +462,15 @@ class GameConnection:
         timeout: float | None = None,
     ) -> dict[str, Any]:
         """Ask the addon for ``capability``; return its result or raise ``CapabilityError``."""
+        request = {"capability": capability, "payload": dict(payload or {}), "timeout": timeout}
+        work = self._call(capability, payload, timeout)
+        return await watched(
+            self.observers, self, "capability", request, work, lambda r: {"result": r}
+        )
+
+    async def _call(
+        self, capability: str, payload: Mapping[str, Any] | None, timeout: float | None
+    ) -> dict[str, Any]:
         self._check_open()
         limit = self._settings.call_timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
@@ -448,6 +502,25 @@ class GameConnection:
         title: str | None = None,
     ) -> int:
         """Show ``text`` in ``player``'s addon panel; returns the number of frames sent."""
+        request = {
+            "player": player,
+            "text": text,
+            "role": role,
+            "conversation_id": conversation_id,
+            "title": title,
+        }
+        work = self._send_text(player, text, role, progress, conversation_id, title)
+        return await watched(self.observers, self, "text", request, work, lambda n: {"frames": n})
+
+    async def _send_text(
+        self,
+        player: str,
+        text: str,
+        role: str,
+        progress: Progress | None,
+        conversation_id: str | None,
+        title: str | None,
+    ) -> int:
         self._check_open()
         interval = self._settings.text_interval
         lines = encode_text_lines(

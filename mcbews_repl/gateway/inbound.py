@@ -52,6 +52,8 @@ class Inbound:
         connection_id: int,
     ) -> None:
         self.frames_in = 0
+        # Sees every frame once opened (observer.py): the connection's observers behind it.
+        self.tap: Callable[[str | bytes], None] | None = None
         self.cipher: SessionCipher | None = None  # set once ws:encrypt is agreed
         self.event_version: int | None = None  # header version of the game's first event
         # Request ids of our subscribe frames: their acknowledgements are expected, not stray.
@@ -70,6 +72,7 @@ class Inbound:
         if self.cipher is not None:
             opened = self.cipher.open(message)
             if opened is None:
+                self._tap(message)
                 self._proto.counters["rejected:plaintext_after_encryption"] += 1
                 self._frame = message
                 self._on_rejected(FrameRejected("plaintext_after_encryption", "text frame"))
@@ -78,6 +81,7 @@ class Inbound:
             if isinstance(message, str):
                 self._proto.counters["plaintext_race"] += 1
             message = opened
+        self._tap(message)
         self._frame = message
         try:
             for event in self._proto.receive_text(message, time.monotonic()):
@@ -87,6 +91,10 @@ class Inbound:
             _log.exception("connection #%d: failed to handle a frame", self._id)
         finally:
             self._frame = ""  # do not keep a large frame alive until the next one
+
+    def _tap(self, message: str | bytes) -> None:
+        if self.tap is not None:
+            self.tap(message)
 
     def expire(self, now: float) -> None:
         """Drop bridge buffers past their TTL and record what was dropped."""

@@ -24,9 +24,12 @@ from ..sansio.encrypt import (
     read_encrypt_reply,
 )
 from .encryption import EncryptionError, EncryptionMode, KeyExchange, SessionCipher
+from .observer import Direction
 from .settings import Settings
 
 __all__ = ["Negotiated", "negotiate"]
+
+Tap = Callable[[Direction, str | bytes], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,23 +65,30 @@ async def _answer(
     request_id: str,
     settings: Settings,
     other: Callable[[str | bytes], None],
+    tap: Tap | None,
 ) -> EncryptReply:
     while True:
         message = await websocket.recv()
         if isinstance(message, str):
             reply = read_encrypt_reply(decode_frame(message, settings.max_frame_bytes), request_id)
             if reply is not None:
+                if tap is not None:
+                    tap("in", message)
                 return reply
         other(message)
 
 
 async def negotiate(
-    websocket: ServerConnection, settings: Settings, other: Callable[[str | bytes], None]
+    websocket: ServerConnection,
+    settings: Settings,
+    other: Callable[[str | bytes], None],
+    tap: Tap | None = None,
 ) -> Negotiated:
     """Agree on a session key with the game; raise :class:`EncryptionError` saying why not.
 
-    ``other`` receives every frame that is not the answer. websockets' ``ConnectionClosed``
-    passes through: the caller treats it like any other disconnect.
+    ``other`` receives every frame that is not the answer; ``tap`` sees the handshake's own
+    frames (our request and the answer). websockets' ``ConnectionClosed`` passes through:
+    the caller treats it like any other disconnect.
     """
     mode = settings.encryption_mode
     limit = settings.handshake_timeout
@@ -88,8 +98,10 @@ async def negotiate(
             for form in _forms(settings):
                 exchange = KeyExchange()
                 request_id, frame = _request(form, exchange, mode)
+                if tap is not None:
+                    tap("out", frame)
                 await websocket.send(frame)
-                reply = await _answer(websocket, request_id, settings, other)
+                reply = await _answer(websocket, request_id, settings, other, tap)
                 if reply.public_key is None and reply.status_code < 0:  # a refusal
                     refusals.append(f"{form}: {reply.status_code} {reply.status_message}")
                     continue

@@ -32,6 +32,7 @@ from .admission import Admission, redacting_logger
 from .connection import GameConnection
 from .delivery import Progress
 from .eventlog import EventLog, LogEntry
+from .observer import Observer, Observers
 from .results import CommandResult, UiChat
 from .settings import Settings
 from .uichat import UiChatCallback, UiChatHooks
@@ -94,6 +95,7 @@ class Bridge:
         self._next_id = 1
         self._arrival = asyncio.Event()
         self._ui_callbacks: list[UiChatCallback] = []
+        self._observers = Observers()  # every connection reports to these (observer.py)
         self._tasks: set[asyncio.Future[Any]] = set()
         self._ui_chat_hooks = UiChatHooks(self._ui_callbacks, self._spawn, self._callback_failed)
         self._admission = Admission(
@@ -206,7 +208,12 @@ class Bridge:
             await websocket.close(1013, why[:120])
             return
         connection = GameConnection(
-            websocket, self._next_id, self.settings, self.log, self._ui_chat_hooks
+            websocket,
+            self._next_id,
+            self.settings,
+            self.log,
+            self._ui_chat_hooks,
+            self._observers,
         )
         self._next_id += 1
         self._connections.append(connection)
@@ -340,6 +347,15 @@ class Bridge:
             error=repr(exc),
             traceback="".join(traceback.format_exception(exc)),
         )
+
+    def observe(self, observer: Observer) -> None:
+        """Report every connection's frames and call outcomes to ``observer`` (observer.py):
+        synchronously, on this bridge's loop; ``unobserve`` stops it."""
+        self._observers.add(observer)
+
+    def unobserve(self, observer: Observer) -> None:
+        """Stop reporting to ``observer`` (no error if it was not registered)."""
+        self._observers.remove(observer)
 
     def events(self, since: int = 0) -> list[LogEntry]:
         """Event log entries with a cursor greater than ``since`` (0: all still held)."""

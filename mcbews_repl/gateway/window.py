@@ -59,13 +59,18 @@ class CommandWindow:
     def queued(self) -> int:
         return len(self._queue)
 
-    async def request(self, line: str) -> Reply:
-        """Send one command line when a slot is free; return the game's reply to it."""
+    async def request(
+        self, line: str, new_frame: Callable[[str], tuple[str, str]] | None = None
+    ) -> Reply:
+        """Send one command line when a slot is free; return the game's reply to it.
+
+        ``new_frame`` replaces the connection's frame maker (the doctor's limits probe sends
+        lines past the budget with it)."""
         await self._acquire()
         try:
             delay = _RETRY_FIRST_SECONDS
             while True:
-                reply = await self._send_once(line)
+                reply = await self._send_once(line, new_frame or self._new_frame)
                 if not (
                     isinstance(reply, GameError) and reply.status_code == TOO_MANY_PENDING_REQUESTS
                 ):
@@ -140,8 +145,8 @@ class CommandWindow:
             if not waiter.done():
                 waiter.cancel()
 
-    async def _send_once(self, line: str) -> Reply:
-        request_id, frame = self._new_frame(line)
+    async def _send_once(self, line: str, new_frame: Callable[[str], tuple[str, str]]) -> Reply:
+        request_id, frame = new_frame(line)
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = future
         try:

@@ -69,6 +69,8 @@ def _operands(kind: str | None, mc: Minecraft | None) -> list[str]:
         from .handle import SHIPPED_CAPABILITIES
 
         return list(mc.capability_names) if mc is not None else list(SHIPPED_CAPABILITIES)
+    if kind == "record":
+        return ["stop"]  # or a file name, which Tab cannot guess
     if kind == "tools":
         from ..toolkit.catalogue import CATALOGUE
 

@@ -7,6 +7,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..doctor import DoctorReport
+from ..doctor.view import report_html, report_text
 from ..exceptions import (
     BridgeStopped,
     CapabilityError,
@@ -18,6 +20,7 @@ from ..exceptions import (
 from ..gateway import CommandResult
 from ..toolkit.answers import Answer, ObjectiveScores, RegionScan
 from .handle import Minecraft
+from .recording import Recording, recording_fields
 from .regionview import REGION_TYPE, region_html, region_text
 from .render import (
     GameText,
@@ -158,6 +161,12 @@ RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], Non
         _pretty(lambda mc: _status_text(mc.status())),
     ),
     (PlayerSnapshot, _player_html, _pretty(_player_text)),
+    (
+        Recording,
+        lambda r: card_html(*recording_fields(r)),
+        _pretty(lambda r: card_text(*recording_fields(r))),
+    ),
+    (DoctorReport, report_html, _pretty(report_text)),
     (CallResult, result_html, _pretty(result_text)),
     (GameText, game_text_html, _pretty(game_text_text)),
     *((kind, _answer_html, _pretty(_answer_text)) for kind in _answer_types()),

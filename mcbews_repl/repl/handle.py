@@ -23,8 +23,10 @@ from ..gateway import Bridge, CommandResult, UiChat
 from ..limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED
 from .connections import Connection, ConnectionRef, resolve
 from .counters import counter_rows
+from .diagnose import Diagnosis
 from .explore import Explore
 from .progress import progress_bar
+from .recording import Recordings
 from .results import CallResult
 from .runtime import Pending, Runtime
 from .status import Status
@@ -105,11 +107,12 @@ def _sim_defaults_from(env: Mapping[str, str]) -> dict[str, Any]:
     return {key: env[var].lower() for key, var in _SIM_ENV.items() if env.get(var)}
 
 
-class Minecraft(Explore, Watch):
+class Minecraft(Explore, Watch, Recordings, Diagnosis):
     """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ...
 
     The toolkit's queries, scoreboard, contexts and agent tools come from :class:`Explore`;
-    the live map, tracks and interactive tables from :class:`Watch`.
+    the live map, tracks and interactive tables from :class:`Watch`; ``record()`` and
+    ``recording`` from :class:`Recordings`; ``doctor()`` from :class:`Diagnosis`.
     """
 
     def __init__(
@@ -166,6 +169,8 @@ class Minecraft(Explore, Watch):
             return
         self.off_ui_chat()
         try:
+            if self.recording is not None:
+                self.recording.stop()  # the capture is finished before the bridge goes
             if self._runtime.running:
                 self._runtime.run(self._close(), CLOSE_TIMEOUT_SECONDS)
         except TimeoutError:

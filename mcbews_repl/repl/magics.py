@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
+from ..doctor import PROBE_WARNING
+from ..exceptions import McbewsError
 from ..sansio.formatting import strip_codes
 from .config import encrypt_policy
 from .explore_magics import ExploreMagics
@@ -167,6 +169,42 @@ class McMagics(ExploreMagics, Magics):
             raise UsageError("usage: %mc tell <player> <text>")
         frames = self._wait(self.handle.send_text(player, text))
         print(f"Sent to {player} in {frames} frame(s).")
+
+    def _sub_doctor(self, rest: str) -> Any:
+        args = BY_NAME["doctor"].parse(rest)
+        mc = self.handle
+        games = mc.connections
+        if games:
+            who = games[-1].local_player or "the newest game"
+            print(f"Checking {who}'s game; this takes a few seconds (more when something fails).")
+        if args.probe_limits:
+            print(f"Warning: {PROBE_WARNING}")
+        return self._wait(
+            mc.doctor(args.probe_limits, capture=args.capture, redact=not args.no_redact)
+        )
+
+    def _sub_record(self, rest: str) -> Any:
+        target, _, flags = rest.partition(" ")
+        if target.startswith("-"):
+            target, flags = "", rest
+        args = BY_NAME["record"].parse(flags)
+        current = self.handle.recording
+        if target in ("", "stop"):
+            if flags.strip():
+                raise UsageError(
+                    "%mc record: options go with a PATH, e.g. %mc record s.jsonl --redact"
+                )
+            if current is None:
+                print("Not recording; %mc record PATH starts a recording.")
+                return None
+            return current.stop() if target == "stop" else current
+        limit = {} if args.max_mb is None else {"max_bytes": int(args.max_mb * (1 << 20))}
+        try:
+            return self.handle.record(target, args.redact, overwrite=args.overwrite, **limit)
+        except ValueError as exc:
+            if isinstance(exc, McbewsError):
+                raise
+            raise UsageError(f"%mc record: {exc}") from None
 
     def _cell(self, line: str, cell: str) -> Any:
         import pandas as pd

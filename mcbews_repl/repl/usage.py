@@ -82,6 +82,8 @@ class SubCommand:
 
     def parser(self) -> _Parser:
         parser = _Parser(prog=self.name, add_help=False)
+        if self.words:  # words the sub-command reads itself still belong in its usage line
+            parser.usage = self.synopsis().removeprefix("%mc ")
         for option in self.options:
             option.add_to(parser)
         return parser
@@ -226,6 +228,28 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
     ),
     SubCommand("tools", "the agent tools: the list, one tool call, or the JSON Schema export",
                words="[<tool> key=value ... | --schema]", completes="tools"),
+    SubCommand(
+        "doctor",
+        "check the connected game step by step (connection, commands, events, the addon, "
+        "text) and say what to do about what fails; saves the session as a capture",
+        (
+            Option(("--probe-limits",)),
+            Option(("--capture",), "PATH", {"default": None}),
+            Option(("--no-redact",)),
+        ),
+    ),
+    SubCommand(
+        "record",
+        "record every frame both ways and every call's result to a capture file (JSON Lines; "
+        "docs/captures.md); %mc record stop ends it, %mc record shows it",
+        (
+            Option(("--redact",)),
+            Option(("--max-mb",), "N", {"type": float, "default": None}),
+            Option(("--overwrite",)),
+        ),
+        words="[PATH | stop]",
+        completes="record",
+    ),
 )  # fmt: skip
 CELL_USAGE = ("%%mc", "one command per line (# comments allowed); a table of the results")
 BY_NAME = {s.name: s for s in SUBCOMMANDS}

@@ -115,7 +115,9 @@ def check_command_line(
         raise TypeError(f"a command line is a str, not {type(line).__name__}")
     line = line.strip()
     if line.startswith("/"):
-        line = line[1:]
+        # "/ say hi" is "say hi": strip again, so a checked line checks as itself (the
+        # frame is sized from what is sent)
+        line = line[1:].lstrip()
     if not line:
         raise ValueError("the command line is empty; write a command such as 'say hi'")
     if "\n" in line or "\r" in line:

@@ -24,12 +24,44 @@ def _parser() -> argparse.ArgumentParser:
         "--legacy-events", action="store_true", help="send PlayerMessage in the legacy shape"
     )
     parser.add_argument("--no-addon", action="store_true", help="run without the addon")
+    parser.add_argument(
+        "--pack", choices=["stable", "beta"], default="stable", help="which of the addon's packs"
+    )
+    parser.add_argument(
+        "--beta-apis", action="store_true", help="the world's Beta APIs experiment is on"
+    )
+    parser.add_argument(
+        "--no-bridge-chat",
+        action="store_true",
+        help="play a game that does not report the bridge player's chat to WebSocket "
+        "subscribers (every capability call goes unanswered)",
+    )
+    parser.add_argument(
+        "--no-custom-command-messages",
+        action="store_true",
+        help="play a game that does not return a custom command's message as its "
+        "statusMessage (the pull transport gets no answers)",
+    )
+    parser.add_argument(
+        "--script-error",
+        action="store_true",
+        help="play an addon whose script fails on every request",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log the simulator's work")
     return parser
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    sim = SimWorld(fast=args.fast, legacy_events=args.legacy_events, addon=not args.no_addon)
+    sim = SimWorld(
+        fast=args.fast,
+        legacy_events=args.legacy_events,
+        addon=not args.no_addon,
+        pack=args.pack,
+        beta_apis=args.beta_apis,
+        report_simulated_chat=not args.no_bridge_chat,
+        report_custom_command_messages=not args.no_custom_command_messages,
+        script_error=args.script_error,
+    )
     await sim.run(args.url)
 
 

@@ -51,13 +51,34 @@ from .wsencrypt import (
     parse_enable_encryption,
 )
 
-__all__ = ["ENCRYPT_SUBPROTOCOL", "GameClient"]
+__all__ = ["ENCRYPT_SUBPROTOCOL", "GameClient", "dial", "hang_up"]
 
 log = logging.getLogger("mcbews_repl.sim")
 
 ENCRYPT_SUBPROTOCOL = "com.microsoft.minecraft.wsencrypt"  # offered by the game on connect
 
 RunCommand = Callable[[str], CommandResult]
+
+
+async def dial(url: str, *, offer_encryption: bool, timeout: float = 10.0) -> ClientConnection:
+    """Open a connection to a bridge as the game's ``/connect`` does (offering encryption)."""
+    return await connect(
+        url,
+        subprotocols=[ENCRYPT_SUBPROTOCOL] if offer_encryption else None,  # type: ignore[list-item]
+        open_timeout=timeout,
+        max_size=None,
+    )
+
+
+async def hang_up(ws: ClientConnection | None, tasks: list[asyncio.Task[None]]) -> None:
+    """Close the socket and end the connection's reader and writer tasks."""
+    if ws is not None:
+        await ws.close()
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
 
 
 @dataclass(frozen=True)
@@ -110,12 +131,7 @@ class GameClient:
         return self._cipher is not None
 
     async def connect(self, url: str, *, open_timeout: float = 10.0) -> None:
-        self._ws = await connect(
-            url,
-            subprotocols=[ENCRYPT_SUBPROTOCOL] if self.offer_encryption else None,  # type: ignore[list-item]
-            open_timeout=open_timeout,
-            max_size=None,
-        )
+        self._ws = await dial(url, offer_encryption=self.offer_encryption, timeout=open_timeout)
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._read(), name="sim-ws-read"),
@@ -124,14 +140,7 @@ class GameClient:
 
     async def close(self) -> None:
         """Close like ``closewebsocket``: stop reading, close the socket, end both tasks."""
-        ws = self._ws
-        if ws is not None:
-            await ws.close()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await hang_up(self._ws, self._tasks)
         self._tasks = []
         self._queue.clear()
         self.closed.set()

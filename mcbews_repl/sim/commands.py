@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from . import facts
@@ -133,6 +134,10 @@ class Interpreter:
         reader = Reader(text)
         name = (reader.optional_word() or "").lower()
         handler = self.handlers.get(name)
+        if name == "execute":  # runs a whole command line again, as another origin
+            from .cmd_execute import execute
+
+            handler = partial(execute, run=self.execute)
         if handler is None:
             custom = self.effects.custom_command(name, origin, reader.rest())
             if custom is not None:

@@ -108,6 +108,10 @@ class ScriptHost:
             log.debug("sim host op %s failed", op, exc_info=True)
             return json.dumps({"__error": f"{type(exc).__name__}: {exc}"})
 
+    def fail(self, where: str, message: str) -> None:
+        """Record a script error as the game's content log would show it (no JS ran)."""
+        self._script_error({"where": where, "message": message, "stack": f"    at {where}"})
+
     def _script_error(self, data: dict[str, str]) -> None:
         error = ScriptError(data.get("where", "?"), data.get("message", ""), data.get("stack", ""))
         self.errors.append(error)

@@ -23,7 +23,7 @@ from .cmd_chat import player_chat
 from .commands import CommandResult, Effects, Interpreter
 from .custom import run_custom_command
 from .defaults import default_world
-from .facts import EXTERNAL_SENDER, MODERN_EVENT_VERSION
+from .facts import CUSTOM_COMMAND_FAILURE, EXTERNAL_SENDER, MODERN_EVENT_VERSION
 from .host import ScriptHost, bundled_addon, declared_dependencies
 from .hostapi import HostApi, HostOptions
 from .model import ChatLine, WorldState
@@ -32,6 +32,7 @@ from .selectors import CommandOrigin
 __all__ = ["Edition", "Pack", "ScriptEventSource", "SimWorld"]
 
 log = logging.getLogger("mcbews_repl.sim")
+CHAT_PANEL_COMMAND = "mcbews:chat"  # the addon's command a player types (not a request)
 _T = TypeVar("_T")
 
 # How a /scriptevent run over the WebSocket reaches scripts: PROTOCOL.md says it may arrive
@@ -63,6 +64,9 @@ class SimWorld:
         require_encryption: bool = False,
         legacy_encryption: bool = False,
         offer_encryption: bool = True,
+        report_simulated_chat: bool = True,
+        report_custom_command_messages: bool = True,
+        script_error: bool = False,
     ) -> None:
         if pack not in ("stable", "beta"):
             raise ValueError(f"pack must be 'stable' or 'beta', not {pack!r}")
@@ -87,6 +91,15 @@ class SimWorld:
             "offer_encryption": offer_encryption,
         }
         self.scriptevent_source: ScriptEventSource = scriptevent_source
+        # False plays a game that does not report a simulated player's chat (the bridge
+        # player's `tell @s`) to WebSocket subscribers: the one step no capture confirms.
+        self.report_simulated_chat = report_simulated_chat
+        # False plays a game that runs a custom command over the WebSocket but does not
+        # return its result's message as statusMessage: what the pull transport rests on.
+        self.report_custom_command_messages = report_custom_command_messages
+        # True plays an addon whose script fails on every request it is sent (its script
+        # event listener, and its custom commands other than the chat panel's): a script error.
+        self.script_error = script_error
         self.chat_log: list[ChatLine] = []
         effects = Effects(
             chat=self._on_chat,
@@ -249,11 +262,17 @@ class SimWorld:
     def _on_chat(self, line: ChatLine) -> None:
         self._active = True
         self.chat_log.append(line)
+        sender = self.world.players.get(line.sender)
+        if not self.report_simulated_chat and sender is not None and sender.simulated:
+            return  # a game that keeps simulated players' chat from WebSocket subscribers
         if self.client is not None:
             self.client.report_chat(line)
 
     def _on_script_event(self, event_id: str, message: str, origin: CommandOrigin) -> None:
         if self.host is None:
+            return
+        if self.script_error:
+            self.host.fail("scriptEventReceive", f"Error: simulated script error on {event_id}")
             return
         if origin.name == EXTERNAL_SENDER:
             source = self.scriptevent_source
@@ -273,5 +292,13 @@ class SimWorld:
         host, spec = self.host, self.api.custom_commands.get(name)
         if host is None or spec is None:
             return None
+        if self.script_error and name != CHAT_PANEL_COMMAND:
+            host.fail(f"custom command {name}", f"Error: simulated script error in {name}")
+            return CommandResult(CUSTOM_COMMAND_FAILURE, "", success_count=0)
         player = origin.entity.name if origin.entity and origin.entity.is_player else None
-        return run_custom_command(spec, rest, lambda n, args: host.custom_command(n, player, args))
+        result = run_custom_command(
+            spec, rest, lambda n, args: host.custom_command(n, player, args)
+        )
+        if not self.report_custom_command_messages and result.status_code == 0:
+            result.status_message = ""  # it ran; its message does not come back
+        return result

@@ -53,6 +53,12 @@ SETTINGS = {
 }
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
+# The doctor's card, as the docs show it (docs/images/doctor.png is this test's screenshot).
+DOCTOR_CELLS = [
+    "%config McbewsRepl.port = 0\n%load_ext mcbews_repl",
+    "%mc sim",
+    "%mc doctor --capture doctor.jsonl",  # the kernel runs in the lab's temporary copy
+]
 # A notebook of mistakes: our error must show as a short red message, in the browser.
 ERROR_CELLS = [
     "%config McbewsRepl.port = 0\n%load_ext mcbews_repl",
@@ -69,7 +75,8 @@ def free_port() -> int:
 
 def prepare(root: Path) -> None:
     """The notebooks without outputs (what the page shows is made by this run), the
-    folders notebook 05 reads beside them, settings, and the notebook of mistakes."""
+    folders notebook 05 reads beside them, settings, and the notebooks of mistakes and of
+    the doctor."""
     shutil.copytree(REPO / "notebooks", root / "notebooks")
     for path in (root / "notebooks").glob("*.ipynb"):
         nb = nbformat.read(path, as_version=4)
@@ -87,9 +94,10 @@ def prepare(root: Path) -> None:
         path.write_text(json.dumps(values))
     scratch = root / "notebooks" / "scratch"
     scratch.mkdir()
-    cells = [nbformat.v4.new_code_cell(c) for c in ERROR_CELLS]
-    errors = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
-    nbformat.write(errors, scratch / "mistakes.ipynb")
+    for name, sources in (("mistakes", ERROR_CELLS), ("doctor", DOCTOR_CELLS)):
+        cells = [nbformat.v4.new_code_cell(c) for c in sources]
+        book = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
+        nbformat.write(book, scratch / f"{name}.ipynb")
 
 
 @pytest.fixture(scope="module")
@@ -323,3 +331,44 @@ def test_our_errors_show_as_a_short_red_message_in_jupyterlab(browser: Any, lab:
         )
     red, green, blue = (int(v) for v in colour[colour.index("(") + 1 : -1].split(",")[:3])
     assert red > 150 and green < 120 and blue < 120, colour  # it shows red
+
+
+# Draws a character with an element's font in a canvas; a glyph no font has is drawn as the
+# same box as U+FFFF (a noncharacter), so comparing the two tells whether it renders.
+GLYPH_RENDERS = """(element, glyph) => {
+    const style = getComputedStyle(element);
+    const canvas = document.createElement('canvas');
+    canvas.width = 48; canvas.height = 48;
+    const pen = canvas.getContext('2d');
+    const draw = (text) => {
+        pen.clearRect(0, 0, 48, 48);
+        pen.font = `${style.fontWeight} 28px ${style.fontFamily}`;
+        pen.fillText(text, 6, 36);
+        return pen.getImageData(0, 0, 48, 48).data.join(',');
+    };
+    const shown = draw(glyph);
+    return shown !== draw('\\uFFFF') && shown !== draw(' ');
+}"""
+
+
+@pytest.mark.timeout(400)
+def test_the_doctor_card_reads_well_in_jupyterlab(browser: Any, lab: str) -> None:
+    path = "scratch/doctor.ipynb"
+    with notebook_page(browser, lab, path, "jupyterlab-doctor-failure.png") as page:
+        card = page.locator(f"{PANEL} .jp-OutputArea-output .mcbews-doctor").first
+        card.wait_for(timeout=240_000)
+        card.scroll_into_view_if_needed()
+        card.screenshot(path=str(ARTIFACTS / "jupyterlab-doctor.png"))
+        text = card.inner_text()
+        results = card.locator("td b")
+        shown = [results.nth(i).inner_text() for i in range(results.count())]
+        renders = {
+            glyph: card.evaluate(GLYPH_RENDERS, glyph) for glyph in ("\u2713", "\u2717", "?")
+        }
+        font = card.evaluate("e => getComputedStyle(e).fontFamily")
+    assert shown == ["\u2713 ok"] * 4 + ["? unsure"] * 2, shown
+    assert "4 of 6 checks ok, nothing failed" in text and "doctor.jsonl (redacted)" in text
+    assert "the stable pack, version" in text
+    assert renders == {"\u2713": True, "\u2717": True, "?": True}, (renders, font)
+    assert font and font != "serif"  # JupyterLab's content font, not the browser's default
+    assert (ARTIFACTS / "jupyterlab-doctor.png").stat().st_size > 10_000

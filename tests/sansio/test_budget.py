@@ -11,7 +11,7 @@ import json
 import uuid
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mcbews_repl import FrameTooLarge
@@ -137,7 +137,7 @@ def test_user_commands_fit_or_are_refused_before_sending(line: str) -> None:
     try:
         checked = check_command_line(line)
     except FrameTooLarge as error:
-        stripped = line.strip().removeprefix("/")
+        stripped = line.strip().removeprefix("/").lstrip()
         assert error.line_bytes == len(stripped.encode("utf-8"))
         assert error.frame_bytes == sent_size_unchecked(stripped)
         assert error.line_bytes > LINE or error.frame_bytes > FRAME
@@ -146,6 +146,19 @@ def test_user_commands_fit_or_are_refused_before_sending(line: str) -> None:
     except ValueError:
         return  # empty, a line break or a lone surrogate: explained, nothing sent
     assert_fits([checked])
+    assert check_command_line(checked) == checked  # what is sent checks as itself
+
+
+@example(line="/ 0")  # a slash, then a space: once sized as " 0" but sent as "0"
+@given(line=hostile)
+def test_a_checked_line_is_what_is_sent(line: str) -> None:
+    try:
+        checked = check_command_line(line)
+    except ValueError:
+        return
+    assert check_command_line(checked) == checked
+    frame = encode_command(str(uuid.uuid4()), line, frame_budget_bytes=10_000)
+    assert len(frame.encode("utf-8")) == command_frame_bytes(checked)
 
 
 def sent_size_unchecked(line: str) -> int:

@@ -220,3 +220,17 @@ def test_scoreboard_and_block_wording_follows_the_language_file(game: Game) -> N
         "Cannot test for block outside of the world"
     )
     assert game.run("testfor @e[x=5,y=64,z=5,r=1]").body()["victim"] == ["Cow"]
+
+
+def test_execute_as_runs_the_command_as_each_target() -> None:
+    world = default_world()
+    lines: list[ChatLine] = []
+    interp = Interpreter(world, Effects(chat=lines.append))
+    origin = CommandOrigin("External", world.players[world.local_player])
+    result = interp.execute("execute as @a run tell @s hi", origin)
+    assert result.status_code == 0
+    assert [(line.sender, line.receiver) for line in lines] == [(n, n) for n in world.players]
+    missing = interp.execute("execute as Nobody run say x", origin)
+    assert missing.status_message == "No targets matched selector"
+    other = interp.execute("execute at @s run say x", origin)
+    assert other.status_code == -2147483648 and ">>at<<" in other.status_message

@@ -1,6 +1,7 @@
 // list_capabilities: what this world's addon offers, so notebooks can discover it.
 import type { Capability } from "../capability.js";
 import { describePolicy } from "../policy.js";
+import { ADDON_PACK, ADDON_VERSION } from "../version.js";
 
 export const listCapabilities: Capability = {
   name: "list_capabilities",
@@ -13,6 +14,7 @@ export const listCapabilities: Capability = {
       description: cap.description,
       params: { ...cap.params },
     }));
-    return { ok: true, result: { capabilities, commandPolicy: describePolicy(ctx.policy()) } };
+    const addon = { version: ADDON_VERSION, pack: ADDON_PACK };
+    return { ok: true, result: { capabilities, commandPolicy: describePolicy(ctx.policy()), addon } };
   },
 };

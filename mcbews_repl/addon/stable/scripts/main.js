@@ -489,6 +489,10 @@ function stringList(value) {
   return Array.isArray(value) ? value.filter((w) => typeof w === "string") : [];
 }
 
+// src/version.ts
+var ADDON_VERSION = true ? "0.2.0" : "dev";
+var ADDON_PACK = true ? "stable" : "dev";
+
 // src/capabilities/listCapabilities.ts
 var listCapabilities = {
   name: "list_capabilities",
@@ -501,7 +505,8 @@ var listCapabilities = {
       description: cap.description,
       params: { ...cap.params }
     }));
-    return { ok: true, result: { capabilities, commandPolicy: describePolicy(ctx.policy()) } };
+    const addon = { version: ADDON_VERSION, pack: ADDON_PACK };
+    return { ok: true, result: { capabilities, commandPolicy: describePolicy(ctx.policy()), addon } };
   }
 };
 

@@ -1,0 +1,239 @@
+"""A capture's format: JSON Lines, one record a line, read and written here.
+
+The first line is the header; then frames and call outcomes in the order they happened;
+the last line says why the recording ended (docs/captures.md)::
+
+    {"type": "header", "format": "mcbews-capture", "version": 1, "package": "...", ...}
+    {"type": "frame", "t": 0.012, "conn": 1, "dir": "out", "text": "{\\"header\\": ...}"}
+    {"type": "call", "t": 0.015, "conn": 1, "kind": "command", "at": 0.011, ...}
+    {"type": "end", "t": 3.2, "reason": "stopped on request", "frames": 40, ...}
+
+``t`` is seconds since the recording began. A frame is the plaintext both sides exchanged
+(after decryption); a frame that was binary and not encrypted is kept as ``b64``, and one
+longer than ``capture_frame_max_bytes`` keeps its head and says ``cut`` (its full size).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from ..exceptions import CaptureError
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "CallRecord",
+    "Capture",
+    "EndRecord",
+    "FrameRecord",
+    "Header",
+    "encode_line",
+    "read_capture",
+]
+
+FORMAT = "mcbews-capture"
+FORMAT_VERSION = 1
+
+
+@dataclass
+class Header:
+    """What the capture is: who wrote it, the bridge's settings, the games' facts."""
+
+    package: str
+    started: float  # wall clock (epoch seconds) when recording began
+    settings: dict[str, Any] = field(default_factory=dict)
+    bridge: dict[str, Any] = field(default_factory=dict)  # url, connect line
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)  # connection id -> facts
+    redacted: bool = False
+    max_bytes: int = 0
+    complete: bool = False  # the header was completed when the recording stopped
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "header", "format": FORMAT, "version": FORMAT_VERSION, **vars(self)}
+
+
+@dataclass
+class FrameRecord:
+    t: float
+    conn: int
+    dir: Literal["in", "out"]
+    text: str | None = None  # the frame's text (None: see raw)
+    raw: bytes | None = None  # a binary frame that was not encrypted
+    cut: int | None = None  # the full size in bytes when only the head was kept
+
+    def to_json(self) -> dict[str, Any]:
+        line: dict[str, Any] = {"type": "frame", "t": self.t, "conn": self.conn, "dir": self.dir}
+        if self.raw is not None:
+            line["b64"] = base64.b64encode(self.raw).decode("ascii")
+        else:
+            line["text"] = self.text
+        if self.cut is not None:
+            line["cut"] = self.cut
+        return line
+
+    def json(self) -> dict[str, Any] | None:
+        """The frame's JSON object, or None when it is not one (binary, cut, junk)."""
+        if self.text is None or self.cut is not None:
+            return None
+        try:
+            value = json.loads(self.text)
+        except (ValueError, RecursionError):
+            return None
+        return value if isinstance(value, dict) else None
+
+
+@dataclass
+class CallRecord:
+    """How one call ended (gateway/observer.py ``Outcome``), on connection ``conn``."""
+
+    t: float
+    conn: int
+    kind: str  # command, capability, text, ui_chat
+    at: float  # when it began, seconds since the recording began
+    elapsed: float
+    request: dict[str, Any]
+    result: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "call", **vars(self)}
+
+
+@dataclass
+class EndRecord:
+    t: float
+    reason: str
+    frames: int
+    calls: int
+    bytes: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "end", **vars(self)}
+
+
+Record = FrameRecord | CallRecord
+
+
+@dataclass
+class Capture:
+    """A whole capture: its header, its records in order, and how it ended."""
+
+    header: Header
+    records: list[Record] = field(default_factory=list)
+    end: EndRecord | None = None
+    path: Path | None = None
+
+    @property
+    def frames(self) -> list[FrameRecord]:
+        return [r for r in self.records if isinstance(r, FrameRecord)]
+
+    @property
+    def calls(self) -> list[CallRecord]:
+        return [r for r in self.records if isinstance(r, CallRecord)]
+
+    def connections(self) -> list[int]:
+        """The recorded connection ids, in the order they first appear."""
+        seen: dict[int, None] = {}
+        for record in self.records:
+            seen.setdefault(record.conn, None)
+        return list(seen)
+
+    def facts(self, conn: int) -> dict[str, Any]:
+        return self.header.games.get(str(conn), {})
+
+    def lines(self) -> Iterator[bytes]:
+        yield encode_line(self.header.to_json())
+        for record in self.records:
+            yield encode_line(record.to_json())
+        if self.end is not None:
+            yield encode_line(self.end.to_json())
+
+    def write(self, path: str | Path) -> None:
+        with open(path, "wb") as out:
+            out.writelines(self.lines())
+
+
+def encode_line(value: dict[str, Any]) -> bytes:
+    """One record as a UTF-8 line: compact JSON with non-ASCII text kept readable (all of
+    it escaped only when a lone surrogate, which UTF-8 cannot hold, is in it)."""
+    line = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr) + "\n"
+    try:
+        return line.encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(value, separators=(",", ":"), default=repr) + "\n").encode("ascii")
+
+
+def _record(data: dict[str, Any]) -> Record | EndRecord | Header:
+    kind = data.pop("type", None)
+    if kind == "frame":
+        raw = base64.b64decode(data["b64"]) if "b64" in data else None
+        text = data.get("text")
+        if raw is None and not isinstance(text, str):
+            raise ValueError("a frame needs text or b64")
+        return FrameRecord(
+            float(data["t"]), int(data["conn"]), data["dir"], text, raw, data.get("cut")
+        )
+    if kind == "call":
+        return CallRecord(**data)
+    if kind == "end":
+        return EndRecord(**data)
+    if kind == "header":
+        if data.pop("format", None) != FORMAT:
+            raise ValueError(f"not a {FORMAT} header")
+        version = data.pop("version", None)
+        if version != FORMAT_VERSION:
+            raise ValueError(f"format version {version}; this package reads {FORMAT_VERSION}")
+        return Header(**data)
+    raise ValueError(f"unknown record type {kind!r}")
+
+
+def read_capture(path: str | Path) -> Capture:
+    """Read a capture file; :class:`CaptureError` says which line is wrong and why."""
+    path = Path(path)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return _read(handle, path)
+    except OSError as exc:
+        raise CaptureError(f"cannot read the capture {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise CaptureError(f"{path} is not a capture: it is not UTF-8 text ({exc})") from exc
+
+
+def _read(handle: Iterable[str], path: Path) -> Capture:
+    capture: Capture | None = None
+    for number, line in enumerate(handle, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict):
+                raise ValueError("a record is a JSON object")
+            record = _record(data)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise CaptureError(
+                f"{path}, line {number}: not a capture record ({exc}); is it a file "
+                "written by mc.record or the doctor?"
+            ) from exc
+        capture = _add(capture, record, path, number)
+    if capture is None:
+        raise CaptureError(f"{path} is empty: a capture starts with its header line")
+    return capture
+
+
+def _add(capture: Capture | None, record: Any, path: Path, number: int) -> Capture:
+    if capture is None:
+        if not isinstance(record, Header):
+            raise CaptureError(f"{path}, line {number}: a capture starts with its header line")
+        return Capture(record, path=path)
+    if isinstance(record, Header):
+        raise CaptureError(f"{path}, line {number}: a second header")
+    if isinstance(record, EndRecord):
+        capture.end = record
+    else:
+        capture.records.append(record)
+    return capture

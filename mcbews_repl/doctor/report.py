@@ -1,0 +1,79 @@
+"""What the doctor found: one :class:`Check` per step, and the :class:`DoctorReport`.
+
+A check's verdict is ``ok``, ``failed`` or ``unsure``, shown as a glyph *and* a word
+(``✓ ok``, ``✗ failed``, ``? unsure``): the glyphs are in the fonts JupyterLab and terminals
+use (the browser test checks they render), and the word carries the meaning where one
+does not. Each check says what was observed and, when something is wrong or unknown,
+what to do next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = ["GLYPHS", "Check", "DoctorReport", "Verdict", "shown_verdict"]
+
+Verdict = Literal["ok", "failed", "unsure"]
+GLYPHS: dict[Verdict, str] = {"ok": "✓", "failed": "✗", "unsure": "?"}
+
+
+def shown_verdict(verdict: Verdict) -> str:
+    """How a verdict reads: its glyph, then its word."""
+    return f"{GLYPHS[verdict]} {verdict}"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One step of the doctor: what it looked at, what it saw, what to do about it."""
+
+    number: int
+    name: str
+    verdict: Verdict
+    observed: str
+    next_step: str = ""
+    data: dict[str, Any] = field(default_factory=dict, compare=False)  # the numbers seen
+
+    @property
+    def shown(self) -> str:
+        return shown_verdict(self.verdict)
+
+
+@dataclass
+class DoctorReport:
+    """Every check in order, who was examined, and where the session's capture went."""
+
+    game: str
+    checks: list[Check]
+    capture: Path | None = None
+    capture_note: str = ""
+    elapsed: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """No check failed (an unsure one, such as the text nobody can confirm, is not)."""
+        return all(c.verdict != "failed" for c in self.checks)
+
+    def check(self, number: int) -> Check:
+        return next(c for c in self.checks if c.number == number)
+
+    @property
+    def headline(self) -> str:
+        failed = [c for c in self.checks if c.verdict == "failed"]
+        passed = sum(c.verdict == "ok" for c in self.checks)
+        if not failed:
+            return f"{passed} of {len(self.checks)} checks ok, nothing failed"
+        first = failed[0]
+        return f"{len(failed)} check(s) failed; start with {first.number}. {first.name}"
+
+    @property
+    def capture_line(self) -> str:
+        if self.capture is None:
+            return f"not saved: {self.capture_note}" if self.capture_note else "not saved"
+        note = f" ({self.capture_note})" if self.capture_note else ""
+        return f"saved to {self.capture}{note}; attach it to a bug report"
+
+    def __repr__(self) -> str:
+        verdicts = " ".join(f"{c.number}{GLYPHS[c.verdict]}" for c in self.checks)
+        return f"<DoctorReport {self.game}: {verdicts}; {self.headline}>"

@@ -1,0 +1,104 @@
+"""How a doctor's report looks: a card in notebooks, a rich table in terminals, plain text.
+
+rich is imported only when a terminal rendering is asked for (the ``repl`` extra has it;
+``mcbews-repl doctor`` falls back to plain text without it).
+"""
+
+from __future__ import annotations
+
+import html
+import shutil
+from typing import Any
+
+from .report import Check, DoctorReport, Verdict
+
+__all__ = ["report_html", "report_plain", "report_table", "report_text"]
+
+_HTML_COLOURS: dict[Verdict, str] = {"ok": "#1a7f37", "failed": "#cf222e", "unsure": "#9a6700"}
+_RICH_STYLES: dict[Verdict, str] = {
+    "ok": "bold green",
+    "failed": "bold red",
+    "unsure": "bold yellow",
+}
+_CELL = "padding:4px 8px;border-top:1px solid #ddd;vertical-align:top;text-align:left"
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _row(check: Check) -> str:
+    colour = _HTML_COLOURS[check.verdict]
+    result = f"<b style='color:{colour};white-space:nowrap'>{_e(check.shown)}</b>"
+    cells = [str(check.number), _e(check.name), result, _e(check.observed), _e(check.next_step)]
+    return "<tr>" + "".join(f"<td style='{_CELL}'>{c}</td>" for c in cells) + "</tr>"
+
+
+def report_html(report: DoctorReport) -> str:
+    """The notebook card: a headline, one row a check, and where the capture went."""
+    head = "".join(
+        f"<th style='{_CELL};color:#555'>{h}</th>"
+        for h in ("", "check", "result", "what was seen", "what to do next")
+    )
+    colour = _HTML_COLOURS["ok" if report.ok else "failed"]
+    return (
+        "<div class='mcbews-doctor' style='border:1px solid #ccc;border-left:4px solid "
+        f"{colour};border-radius:6px;padding:8px 12px;max-width:1100px;"
+        # JupyterLab's own content font (its fallbacks carry the check and cross glyphs)
+        "font-family:var(--jp-content-font-family, sans-serif)'>"
+        "<div style='font-size:1.2em;font-weight:bold'>mcbews doctor</div>"
+        f"<div style='color:#666;margin-bottom:6px'>{_e(report.game)}: {_e(report.headline)}"
+        f" ({report.elapsed:.1f} s)</div>"
+        f"<table style='border-collapse:collapse'><tr>{head}</tr>"
+        + "".join(_row(c) for c in report.checks)
+        + "</table>"
+        f"<div style='margin-top:6px'><b>capture</b>: {_e(report.capture_line)}</div></div>"
+    )
+
+
+def report_table(report: DoctorReport, width: int | None = None) -> Any:
+    """A rich Table of the checks (for a console to print)."""
+    from rich.table import Table
+
+    table = Table(
+        title=f"mcbews doctor: {report.game}",
+        caption=f"{report.headline}. Capture: {report.capture_line}",
+        show_lines=True,
+        expand=False,
+        width=width,
+    )
+    for header, ratio in (
+        ("", None),
+        ("check", None),
+        ("result", None),
+        ("what was seen", 3),
+        ("what to do next", 2),
+    ):
+        table.add_column(header, ratio=ratio, overflow="fold")
+    for check in report.checks:
+        shown = f"[{_RICH_STYLES[check.verdict]}]{check.shown}[/]"
+        table.add_row(str(check.number), check.name, shown, check.observed, check.next_step)
+    return table
+
+
+def report_text(report: DoctorReport, width: int | None = None) -> str:
+    """The table as ANSI-coloured text, at the terminal's width (IPython's plain text)."""
+    from rich.console import Console
+
+    width = width or max(shutil.get_terminal_size((120, 40)).columns, 80)
+    console = Console(width=width, force_terminal=True, force_jupyter=False, highlight=False)
+    with console.capture() as capture:
+        console.print(report_table(report))
+    return capture.get().rstrip("\n")
+
+
+def report_plain(report: DoctorReport) -> str:
+    """Plain text, one paragraph a check (where rich is not installed)."""
+    lines = [f"mcbews doctor: {report.game}: {report.headline}"]
+    for check in report.checks:
+        lines.append(f"{check.number}. {check.name}: {check.shown}")
+        lines.append(f"   seen: {check.observed}")
+        if check.next_step:
+            lines.append(f"   next: {check.next_step}")
+    lines.append(f"capture: {report.capture_line}")
+    return "\n".join(lines)

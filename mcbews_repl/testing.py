@@ -1,0 +1,29 @@
+"""Captures as tests: play a recorded session again and check the results (docs/captures.md).
+
+    from mcbews_repl.testing import replay_capture
+
+    async def test_my_capture():
+        report = await replay_capture("tests/captures/my_session.jsonl")
+        assert report.ok, report.describe()
+
+:func:`replay_capture` starts a fresh bridge, connects one :class:`ReplayGame` per
+recorded game, makes the recorded calls again and compares every result with the
+recorded one. :class:`ReplayGame` alone plays a recorded game against any bridge URL, as
+``mcbews-repl replay`` does.
+"""
+
+from __future__ import annotations
+
+from .capture.drive import Difference, ReplayReport, replay_capture
+from .capture.records import Capture, read_capture
+from .capture.replay import ReplayGame, ReplaySummary
+
+__all__ = [
+    "Capture",
+    "Difference",
+    "ReplayGame",
+    "ReplayReport",
+    "ReplaySummary",
+    "read_capture",
+    "replay_capture",
+]

@@ -13,6 +13,7 @@ from .exceptions import (
     McbewsError,
     NotConnected,
     RequestTimeout,
+    WhichWorld,
 )
 from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
 from .repl.launch import start  # scripts: the notebook's mc handle on a thread of its own
@@ -36,6 +37,7 @@ __all__ = [
     "RequestTimeout",
     "Settings",
     "UiChat",
+    "WhichWorld",
     "__version__",
     "serve",
     "start",

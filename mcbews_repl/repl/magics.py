@@ -25,6 +25,7 @@ from .handle import Minecraft
 from .runtime import Pending
 from .usage import BY_NAME, SUBCOMMANDS, help_text
 from .views import tag
+from .world_magics import WorldMagics
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
@@ -43,13 +44,15 @@ def parse_value(text: str) -> Any:
 
 
 @magics_class
-class McMagics(ExploreMagics, Magics):
+class McMagics(ExploreMagics, WorldMagics, Magics):
     def __init__(self, shell: InteractiveShell, extension: Extension) -> None:
         super().__init__(shell)
         self.ext = extension
 
     @property
     def handle(self) -> Minecraft:
+        if self._bound is not None:
+            return self._bound  # %mc --world NAME ...: this line talks to that world
         if self.ext.mc is None:
             raise UsageError("the bridge is not running; start it with %mc serve")
         return self.ext.mc  # a stopped one says so on every call
@@ -64,6 +67,8 @@ class McMagics(ExploreMagics, Magics):
             return self.handle.status()
         if line.startswith("/"):
             return self._cmd(line[1:])
+        if line.startswith("--"):
+            return self._routed(line)
         word, _, rest = line.partition(" ")
         handler: Callable[[str], Any] | None = getattr(self, f"_sub_{word}", None)
         if word not in BY_NAME or handler is None:
@@ -110,6 +115,7 @@ class McMagics(ExploreMagics, Magics):
         try:
             pending = self.handle.simulate(
                 names,
+                worlds=args.worlds,
                 legacy=args.legacy,
                 addon=args.addon,
                 pack=args.pack,

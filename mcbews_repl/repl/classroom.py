@@ -166,6 +166,9 @@ class ManyWorlds:
         """Call ``callback(event)`` for each event of ``kinds`` (default: chat, ui_chat,
         connected, disconnected) from any world; ``event.world`` is that world's handle and
         ``event.reply(text)`` answers the player there. Runs like UI chat callbacks do."""
+        mc = self._mc()
+        if mc.stopped:
+            raise mc._stopped_error("no event can arrive")
         self._event_callbacks().add(callback, kinds, None)
         return callback
 
@@ -189,7 +192,7 @@ class ManyWorlds:
         except NotConnected:
             return None
 
-    def sims_by_host(self) -> dict[str, SimHandle]:
+    def _sims_by_host(self) -> dict[str, SimHandle]:
         """The simulated worlds of ``mc.simulate(worlds=N)`` by their host's name."""
         return {str(s.world.local_player): s for s in self.sims}
 

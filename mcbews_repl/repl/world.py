@@ -76,7 +76,7 @@ class World(Minecraft):
     @property
     def sim(self) -> Any:
         """This world's simulated game (``mc.simulate(worlds=N)``), or None."""
-        return self._parent.sims_by_host().get(self._record.host or "")
+        return self._parent._sims_by_host().get(self._record.host or "")
 
     @sim.setter
     def sim(self, value: Any) -> None:

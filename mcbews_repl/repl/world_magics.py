@@ -35,6 +35,8 @@ class WorldMagics:
         def _wait(self, pending: Any) -> Any: ...
 
     def _sub_worlds(self, rest: str) -> Any:
+        if rest:
+            raise UsageError("%mc worlds takes no words; %mc --world NAME ... talks to one")
         return self.handle.worlds
 
     def _routed(self, line: str) -> Any:

@@ -181,7 +181,7 @@ class McMagics(ExploreMagics, WorldMagics, Magics):
         mc = self.handle
         games = mc.connections
         if games:
-            who = games[-1].local_player or "the newest game"
+            who = mc._local_player() or "the connected game"  # several: WhichWorld says so
             print(f"Checking {who}'s game; this takes a few seconds (more when something fails).")
         if args.probe_limits:
             print(f"Warning: {PROBE_WARNING}")

@@ -86,3 +86,13 @@ def test_who_is_connected_and_who_dropped(
     ben = next(line for line in listing.splitlines() if " Ben " in f" {line} ")
     assert "False" in ben
     assert shown_by(classroom, capsys, "await mc.players()").count("WhichWorld: 2 worlds") == 1
+
+
+def test_tab_completes_the_worlds(classroom: Any) -> None:
+    from mcbews_repl.repl.completion import candidates
+
+    mc = classroom.user_ns["mc"]
+    assert candidates("%mc --", mc) == ("--", ["--all", "--world"])
+    assert candidates("%mc --world A", mc) == ("A", ["Ana"])
+    assert candidates("%mc --world Ana pl", mc) == ("pl", ["player", "players"])
+    assert candidates("%mc --all p", mc) == ("p", ["players"])

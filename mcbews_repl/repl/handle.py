@@ -497,7 +497,9 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         except Exception as exc:
             self._report(callback, message, exc)
 
-    def _report(self, callback: UiCallback, message: UiChat, exc: BaseException) -> None:
+    def _report(
+        self, callback: UiCallback, message: UiChat, exc: BaseException, what: str = "UI chat"
+    ) -> None:
         name = getattr(callback, "__qualname__", repr(callback))
         text = "".join(traceback.format_exception(exc))
         self.callback_failures.append(
@@ -507,7 +509,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         if self.callback_failure_count > CALLBACK_FAILURES_PRINTED:
             return  # counted, shown by %mc, the newest kept: a flood must not flood the cell
         print(
-            f"UI chat callback {name} failed on {message.player}'s message "
+            f"{what} callback {name} failed on {message.player}'s message "
             f"{message.message[:200]!r}:\n{text}",
             file=sys.stderr,
         )

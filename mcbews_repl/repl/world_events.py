@@ -132,4 +132,5 @@ class EventCallbacks:
 
     def _failed(self, callback: EventCallback, event: WorldEvent, exc: BaseException) -> None:
         # Counted, kept and printed the way UI chat callbacks' failures are.
-        self._mc._report(cast(Any, callback), UiChat(event.player or "", event.summary), exc)
+        said = UiChat(event.player or "the game", event.summary)
+        self._mc._report(cast(Any, callback), said, exc, what=f"{event.kind} event")

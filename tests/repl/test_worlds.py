@@ -252,3 +252,23 @@ def test_a_renamed_world_keeps_its_name_when_it_reconnects(
         assert list(mc.worlds["name"]).count("Table 2") == 1
     finally:
         asyncio.run_coroutine_threadsafe(again.close(), loop).result(30)
+
+
+def test_a_failing_event_callback_is_counted_and_said(
+    mc: Minecraft, sims: dict[str, SimHandle], capfd: pytest.CaptureFixture[str]
+) -> None:
+    before = mc.callback_failure_count
+
+    def broken(event: WorldEvent) -> None:
+        raise RuntimeError(f"cannot handle {event.world_name}")
+
+    mc.world("Ana").on_event(broken, kinds=["chat"])
+    try:
+        sims["Ana"].chat("Ana", "hello?")
+        wait_until(lambda: mc.callback_failure_count > before)
+    finally:
+        mc.off_event(broken)
+    said = capfd.readouterr().err
+    assert "chat event callback" in said and "broken failed on Ana's message" in said
+    assert "RuntimeError: cannot handle Ana" in said
+    assert mc.callback_failures[-1].error == "RuntimeError('cannot handle Ana')"

@@ -9,43 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from websockets.sync.client import connect
 
 import mcbews_repl
 from mcbews_repl import NotConnected, WhichWorld
-from mcbews_repl.repl.classroom import class_names, classroom_world
+from mcbews_repl.repl.classroom import _worlds_players, class_names, classroom_world
 from mcbews_repl.repl.handle import Minecraft, UiMessage
 from mcbews_repl.repl.simulate import SimHandle
 from mcbews_repl.repl.world_events import WorldEvent
 from mcbews_repl.sim import SimWorld
 
+from .test_two_worlds import record_commands, wait_until
+
 HOSTS = ["Ana", "Ben", "Chloe"]
-
-
-def wait_until(check: Callable[[], Any], seconds: float = 20.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while not (found := check()):
-        if time.monotonic() > deadline:
-            raise AssertionError("the condition never became true")
-        time.sleep(0.02)
-    return found
 
 
 def received_by(sim: SimHandle) -> list[str]:
     """Every command line the simulated game runs from now on, as it received them."""
-    lines: list[str] = []
-    execute = sim.raw.interpreter.execute
-
-    def recording(line: str, origin: Any) -> Any:
-        lines.append(line)
-        return execute(line, origin)
-
-    sim.raw.interpreter.execute = recording  # type: ignore[method-assign]
-    return lines
+    return record_commands(sim.raw)
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +58,14 @@ def test_a_class_has_its_own_students_seeds_and_kits() -> None:
     kits = [[s.type_id for s in p.inventory if s] for p in (ana.players["Ana"],
                                                            ben.players["Ben"])]  # fmt: skip
     assert all(len(kit) == 4 for kit in kits) and kits[0] != kits[1]
+
+
+def test_players_name_the_hosts_or_each_worlds_players() -> None:
+    assert _worlds_players(2, None) == [["Ana"], ["Ben"]]
+    assert _worlds_players(2, ["Kai", "Lu"]) == [["Kai"], ["Lu"]]
+    assert _worlds_players(2, [["Ana", "Kai"], "Ben"]) == [["Ana", "Kai"], ["Ben"]]
+    with pytest.raises(ValueError, match="worlds must be 1 or more"):
+        _worlds_players(0, None)
 
 
 def test_simulate_says_what_players_takes(mc: Minecraft) -> None:

@@ -9,12 +9,14 @@ stopped state) it reads from ``mc`` at the moment it is used.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..gateway import GameConnection
 from .connections import Connection
 from .handle import Minecraft, UiCallback
 from .runtime import Pending
+from .status import Status
 from .world_events import EventCallback
 from .worlds import RoutedBridge, WorldRecord
 
@@ -121,6 +123,18 @@ class World(Minecraft):
             wrapper = self._record.callbacks.pop(cb, None)
             if wrapper is not None:
                 self._parent.off_ui_chat(wrapper)
+
+    def status(self) -> Status:
+        """The status panel of this world alone: its game, its latest events."""
+        whole = self._parent.status()
+        ids = self._record.ids
+        return replace(
+            whole,
+            connections=[c for c in whole.connections if c["id"] in ids],
+            recent=[e for e in whole.recent if e.connection in ids],
+            worlds=[w for w in whole.worlds if w["id"] in ids],
+            pending=self._record.row()["pending"],
+        )
 
     def __repr__(self) -> str:
         r = self._record

@@ -96,3 +96,14 @@ def test_tab_completes_the_worlds(classroom: Any) -> None:
     assert candidates("%mc --world A", mc) == ("A", ["Ana"])
     assert candidates("%mc --world Ana pl", mc) == ("pl", ["player", "players"])
     assert candidates("%mc --all p", mc) == ("p", ["players"])
+
+
+def test_a_world_handle_shows_its_own_game(
+    classroom: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown = shown_by(classroom, capsys, "mc.world('Ana')")
+    assert re.search(r"<world Ana \(id \d+\) from 127\.0\.0\.1:\d+; mc.world\('Ana'\)", shown)
+    shown = shown_by(classroom, capsys, "mc.world('Ana').status()")
+    assert "1 game connected" in shown
+    assert re.search(r"game #\d+: Ana's game from 127\.0\.0\.1:\d+", shown)
+    assert "Steve's game" not in shown and "Ben" not in shown

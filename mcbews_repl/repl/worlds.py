@@ -39,6 +39,9 @@ __all__ = [
 # Worlds that dropped and are remembered (their names, for a reconnect and for %mc): a
 # classroom is tens of worlds; a soak test's thousands of short visits must not pile up.
 DROPPED_WORLDS_KEPT = 200
+# A world's connection ids remembered (for mc.world(id) and its events): a game that
+# reconnects all day must not grow its record.
+IDS_KEPT = 64
 WORLD_COLUMNS = [
     "id", "name", "connected", "address", "encrypted", "connected since", "players", "pending",
     "last event",
@@ -124,17 +127,20 @@ class Roster:
         """The records, oldest first, after matching them to the open connections."""
         live = [c for c in self._bridge.connections if not c.closed]
         with self._lock:
+            alive = set(live)
+            placed = {}
             for record in self._records:
-                if record.connection is not None and record.connection not in live:
+                if record.connection is not None and record.connection not in alive:
                     record.connection = None
                     record.dropped_at = self._clock()
+                elif record.connection is not None:
+                    placed[record.connection] = record
             for connection in live:
-                self._place(connection)
+                self._place(connection, placed.get(connection))
             self._forget_oldest_dropped()
             return list(self._records)
 
-    def _place(self, connection: GameConnection) -> None:
-        mine = next((r for r in self._records if r.connection is connection), None)
+    def _place(self, connection: GameConnection, mine: WorldRecord | None) -> None:
         if mine is not None:
             mine.encrypted = connection.encrypted
             if mine.host is None and connection.local_player:
@@ -162,6 +168,7 @@ class Roster:
         old.connection, old.address, old.connected_at = (
             record.connection, record.address, record.connected_at)  # fmt: skip
         old.ids += record.ids
+        del old.ids[:-IDS_KEPT]  # in place: a world handle's event filter holds this list
         old.encrypted = record.encrypted
         old.dropped_at = None
         old.players = old.players or record.players
@@ -225,6 +232,9 @@ class Roster:
 
     def only_one(self) -> GameConnection:
         """The one connected world, for a call that was not told which one."""
+        live = [c for c in self._bridge.connections if not c.closed]
+        if len(live) == 1:
+            return live[0]  # every call of a one-world session: no bookkeeping needed
         connected = self.connected()
         if not connected:
             raise NotConnected(
@@ -238,7 +248,10 @@ class Roster:
 
     def connection_of(self, record: WorldRecord) -> GameConnection:
         """The open connection of ``record``'s world, or NotConnected saying when it left."""
-        self.sync()
+        game = record.connection
+        if game is not None and not game.closed:
+            return game  # the usual case, and mc.each's for every world: no bookkeeping
+        self.sync()  # it may have reconnected since
         if record.connection is None or record.connection.closed:
             raise NotConnected(
                 f"{record.name}'s world is not connected (it left at "

@@ -215,15 +215,31 @@ freed memory is reused: the heap is the figure to read). Targets:
 """
 
 
-def page(sizes: list[Size], rounds: int, command_rounds: int, load: str) -> str:
+def merged(found: list[Size]) -> Size:
+    """One size over its passes: every round's time; the median rate and memory."""
+    size = Size(found[0].worlds)
+    for one in found:
+        size.players_ms += one.players_ms
+        size.inventory_ms += one.inventory_ms
+        size.failed += one.failed
+    size.commands_per_s = statistics.median(s.commands_per_s for s in found)
+    size.inventory_cpu_ms = statistics.median(s.inventory_cpu_ms for s in found)
+    size.rss_per_world = statistics.median(s.rss_per_world for s in found)
+    size.heap_per_world = statistics.median(s.heap_per_world for s in found)
+    return size
+
+
+def page(sizes: list[Size], passes: int, rounds: int, command_rounds: int, load: str) -> str:
     one = sizes[0]
     thirty = next((s for s in sizes if s.worlds == 30), None)
     lines = [
         INTRO,
         "### Results",
         "",
-        f"- mcbews_repl at {docs_page.git_revision()}, {rounds} rounds of each.players and "
-        f"each.inventory, {command_rounds} rounds of each.command per class size",
+        f"- mcbews_repl at {docs_page.git_revision()}; {passes} passes over every class size "
+        f"(1, 10, 30, 50, 1, 10 ...), each with {rounds} rounds of each.players and "
+        f"each.inventory and {command_rounds} of each.command; times over all the rounds, the "
+        "other figures the median of the passes",
         f"- **Load: {load}.** Times on a shared machine are not comparable with a quiet one's.",
         "",
         "| worlds | each.players ms p50 / p95 | each.inventory ms p50 / p95 | inventory vs "
@@ -273,20 +289,24 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few rounds; prints, writes no page")
-    parser.add_argument("--rounds", type=int, default=None, help="each.* rounds per size (30)")
+    parser.add_argument("--rounds", type=int, default=None, help="each.* rounds per pass (10)")
+    parser.add_argument("--passes", type=int, default=None, help="sweeps of every size (3)")
     write_help = "write docs/benchmarks.md (default: yes; no with --quick)"
     parser.add_argument("--write", action=argparse.BooleanOptionalAction, help=write_help)
     args = parser.parse_args()
-    rounds = args.rounds or (5 if args.quick else 30)
+    passes = args.passes or (1 if args.quick else 3)
+    rounds = args.rounds or (5 if args.quick else 10)
     command_rounds = 10 if args.quick else 50
     logging.getLogger("mcbews_repl").setLevel(logging.ERROR)  # failures are in the table
     measure(1, 1, 1)  # warm up: imports and first-use caches are not a world's cost
     meter = LoadMeter.start()
-    sizes = []
-    for worlds in CLASS_SIZES:
-        sizes.append(measure(worlds, rounds, command_rounds))
-        print(row(sizes[-1], sizes[0]), flush=True)
-    text = page(sizes, rounds, command_rounds, meter.describe())
+    runs: dict[int, list[Size]] = {worlds: [] for worlds in CLASS_SIZES}
+    for _ in range(passes):  # every size in every pass: a change of load hits them all
+        for worlds in CLASS_SIZES:
+            runs[worlds].append(measure(worlds, rounds, command_rounds))
+            print(row(runs[worlds][-1], runs[1][-1]), flush=True)
+    sizes = [merged(found) for found in runs.values()]
+    text = page(sizes, passes, rounds, command_rounds, meter.describe())
     print(text)
     if (not args.quick) if args.write is None else args.write:
         docs_page.write_section("worlds", text)

@@ -92,7 +92,7 @@ class Each:
             answers = await asyncio.gather(*(_bounded(p, timeout) for _, p in started))
             frames = [_one(name, answer, rows, blank) for (name, _), answer in
                       zip(started, answers, strict=True)]  # fmt: skip
-            return _combine(frames, view)
+            return _combine([name for name, _ in started], frames, view)
 
         return self._mc._submit(gather(), f"each {label}")
 
@@ -147,27 +147,27 @@ def _error_text(exc: BaseException) -> str:
 
 
 def _one(name: str, answer: Any, rows: Rows, blank: dict[str, Any]) -> pd.DataFrame:
+    """A world's rows, or the one row of its error (the world column comes in _combine)."""
     import pandas as pd
 
     if isinstance(answer, BaseException):
-        frame = pd.DataFrame([{**blank, "error": _error_text(answer)}])
-    else:
-        frame = rows(answer).copy()
-        frame["error"] = None
-    frame.insert(0, "world", name)
-    return frame
+        return pd.DataFrame([{**blank, "error": _error_text(answer)}])
+    return rows(answer)
 
 
-def _combine(frames: list[pd.DataFrame], view: str | None) -> pd.DataFrame:
+def _combine(names: list[str], frames: list[pd.DataFrame], view: str | None) -> pd.DataFrame:
     import pandas as pd
 
     columns: list[str] = ["world"]
     for frame in frames:  # the columns of the answers in their order, error last
         columns += [str(c) for c in frame.columns if c not in columns and c != "error"]
     columns.append("error")
-    usable = [f for f in frames if not f.empty]
-    combined = pd.concat(usable, ignore_index=True) if usable else pd.DataFrame()
-    combined = combined.reindex(columns=columns)
+    kept = [(n, f) for n, f in zip(names, frames, strict=True) if not f.empty]
+    if not kept:
+        return pd.DataFrame(columns=columns)
+    # One concat keyed by world: cheaper than a copy and an insert per world's frame.
+    combined = pd.concat([f for _, f in kept], keys=[n for n, _ in kept], names=["world", None])
+    combined = combined.reset_index(level=0).reset_index(drop=True).reindex(columns=columns)
     if "ok" in combined.columns:
         combined["ok"] = combined["ok"].astype("boolean")
     return tag(combined, world_view(view)) if view is not None else combined

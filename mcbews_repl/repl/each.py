@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..exceptions import NotConnected
+from ..exceptions import CapabilityError, NotConnected
 from ..sansio.formatting import strip_codes
 from .runtime import Pending
 from .views import tag, world_view
@@ -57,8 +57,11 @@ class Each:
         return self._across("players", lambda w: w.players(), _same, "players")
 
     def inventory(self, name: str | None = None) -> Pending[pd.DataFrame]:
-        """Every world's inventories (or the player ``name``'s, wherever they are)."""
-        return self._across("inventory", lambda w: w.inventory(name), _same, "inventory")
+        """Every world's inventories, or the player ``name``'s wherever they are: a world
+        without them is left out (unless no world has them: then every world says so)."""
+        absent = None if name is None else _not_online(name)
+        ask: Ask = lambda w: w.inventory(name)  # noqa: E731
+        return self._across("inventory", ask, _same, "inventory", absent=absent)
 
     def command(self, line: str, *, timeout: float | None = None) -> Pending[pd.DataFrame]:
         """Run ``line`` in every world: one row per world (ok, status, message)."""
@@ -78,7 +81,13 @@ class Each:
     # --- plumbing ---------------------------------------------------------------------------
 
     def _across(
-        self, label: str, ask: Ask, rows: Rows, view: str | None, **blank: Any
+        self,
+        label: str,
+        ask: Ask,
+        rows: Rows,
+        view: str | None,
+        absent: Callable[[Any], bool] | None = None,
+        **blank: Any,
     ) -> Pending[pd.DataFrame]:
         worlds = self._mc._connected_worlds()
         if not worlds:
@@ -90,6 +99,8 @@ class Each:
 
         async def gather() -> pd.DataFrame:
             answers = await asyncio.gather(*(_bounded(p, timeout) for _, p in started))
+            if absent is not None and not all(absent(a) for a in answers):
+                answers = [_NOTHING if absent(a) else a for a in answers]
             frames = [_one(name, answer, rows, blank) for (name, _), answer in
                       zip(started, answers, strict=True)]  # fmt: skip
             return _combine([name for name, _ in started], frames, view)
@@ -99,6 +110,15 @@ class Each:
     def __repr__(self) -> str:
         names = ", ".join(w.name for w in self._mc._connected_worlds()) or "none connected"
         return f"<mc.each: {names}; {self.timeout:g} s per world>"
+
+
+_NOTHING = object()  # a world that has nothing to say (no rows, no error)
+
+
+def _not_online(name: str) -> Callable[[Any], bool]:
+    """Whether an answer is the addon saying ``name`` is not in that world."""
+    said = f"no player named {name} is online"
+    return lambda answer: isinstance(answer, CapabilityError) and answer.message == said
 
 
 def _start(ask: Ask, world: World) -> Pending[Any] | BaseException:
@@ -150,6 +170,8 @@ def _one(name: str, answer: Any, rows: Rows, blank: dict[str, Any]) -> pd.DataFr
     """A world's rows, or the one row of its error (the world column comes in _combine)."""
     import pandas as pd
 
+    if answer is _NOTHING:
+        return pd.DataFrame()
     if isinstance(answer, BaseException):
         return pd.DataFrame([{**blank, "error": _error_text(answer)}])
     return rows(answer)

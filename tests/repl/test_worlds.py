@@ -264,3 +264,11 @@ def test_a_failing_event_callback_is_counted_and_said(
     assert "chat event callback" in said and "broken failed on Ana's message" in said
     assert "RuntimeError: cannot handle Ana" in said
     assert mc.callback_failures[-1].error == "RuntimeError('cannot handle Ana')"
+
+
+def test_one_students_inventory_wherever_she_is(mc: Minecraft) -> None:
+    found = mc.each.inventory("Chloe").result(20)
+    assert set(found["world"]) == {"Chloe"} and found["error"].isna().all()
+    nowhere = mc.each.inventory("Nobody").result(20)  # no world has her: each one says so
+    assert len(nowhere) == len(mc.each.players().result(20)["world"].unique())
+    assert all("no player named Nobody is online" in e for e in nowhere["error"])

@@ -39,6 +39,7 @@ from ..sansio import (
     encode_command,
 )
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
+from ..sansio.handshake import State
 from .calls import CapabilityCalls
 from .delivery import Progress, deliver_text, encode_text_lines
 from .encryption import EncryptionError, SessionCipher
@@ -84,9 +85,7 @@ class GameConnection:
         self.subprotocol = websocket.subprotocol  # the wsencrypt one when encryption is agreed
         self.connected_at = time.time()
         self.local_player: str | None = None
-        self.encrypted = False  # True once ws:encrypt is agreed (frames are then binary)
         self.encryption: Negotiated | None = None  # how: handshake form and cipher mode
-        self.closed = False
         self.frames_out = 0
         self.proto = BridgeProtocol(max_frame_bytes=settings.max_frame_bytes)
         # Who watches this connection's frames and outcomes (observer.py): the bridge's.
@@ -145,15 +144,37 @@ class GameConnection:
         )
         self._ready = asyncio.Event()
         self._cipher: SessionCipher | None = None
-        # Outgoing frames wait while the encryption handshake runs (see negotiate.py).
+        # Outgoing frames wait while the state is ENCRYPTING (see negotiate.py); this event
+        # wakes them when it ends.
         self._settled = asyncio.Event()
-        self._wants_encryption = (
+        wants_encryption = (
             settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
         )
-        if not self._wants_encryption:
+        self._state = State.ENCRYPTING if wants_encryption else State.OPEN
+        if not wants_encryption:
             self._settled.set()
 
     # --- state ----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """``ENCRYPTING`` while the key is agreed, ``OPEN`` while frames flow, ``CLOSED``."""
+        return self._state
+
+    @property
+    def closed(self) -> bool:
+        """True once the game went away (the state is ``CLOSED``)."""
+        return self._state is State.CLOSED
+
+    @property
+    def encrypted(self) -> bool:
+        """True once ws:encrypt is agreed (frames are then binary)."""
+        return self.encryption is not None
+
+    def _leave_encrypting(self, state: State) -> None:
+        if self._state is State.ENCRYPTING:
+            self._state = state
+        self._settled.set()
 
     @property
     def protocol_version(self) -> int | None:
@@ -224,7 +245,7 @@ class GameConnection:
         handshake: asyncio.Task[None] | None = None
         cause: BaseException | None = None
         try:
-            if self._wants_encryption and (cause := await self._encrypt()) is not None:
+            if self._state is State.ENCRYPTING and (cause := await self._encrypt()) is not None:
                 return
             handshake = asyncio.create_task(self._handshake())
             cause = await self._read_frames()
@@ -250,6 +271,8 @@ class GameConnection:
         """Run the handshake; on failure close the socket and return why (None: encrypted)."""
         try:
             agreed = await negotiate(self._ws, self._settings, self._inbound.feed, self._tap)
+            self.encryption = agreed
+            self._cipher = self._inbound.cipher = agreed.cipher  # one cipher: seals out, opens in
         except WebSocketClosed as exc:
             return exc
         except EncryptionError as exc:
@@ -257,10 +280,8 @@ class GameConnection:
             self._record("encryption_failed", f"#{self.id} not encrypted: {exc}", error=str(exc))
             await self._ws.close(1002, f"encryption handshake failed: {exc}"[:120])
             return exc
-        finally:
-            self._settled.set()
-        self.encryption, self.encrypted = agreed, True
-        self._cipher = self._inbound.cipher = agreed.cipher  # one cipher: seals out, opens in
+        finally:  # failed or cancelled: CLOSED, so sends waiting on the handshake end too
+            self._leave_encrypting(State.OPEN if self.encryption is not None else State.CLOSED)
         _log.info("connection #%d: encrypted (%s, %s)", self.id, agreed.form, agreed.mode)
         self._record(
             "encrypted",
@@ -330,7 +351,8 @@ class GameConnection:
         return error
 
     def _close_down(self, cause: BaseException | None) -> None:
-        self.closed = True
+        self._state = State.CLOSED
+        self._settled.set()
         self._transport.cancel()
         if self._polling is not None:
             self._polling.cancel()
@@ -351,7 +373,7 @@ class GameConnection:
         await self._ws.close(1001, "server closing the bridge")
 
     def _check_open(self) -> None:
-        if self.closed:
+        if self._state is State.CLOSED:
             raise NotConnected(
                 f"game connection #{self.id} from {self.peer} is closed; "
                 "use mc.connections or wait_connected() for a live one"
@@ -360,6 +382,8 @@ class GameConnection:
     async def _send(self, frame: str) -> None:
         if not self._settled.is_set():
             await self._settled.wait()
+            if self._state is State.CLOSED:  # the handshake failed: nothing may go out
+                raise self._closed_error(None)
         # Sealing and queueing the frame happen with no await between them (websockets
         # writes an unfragmented message before its first await), so frames reach the
         # wire in the order the cipher stream saw them.

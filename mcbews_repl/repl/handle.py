@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from ..exceptions import BridgeStopped
-from ..gateway import Bridge, CommandResult, UiChat
+from ..gateway import Bridge, CommandResult, GameConnection, UiChat
 from ..limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED
 from .connections import Connection, ConnectionRef, resolve
 from .counters import counter_rows
@@ -439,7 +439,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         # Hand the callback a message whose reply() goes through the runtime thread, to the
         # game it came from: the gateway's UiChat.reply() must only run on the bridge's loop.
         raw = message.connection
-        source = None if raw is None else Connection(raw, self._submit)
+        source = Connection(raw, self._submit) if isinstance(raw, GameConnection) else None
         mine = UiMessage(
             message.player, message.message, message.conversation_id, message.message_id, source
         )

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from .commands import CommandError, CommandResult, Context, Handler
+from .cmdtypes import CommandError, CommandResult, Context, Handler
 from .facts import CLONE_MAX_BLOCKS, FILL_MAX_BLOCKS, text
 from .model import AIR, display_name
 from .parse import Coord, Reader, split_top_level

@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from .commands import (
+from .cmdtypes import (
     FAILED_TO_PARSE,
     CommandError,
     CommandResult,

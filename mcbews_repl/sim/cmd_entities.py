@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from .commands import CommandError, CommandResult, Context, Handler
+from .cmdtypes import CommandError, CommandResult, Context, Handler
 from .facts import text
 from .model import EQUIPMENT_SLOTS, Entity, ItemStack, Player, Vec3, display_name
 from .parse import Reader

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .commands import CommandResult, Context
+from .cmdtypes import CommandResult, Context
 from .parse import Reader
 from .selectors import CommandOrigin
 

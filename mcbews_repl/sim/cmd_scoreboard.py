@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .commands import CommandError, CommandResult, Context, Handler
+from .cmdtypes import CommandError, CommandResult, Context, Handler
 from .facts import text
 from .model import Objective
 from .parse import Reader

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .commands import CommandResult, Context, Handler
+from .cmdtypes import CommandResult, Context, Handler
 from .facts import text
 from .parse import Reader
 

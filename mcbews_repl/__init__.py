@@ -17,8 +17,7 @@ from .exceptions import (
 )
 from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
 from .repl.launch import start  # scripts: the notebook's mc handle on a thread of its own
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = [
     "AddressInUse",

@@ -11,16 +11,18 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..exceptions import RequestTimeout
 from ..sim import SimWorld, Vec3, default_world, make_player
 from ..sim.commands import CommandResult as SimCommandResult
 from ..sim.model import WorldState
 from ..sim.simworld import Edition, Pack
-from .handle import Minecraft
 from .render import GameText
 from .runtime import Pending
+
+if TYPE_CHECKING:
+    from .handle import Minecraft
 
 __all__ = ["SimHandle", "SimOptions", "make_world", "start_sim"]
 

@@ -22,6 +22,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.ciphers import Cipher, CipherContext, algorithms
 
+from ..exceptions import EncryptionError
+
 try:  # cryptography >= 48 keeps CFB modes here and drops the old path in a later release
     from cryptography.hazmat.decrepit.ciphers import modes as _cfb_modes
 except ImportError:  # older releases: only the original location exists
@@ -47,10 +49,6 @@ ENCRYPTION_MODES: dict[str, EncryptionMode] = {"cfb8": "cfb8", "cfb": "cfb", "cf
 SALT_BYTES = 16  # PROTOCOL.md: "a random 16-byte salt"; also the AES block size
 _IV_BYTES = 16  # IV = key[0:16], one AES block
 _CURVE = ec.SECP384R1()
-
-
-class EncryptionError(ValueError):
-    """The peer's half of the handshake is unusable (bad key, bad mode); says what and why."""
 
 
 def normalize_mode(mode: str) -> EncryptionMode:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..exceptions import ChunkError
 from .jsonwire import utf8_len
 from .wire import (
     BRIDGE_PREFIX,
@@ -62,15 +63,6 @@ class Chunk:
     total: int
     content: str
     meta: tuple[str, ...] = ()
-
-
-class ChunkError(ValueError):
-    """A chunk or a set of chunks breaks the grammar; ``reason`` is a stable short code."""
-
-    def __init__(self, reason: str, detail: str) -> None:
-        self.reason = reason
-        self.detail = detail
-        super().__init__(f"{reason}: {detail}")
 
 
 # The fields of one decoded chunk line, without the dataclass: ``(channel, message_id,

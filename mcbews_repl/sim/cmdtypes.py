@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..exceptions import McbewsError
 from . import facts
 from .facts import COMMAND_NOT_FOUND, EXECUTION_FAIL, FAILED_TO_PARSE, NO_TARGET, SUCCESS
 from .model import ChatLine, Entity, WorldState
@@ -54,7 +55,7 @@ class CommandResult:
         return dict(sorted(body.items()))  # the captured bodies list their keys sorted
 
 
-class CommandError(Exception):
+class CommandError(McbewsError):
     """A command that parsed but failed; becomes a negative status code (and ``fields``)."""
 
     def __init__(

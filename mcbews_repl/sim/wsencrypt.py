@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.ciphers import Cipher, CipherContext, algorithms
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from ..exceptions import McbewsError
 from .facts import ENCRYPTION_REQUIRED, text
 
 try:  # where cryptography >= 48 keeps the CFB modes; older releases only have the old path
@@ -49,7 +50,7 @@ _MODES: dict[str, type[CFB] | type[CFB8]] = {
 _COMMAND = re.compile(r'enableencryption\s+"([^"]*)"\s+"([^"]*)"(?:\s+(\S+))?\s*')
 
 
-class HandshakeRefused(ValueError):
+class HandshakeRefused(McbewsError, ValueError):
     """The server's half of the handshake is unusable; the game answers with an error."""
 
 

@@ -44,6 +44,7 @@ from .calls import CapabilityCalls
 from .delivery import Progress, deliver_text, encode_text_lines
 from .encryption import EncryptionError, SessionCipher
 from .eventlog import EventLog
+from .game_calls import GameCalls, same_call
 from .inbound import Inbound
 from .negotiate import Negotiated, negotiate
 from .observer import Direction, Observers, command_reply, ui_chat_outcome, watched
@@ -433,8 +434,8 @@ class GameConnection:
             line, reply.status_code, reply.status_message, reply.body, elapsed, reply.request_id
         )
 
+    @same_call(GameCalls.command)
     async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
-        """Run one command; a game-reported failure is a result (``ok`` is False)."""
         request = {"line": line, "timeout": timeout}
         work = self._run_command(line, timeout)
         return await watched(self.observers, self, "command", request, work, command_reply)
@@ -478,14 +479,18 @@ class GameConnection:
         summary = f"/{line[:60]} {outcome}"
         self._record("command", summary, command=line, **data, elapsed=elapsed)
 
+    @same_call(GameCalls.call)
     async def call(
         self,
         capability: str,
         payload: Mapping[str, Any] | None = None,
+        /,
         *,
         timeout: float | None = None,
+        **fields: Any,
     ) -> dict[str, Any]:
-        """Ask the addon for ``capability``; return its result or raise ``CapabilityError``."""
+        if fields:
+            payload = {**(payload or {}), **fields}
         request = {"capability": capability, "payload": dict(payload or {}), "timeout": timeout}
         work = self._call(capability, payload, timeout)
         return await watched(
@@ -515,6 +520,7 @@ class GameConnection:
             return await self._calls.call(capability, payload, remaining)
         raise RequestTimeout(f"connection #{self.id}: {self._transport.explain()}")
 
+    @same_call(GameCalls.send_text)
     async def send_text(
         self,
         player: str,
@@ -525,7 +531,6 @@ class GameConnection:
         conversation_id: str | None = None,
         title: str | None = None,
     ) -> int:
-        """Show ``text`` in ``player``'s addon panel; returns the number of frames sent."""
         request = {
             "player": player,
             "text": text,

@@ -72,7 +72,11 @@ ChunkFields = tuple[Channel, str, int, int, str]
 
 
 def parse_chunk(text: str) -> Chunk:
-    """Decode one chunk line; raise :class:`ChunkError` with a reason code if it is bad."""
+    """Decode one chunk line.
+
+    Raises:
+        ChunkError: the line breaks the grammar; ``reason`` says how (a stable code).
+    """
     return Chunk(*parse_chunk_fields(text))
 
 
@@ -152,8 +156,11 @@ def split_payload(
     """Cut ``payload`` into chunks whose ``<wrapper><chunk>`` line fits ``budget_bytes``.
 
     Cuts fall on code points; the total is iterated until its digit count is stable, so
-    every header is sized with the final total. Raises ``ValueError`` if even one code point
-    cannot fit beside the header.
+    every header is sized with the final total.
+
+    Raises:
+        ValueError: ``message_id`` is empty or holds ``|``, or not even one code point
+            fits beside the header.
     """
     if "|" in message_id or not message_id.strip():
         raise ValueError("message_id must be non-empty and contain no '|'")
@@ -227,8 +234,9 @@ def _longest_prefix(text: str, start: int, max_chars: int, room_bytes: int) -> s
 def reassemble_chunks(chunks: Iterable[Chunk]) -> str:
     """Join a complete set of chunks (any order, harmless duplicates) into one text.
 
-    Raises :class:`ChunkError` for an empty set, mixed ids, channels or totals, a
-    duplicate with different content, or a missing index.
+    Raises:
+        ChunkError: an empty set, mixed ids, channels or totals, a duplicate with
+            different content, or a missing index.
     """
     items = list(chunks)
     if not items:

@@ -8,7 +8,8 @@
     ├── NotConnected           no game client is connected (or the chosen one is gone)
     │   └── BridgeStopped      the bridge itself was stopped (``%mc stop``, unload, ``close()``)
     ├── AddressInUse           (also OSError) another program already listens on the port
-    ├── ConnectionClosed       the game connection closed while a request was pending
+    ├── GameDisconnected       the game connection closed while a request was pending (the
+    │                          websockets ConnectionClosed, if any, is its __cause__)
     ├── RequestTimeout         (also TimeoutError) no answer within the timeout
     ├── CommandQueueFull       the connection's command queue is full; nothing was sent
     ├── CommandFailed          raise_for_status() on a command the game reported as failed
@@ -40,9 +41,9 @@ __all__ = [
     "ChunkError",
     "CommandFailed",
     "CommandQueueFull",
-    "ConnectionClosed",
     "EncryptionError",
     "FrameTooLarge",
+    "GameDisconnected",
     "InvalidArgument",
     "McbewsError",
     "NotConnected",
@@ -122,7 +123,7 @@ class AddressInUse(McbewsError, OSError):
         )
 
 
-class ConnectionClosed(McbewsError):
+class GameDisconnected(McbewsError):
     """The game connection closed before the request was answered."""
 
 

@@ -6,7 +6,7 @@ object moves the data and owns time. What the game sends is handled by :class:`I
 Capability answers travel one of two ways, chosen when the game connects (transport.py):
 as custom-command results (pull.py) or as the bridge player's chat (calls.py).
 When the game goes away, everything still pending on it fails at once with
-:class:`ConnectionClosed`, the websockets error chained as its cause.
+:class:`GameDisconnected`, the websockets error chained as its cause.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
 from ..exceptions import (
-    ConnectionClosed,
+    GameDisconnected,
     McbewsError,
     NotConnected,
     RequestTimeout,
@@ -342,10 +342,10 @@ class GameConnection:
 
     # --- closing --------------------------------------------------------------------------
 
-    def _closed_error(self, cause: BaseException | None) -> ConnectionClosed:
+    def _closed_error(self, cause: BaseException | None) -> GameDisconnected:
         frame = cause.rcvd if isinstance(cause, WebSocketClosed) else None
         why = f" (close code {frame.code})" if frame is not None else ""
-        error = ConnectionClosed(
+        error = GameDisconnected(
             f"game connection #{self.id} from {self.peer} closed{why} before the answer came"
         )
         error.__cause__ = cause

@@ -38,7 +38,7 @@ class GameCalls(Protocol):
             CommandQueueFull: too many commands already wait; nothing was sent.
             RequestTimeout: the game did not answer in time.
             NotConnected: no game is connected (or the chosen one is gone).
-            ConnectionClosed: the game went away before it answered.
+            GameDisconnected: the game went away before it answered.
         """
         ...
 
@@ -62,7 +62,7 @@ class GameCalls(Protocol):
             RequestTimeout: no answer in time, or no transport answers at all.
             FrameTooLarge: the request does not fit the game's ceilings.
             NotConnected: no game is connected (or the chosen one is gone).
-            ConnectionClosed: the game went away before the answer came.
+            GameDisconnected: the game went away before the answer came.
         """
         ...
 
@@ -84,7 +84,7 @@ class GameCalls(Protocol):
 
         Raises:
             NotConnected: no game is connected (or the chosen one is gone).
-            ConnectionClosed: the game went away while the text was being sent.
+            GameDisconnected: the game went away while the text was being sent.
             RequestTimeout: the game stopped answering the text's commands.
         """
         ...

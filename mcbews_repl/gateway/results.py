@@ -90,7 +90,7 @@ class UiChat:
 
         Raises:
             InvalidArgument: the message was made by hand, with no connection to answer on.
-            ConnectionClosed, NotConnected: the game went away (see ``send_text``).
+            GameDisconnected, NotConnected: the game went away (see ``send_text``).
         """
         if self.connection is None:
             raise InvalidArgument(

@@ -11,7 +11,7 @@ from ..exceptions import (
     CapabilityError,
     CommandFailed,
     CommandQueueFull,
-    ConnectionClosed,
+    GameDisconnected,
     InvalidArgument,
     McbewsError,
     NotConnected,
@@ -72,7 +72,7 @@ def exception_failure(exc: Exception) -> dict[str, Any]:
             return failure(
                 f"no answer in time: {exc}", "check status; retry, or narrow the request"
             )
-        case ConnectionClosed():
+        case GameDisconnected():
             return failure("the game disconnected during the request", "reconnect, then retry")
         case CapabilityError():
             return failure(

@@ -8,7 +8,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from mcbews_repl import Bridge, ConnectionClosed, NotConnected, RequestTimeout, Settings, serve
+from mcbews_repl import Bridge, GameDisconnected, NotConnected, RequestTimeout, Settings, serve
 from mcbews_repl.sansio.handshake import State
 
 from .conftest import FAST, ConnectGame, until
@@ -76,7 +76,7 @@ async def test_closing_the_bridge_wakes_waiters_and_fails_pending() -> None:
         hanging = asyncio.ensure_future(mc.command("hang", timeout=60))
         await until(lambda: connection.pending == 1)
         await mc.close()
-        with pytest.raises(ConnectionClosed):
+        with pytest.raises(GameDisconnected):
             await hanging
         assert mc.connections == [] and connection.closed and connection.state is State.CLOSED
 

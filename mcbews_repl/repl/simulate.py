@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..exceptions import RequestTimeout
 from ..sim import SimWorld, Vec3, default_world, make_player
-from ..sim.commands import CommandResult as SimCommandResult
+from ..sim.commands import CommandOutcome
 from ..sim.model import WorldState
 from ..sim.simworld import Edition, Pack
 from .render import GameText
@@ -122,7 +122,7 @@ class SimHandle:
         """Everything ``player`` has been shown (text responses, tells, tellraw, say)."""
         return self._on_loop(self.raw.inbox, player)
 
-    def run_command(self, line: str, as_player: str | None = None) -> SimCommandResult:
+    def run_command(self, line: str, as_player: str | None = None) -> CommandOutcome:
         """Run a command as a player, as if typed in the game's chat."""
         return self._on_loop(self.raw.run_command, line, as_player)
 

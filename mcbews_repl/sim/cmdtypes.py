@@ -25,7 +25,7 @@ __all__ = [
     "NO_TARGET",
     "SUCCESS",
     "CommandError",
-    "CommandResult",
+    "CommandOutcome",
     "Context",
     "Effects",
     "Handler",
@@ -34,9 +34,10 @@ __all__ = [
 
 
 @dataclass
-class CommandResult:
-    """One command's answer. ``status_message`` None leaves ``statusMessage`` out of the
-    body, as the game does for say, me and tellraw (captures.json)."""
+class CommandOutcome:
+    """One command's answer as the simulated game gives it (the bridge's reading of an
+    answer is ``gateway.CommandResult``). ``status_message`` None leaves ``statusMessage``
+    out of the body, as the game does for say, me and tellraw (captures.json)."""
 
     status_code: int = SUCCESS
     status_message: str | None = ""
@@ -77,8 +78,8 @@ class Effects:
     script_event: Callable[[str, str, CommandOrigin], None] = lambda i, m, o: None
     close_websocket: Callable[[], None] = lambda: None
     # Commands the addon registered (``mcbews:chat``): name, origin, the rest of the line.
-    custom_command: Callable[[str, CommandOrigin, str], CommandResult | None] = lambda n, o, rest: (
-        None
+    custom_command: Callable[[str, CommandOrigin, str], CommandOutcome | None] = (
+        lambda name, origin, rest: None
     )
 
 
@@ -100,7 +101,7 @@ class Context:
         return found
 
 
-Handler = Callable[[Context, Reader], CommandResult]
+Handler = Callable[[Context, Reader], CommandOutcome]
 
 
 def show(receivers: list[Entity], line: str) -> None:

@@ -1,7 +1,7 @@
 """The command interpreter: one line in, one game-shaped result out.
 
 Handlers live in small modules by topic (chat, entities, scoreboard, world, blocks); each
-reads its arguments with a :class:`Reader` and returns a :class:`CommandResult` or raises
+reads its arguments with a :class:`Reader` and returns a :class:`CommandOutcome` or raises
 :class:`CommandError` (both in ``cmdtypes.py``, which the handler modules import instead
 of this one). Effects that leave the world (chat lines for the WebSocket, script events for
 the addon, closing the socket) go through the :class:`Effects` hooks, so the interpreter
@@ -22,7 +22,7 @@ from .cmdtypes import (
     NO_TARGET,
     SUCCESS,
     CommandError,
-    CommandResult,
+    CommandOutcome,
     Context,
     Effects,
     Handler,
@@ -39,7 +39,7 @@ __all__ = [
     "NO_TARGET",
     "SUCCESS",
     "CommandError",
-    "CommandResult",
+    "CommandOutcome",
     "Context",
     "Effects",
     "Handler",
@@ -59,7 +59,7 @@ class Interpreter:
         for module in (cmd_chat, cmd_entities, cmd_scoreboard, cmd_world, cmd_blocks):
             self.handlers.update(module.HANDLERS)
 
-    def execute(self, line: str, origin: CommandOrigin) -> CommandResult:
+    def execute(self, line: str, origin: CommandOrigin) -> CommandOutcome:
         text = line.strip()
         text = text[1:] if text.startswith("/") else text
         reader = Reader(text)
@@ -71,13 +71,13 @@ class Interpreter:
             custom = self.effects.custom_command(name, origin, reader.rest())
             if custom is not None:
                 return custom
-            return CommandResult(
+            return CommandOutcome(
                 COMMAND_NOT_FOUND, facts.text("commands.generic.unknown", name), success_count=0
             )
         ctx = Context(self.world, origin, self.effects, self.rng)
         try:
             return handler(ctx, reader)
         except CommandSyntaxError as exc:
-            return CommandResult(FAILED_TO_PARSE, str(exc), success_count=0)
+            return CommandOutcome(FAILED_TO_PARSE, str(exc), success_count=0)
         except CommandError as exc:
-            return CommandResult(exc.status_code, str(exc), exc.fields, success_count=0)
+            return CommandOutcome(exc.status_code, str(exc), exc.fields, success_count=0)

@@ -1,6 +1,6 @@
 """What every tool returns: ``ok`` and a short ``describe``; failures add ``why``/``how_to``.
 
-Shared by the tool bodies (:mod:`.toolset`) and the dispatcher (:mod:`.tools`).
+Shared by the tool bodies (:mod:`.tool_bodies`) and the dispatcher (:mod:`.tools`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from .catalogue import CATALOGUE
 from .context import ChatContexts
 from .results import exception_failure, failure
 from .schema import ArgumentProblem, ToolSpec, check_arguments
-from .toolset import Toolset
+from .tool_bodies import ToolBodies
 
 __all__ = ["CONVENTIONS", "TIPS", "Tools"]
 
@@ -36,7 +36,7 @@ TIPS = [
 ]
 
 
-class Tools(Toolset):
+class Tools(ToolBodies):
     """The tool surface over one bridge (and optionally the chat-context store)."""
 
     def __init__(

@@ -1,4 +1,4 @@
-"""The layering rules of DESIGN.md, checked on the source (an AST walk, no imports)."""
+"""The layering rules of docs/architecture.md, checked on the source (an AST walk, no imports)."""
 
 from __future__ import annotations
 

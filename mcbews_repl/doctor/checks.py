@@ -36,7 +36,7 @@ from .report import Check
 
 __all__ = ["CHECK_NAMES", "ENCRYPTION_REQUIRED", "Doctor", "Waits"]
 
-ENCRYPTION_REQUIRED = -2147418107  # PROTOCOL.md: the game's EncryptionRequired status
+ENCRYPTION_REQUIRED = -2147418107  # docs/protocol.md, status codes: encryption required
 _TEXT = "mcbews doctor: if you can read this, text from the notebook reaches you."
 _ROUND_TRIPS = 5  # `list` commands timed for check 2
 

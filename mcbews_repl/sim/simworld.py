@@ -35,7 +35,7 @@ log = logging.getLogger("mcbews_repl.sim")
 CHAT_PANEL_COMMAND = "mcbews:chat"  # the addon's command a player types (not a request)
 _T = TypeVar("_T")
 
-# How a /scriptevent run over the WebSocket reaches scripts: PROTOCOL.md says it may arrive
+# How a /scriptevent run over the WebSocket reaches scripts: it may arrive (docs/protocol.md)
 # with sourceType Entity (the connected player) rather than Server; both are selectable.
 ScriptEventSource = Literal["Entity", "Server"]
 # The addon's two packs (addon/README.md): stable modules only, or with the beta gametest one.

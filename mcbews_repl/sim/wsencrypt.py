@@ -1,10 +1,10 @@
 """The game's half of ``ws:encrypt``: answer the server's key, then encrypt the session.
 
-Written from PROTOCOL.md §1 "Encryption" and the npm package mcpews 4.0.1 (its client
-strips a fixed 23-byte DER prefix to reach the raw P-384 point and adds it back to send
-its own), not from the gateway's module, so a misreading on one side shows up as a
-failing test instead of agreeing with itself. Both handshake forms end here:
-the ``ws:encrypt`` purpose and the legacy ``enableencryption "<key>" "<salt>" [mode]``.
+Written from docs/encryption.md, "What happens on the wire", and the npm package mcpews
+4.0.1 (its client strips a fixed 23-byte DER prefix to reach the raw P-384 point and adds it
+back to send its own), not from the gateway's module, so a misreading on one side shows up
+as a failing test instead of agreeing with itself. Both handshake forms end here: the
+``ws:encrypt`` purpose and the legacy ``enableencryption "<key>" "<salt>" [mode]``.
 """
 
 from __future__ import annotations

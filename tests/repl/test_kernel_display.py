@@ -1,6 +1,6 @@
 """What a notebook shows, read from a real Jupyter kernel's outputs (ipykernel via nbclient).
 
-Each defect of issue 12 that a notebook user saw is replayed here as cells, and the test
+Each defect a notebook user once saw is replayed here as cells, and the test
 reads the cell outputs: the error output JupyterLab and the classic notebook render in red,
 the streams, the rich displays. A check that passes when nothing is shown is no check, so
 every error case asserts the message itself.

@@ -194,3 +194,24 @@ def test_the_cycle_checker_finds_a_cycle_hidden_in_a_function(tmp_path: Path) ->
     )
     assert cycles(import_graph(pkg)) == [["pkg.sub", "pkg.sub.a", "pkg.sub.b"]]
     assert import_graph(pkg)["pkg.typed"] == set()
+
+
+# --- test markers ----------------------------------------------------------------------------
+# `make test-fast` skips the tests marked slow or browser; a new test module that starts a real
+# kernel, terminal, notebook or browser must say so, or the fast loop silently slows down.
+SLOW_TOOLS = {"pexpect", "nbclient", "playwright", "tests.repl.kernel", "jupyter_client"}
+
+
+def test_tests_that_start_kernels_terminals_or_browsers_are_marked() -> None:
+    tests_root = PACKAGE.parent / "tests"
+    unmarked = []
+    for path in sorted(tests_root.rglob("test_*.py")):
+        text = path.read_text(encoding="utf-8")
+        names = {
+            name.split(".async_api")[0].split(".sync_api")[0] for name in imported_modules(path)
+        }
+        if names & SLOW_TOOLS and "pytest.mark.slow" not in text:
+            unmarked.append(str(path.relative_to(tests_root)))
+        if "playwright" in {top(n) for n in names} and "pytest.mark.browser" not in text:
+            unmarked.append(f"{path.relative_to(tests_root)} (browser)")
+    assert unmarked == []

@@ -15,6 +15,9 @@ import pytest
 
 from tests.repl.kernel import run_in_kernel
 
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
+
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 CELLS = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..sim import SimWorld, Vec3, default_world, make_player
 from ..sim.model import ItemStack, WorldState
@@ -23,10 +23,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..gateway import Bridge
-    from .handle import Minecraft
+    from .handle import Minecraft, World
     from .runtime import Pending, Runtime
     from .simulate import SimHandle, SimOptions, Submit
-    from .world import World
     from .worlds import Roster
 
 __all__ = ["CLASS_NAMES", "ManyWorlds", "classroom_world", "start_classroom"]
@@ -148,9 +147,7 @@ class ManyWorlds:
 
     def world(self, ref: WorldRef) -> World:
         """``mc`` bound to one world, by name (``"Ana"``) or connection id (``3``)."""
-        from .world import World
-
-        return World(self._mc(), self._roster.find(ref))
+        return self._mc()._bound_world(self._roster.find(ref))
 
     @property
     def each(self) -> Each:
@@ -158,9 +155,8 @@ class ManyWorlds:
         return Each(self._mc())
 
     def _connected_worlds(self) -> list[World]:
-        from .world import World
-
-        return [World(self._mc(), r) for r in self._roster.connected()]
+        mc = self._mc()
+        return [mc._bound_world(r) for r in self._roster.connected()]
 
     def on_event(self, callback: EventCallback, kinds: Any = None) -> EventCallback:
         """Call ``callback(event)`` for each event of ``kinds`` (default: chat, ui_chat,
@@ -197,7 +193,4 @@ class ManyWorlds:
         return {str(s.world.local_player): s for s in self.sims}
 
     def _mc(self) -> Minecraft:
-        from .handle import Minecraft
-
-        assert isinstance(self, Minecraft)
-        return self
+        return cast("Minecraft", self)  # this mixin only ever serves Minecraft

@@ -23,8 +23,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..gateway import CommandResult
-    from .handle import Minecraft
-    from .world import World
+    from .handle import Minecraft, World
 
 __all__ = ["EACH_TIMEOUT_SECONDS", "Each"]
 

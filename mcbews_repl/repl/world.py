@@ -1,6 +1,8 @@
 """``mc.world("Ana")``: the ``mc`` handle bound to one world.
 
-A :class:`World` has every call ``mc`` has (``command``, ``call``, ``players``,
+:class:`BoundWorld` holds what a bound handle does differently; ``handle.World`` is
+``BoundWorld`` over ``Minecraft`` (made there, so that this module needs no ``Minecraft``
+at run time). A world handle has every call ``mc`` has (``command``, ``call``, ``players``,
 ``inventory``, the toolkit, the live map, ``doctor`` ...) and sends them all to its world,
 found by name each time, so it follows the world through a reconnect. It is a view of
 ``mc``: whatever it does not hold itself (the runtime, the callbacks, the recording, the
@@ -10,21 +12,27 @@ stopped state) it reads from ``mc`` at the moment it is used.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..gateway import GameConnection
 from .connections import Connection
-from .handle import Minecraft, UiCallback
 from .runtime import Pending
 from .status import Status
-from .world_events import EventCallback
 from .worlds import RoutedBridge, WorldRecord
 
-__all__ = ["World"]
+if TYPE_CHECKING:
+    from .handle import Minecraft, UiCallback
+    from .world_events import EventCallback
+
+__all__ = ["BoundWorld"]
 
 
-class World(Minecraft):
-    """``mc`` bound to one world: ``await mc.world("Ana").inventory()``."""
+class BoundWorld:
+    """What ``mc.world("Ana")`` does differently from ``mc``; mixed in before Minecraft."""
+
+    if TYPE_CHECKING:
+        _bridge: Any
+        _submit: Any
 
     def __init__(self, parent: Minecraft, record: WorldRecord) -> None:
         # No Minecraft.__init__: a World owns nothing; __getattr__ lends it mc's state.
@@ -70,7 +78,7 @@ class World(Minecraft):
     def _game(self) -> GameConnection:
         return self._parent._roster.connection_of(self._record)
 
-    def rename(self, name: str) -> World:
+    def rename(self, name: str) -> BoundWorld:
         """Call this world ``name`` from now on (it keeps the name when it reconnects)."""
         self._parent._roster.rename(self._record, name)
         return self

@@ -17,8 +17,7 @@ from ..exceptions import NotConnected
 from .usage import ALL_USAGE
 
 if TYPE_CHECKING:
-    from .handle import Minecraft
-    from .world import World
+    from .handle import Minecraft, World
 
 __all__ = ["WorldMagics"]
 

@@ -231,7 +231,12 @@ class Roster:
             record.renamed = name
 
     def only_one(self) -> GameConnection:
-        """The one connected world, for a call that was not told which one."""
+        """The one connected world, for a call that was not told which one.
+
+        Raises:
+            NotConnected: no game is connected (the message says what to type).
+            WhichWorld: several are; the message lists them and how to choose.
+        """
         live = [c for c in self._bridge.connections if not c.closed]
         if len(live) == 1:
             return live[0]  # every call of a one-world session: no bookkeeping needed
@@ -247,7 +252,11 @@ class Roster:
         return connection
 
     def connection_of(self, record: WorldRecord) -> GameConnection:
-        """The open connection of ``record``'s world, or NotConnected saying when it left."""
+        """The open connection of ``record``'s world.
+
+        Raises:
+            NotConnected: the world left (the message says when, and who is connected).
+        """
         game = record.connection
         if game is not None and not game.closed:
             return game  # the usual case, and mc.each's for every world: no bookkeeping

@@ -29,6 +29,9 @@ from typing import Any
 import nbformat
 import pytest
 
+# Chromium driving JupyterLab: outside `make test-fast`.
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"

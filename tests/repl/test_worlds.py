@@ -164,7 +164,7 @@ def test_a_world_that_closes_is_an_error_row(mc: Minecraft, sims: dict[str, SimH
     players = pending.result(20)
     assert list(players[players["error"].isna()]["world"]) == HOSTS
     [row] = players[players["world"] == "Dora"].to_dict("records")
-    assert "closed" in row["error"] or "ConnectionClosed" in row["error"]
+    assert "GameDisconnected" in row["error"] and "closed" in row["error"]
     shown = mc.worlds.set_index("name")
     assert not shown.loc["Dora", "connected"] and shown.loc["Ana", "connected"]
     with pytest.raises(NotConnected, match="Dora's world is not connected"):

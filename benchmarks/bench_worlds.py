@@ -14,7 +14,7 @@ For each class size:
 * the bridge's memory per connected world: this process's resident set and its Python heap
   (tracemalloc) after the worlds connected and answered once, less before, divided by N.
 
-Targets (issue 19): ``mc.each.inventory()`` over 30 worlds within 3x the time of one world;
+Targets: ``mc.each.inventory()`` over 30 worlds within 3x the time of one world;
 under 2 MiB of bridge memory per connected world.
 """
 
@@ -194,7 +194,7 @@ def row(s: Size, one: Size) -> str:
     )
 
 
-INTRO = """## A classroom: many worlds on one bridge (issue 19)
+INTRO = """## A classroom: many worlds on one bridge
 
 `make bench-worlds` runs `benchmarks/bench_worlds.py` (`--quick` for a short look). The
 bridge and `mc` (`mcbews_repl.start()`, `max_connections=64`: the default takes 32 games)

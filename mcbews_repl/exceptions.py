@@ -13,7 +13,9 @@
     ├── CommandQueueFull       the connection's command queue is full; nothing was sent
     ├── CommandFailed          raise_for_status() on a command the game reported as failed
     ├── CapabilityError        the addon answered ok:false (code, message)
-    └── CaptureError           (also ValueError) a capture file cannot be written or read
+    ├── CaptureError           (also ValueError) a capture file cannot be written or read
+    ├── PrototypeError         a prototype capability did not load (syntax error, its module threw)
+    └── PackError              (also ValueError) a behavior pack fails a check or has nowhere to go
 
 Remote misbehaviour (malformed frames, junk chunks) is never raised: the sans-I/O core
 reports it as events. Plain local misuse (a bad argument) raises ``ValueError`` or
@@ -34,6 +36,8 @@ __all__ = [
     "InvalidArgument",
     "McbewsError",
     "NotConnected",
+    "PackError",
+    "PrototypeError",
     "RequestTimeout",
 ]
 
@@ -161,3 +165,18 @@ class CaptureError(McbewsError, ValueError):
 
     The message names the file and, for a bad line, its number, and says what to do.
     """
+
+
+class PrototypeError(McbewsError):
+    """A prototype capability was not registered: its module has a syntax error, threw while
+    loading, or does not export a capability. ``line`` is the line of the cell (1-based) when
+    the error has one; the message says it too."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class PackError(McbewsError, ValueError):
+    """A behavior pack fails a check (manifest, module graph), or cannot be written or loaded
+    where it was asked to go; the message says what to fix."""

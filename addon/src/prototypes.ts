@@ -3,6 +3,7 @@
 // (docs/capabilities.md). They answer like the shipped ones, their params are checked the same
 // way (params.ts), and list_capabilities marks them. A shipped capability is never replaced.
 import type { AnyCapability, CapabilityContext, CapabilityResult } from "./capability.js";
+import { describeError } from "./router.js";
 
 /** Lower-case words joined by underscores, as the shipped capabilities are named. */
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -37,16 +38,34 @@ export function shapeProblem(cap: unknown): string | null {
   return null;
 }
 
+/** Stack frames shown with a prototype's failure: where in its module it happened. */
+const MAX_FRAMES = 6;
+
+/** A prototype's exception as its answer says it: the error and the first frames of its stack
+ * (a shipped capability's failure is its one-line message, router.ts). */
+export function failure(name: string, err: unknown): CapabilityResult {
+  const stack = err instanceof Error && typeof err.stack === "string" ? err.stack : "";
+  const frames = stack.split("\n").filter((line) => /^\s+at /.test(line)).slice(0, MAX_FRAMES);
+  return { ok: false, message: [`${name} failed: ${describeError(err)}`, ...frames.map((f) => `  ${f.trim()}`)].join("\n") };
+}
+
 /** The capability as the registry keeps it: marked as a prototype, its methods called on the
  * object the module gave (so `this` inside run still works). */
 function marked(cap: Shape): AnyCapability {
   const info = { name: cap.name as string, description: cap.description as string, params: { ...(cap.params ?? {}) } as Record<string, string>, prototype: true };
   if (typeof cap.start === "function") {
     const start = cap.start as (p: Record<string, unknown>, ctx: CapabilityContext) => Promise<CapabilityResult>;
-    return { ...info, start: (payload, ctx) => start.call(cap, payload, ctx) };
+    return { ...info, start: (payload, ctx) => start.call(cap, payload, ctx).catch((err: unknown) => failure(info.name, err)) };
   }
   const run = cap.run as (p: Record<string, unknown>, ctx: CapabilityContext) => CapabilityResult;
-  return { ...info, readOnly: cap.readOnly === true, run: (payload, ctx) => run.call(cap, payload, ctx) };
+  const guarded = (payload: Record<string, unknown>, ctx: CapabilityContext): CapabilityResult => {
+    try {
+      return run.call(cap, payload, ctx);
+    } catch (err) {
+      return failure(info.name, err);
+    }
+  };
+  return { ...info, readOnly: cap.readOnly === true, run: guarded };
 }
 
 export function prototypeRegistrar(registry: Map<string, AnyCapability>): Prototypes {

@@ -79,3 +79,25 @@ describe("prototypes", () => {
     expect(shapeProblem(greet)).toBeNull();
   });
 });
+
+describe("a prototype that throws", () => {
+  it("answers CAPABILITY_FAILED with its error and the first frames of its stack", () => {
+    const { ctx, prototypes } = setup();
+    prototypes.define({ ...greet, run: () => JSON.parse("{") });
+    const decision = decideRequest(req("greet"), ctx);
+    if (decision.kind !== "answer" || decision.answer.ok) throw new Error("expected a failure");
+    const lines = decision.answer.error.message.split("\n");
+    expect(lines[0]).toMatch(/^greet failed: SyntaxError: /);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).every((l) => l.startsWith("  at "))).toBe(true);
+    expect(lines.length).toBeLessThanOrEqual(7);
+  });
+
+  it("rejecting from an async start answers the same way", async () => {
+    const { ctx, prototypes } = setup();
+    prototypes.define({ name: "later", description: "", params: {}, start: () => Promise.reject(new RangeError("too far")) });
+    const decision = decideRequest(req("later"), ctx);
+    if (decision.kind !== "later") throw new Error("expected a job");
+    expect(await decision.start()).toMatchObject({ ok: false, error: { code: "CAPABILITY_FAILED", message: expect.stringMatching(/^later failed: RangeError: too far/) } });
+  });
+});

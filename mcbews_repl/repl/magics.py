@@ -19,6 +19,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 from ..doctor import PROBE_WARNING
 from ..exceptions import McbewsError
 from ..sansio.formatting import strip_codes
+from .addon_magics import AddonMagics
 from .config import encrypt_policy
 from .explore_magics import ExploreMagics
 from .handle import Minecraft
@@ -43,7 +44,7 @@ def parse_value(text: str) -> Any:
 
 
 @magics_class
-class McMagics(ExploreMagics, Magics):
+class McMagics(ExploreMagics, AddonMagics, Magics):
     def __init__(self, shell: InteractiveShell, extension: Extension) -> None:
         super().__init__(shell)
         self.ext = extension
@@ -207,6 +208,8 @@ class McMagics(ExploreMagics, Magics):
             raise UsageError(f"%mc record: {exc}") from None
 
     def _cell(self, line: str, cell: str) -> Any:
+        if line.split(maxsplit=1)[:1] == ["capability"]:
+            return self._cell_capability(line.strip().removeprefix("capability"), cell)
         import pandas as pd
 
         commands = [c.strip().removeprefix("/") for c in cell.splitlines()]

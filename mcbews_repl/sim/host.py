@@ -250,11 +250,13 @@ class ScriptHost:
         """Run one module of a pack; its relative imports resolve through ``resolved``."""
         self._call_js(path, self._modules["run"], path, function, json.dumps(resolved))
 
-    def define_prototype(self, name: str, source: str) -> None:
+    def define_prototype(self, name: str, source: str) -> dict[str, str]:
         """Register a notebook's capability module into the running addon (replacing one of
-        that name); raise :class:`PrototypeError` saying why it was not."""
+        that name); return its params; raise :class:`PrototypeError` saying why it was not."""
         function = self.compile_module(f"cell {name}", source, user=True)
-        self._call_js(f"cell {name}", self._modules["define"], name, function)
+        defined = self._call_js(f"cell {name}", self._modules["define"], name, function)
+        params: dict[str, str] = json.loads(defined)["params"]
+        return params
 
     def remove_prototype(self, name: str) -> bool:
         return bool(self._modules["remove"](name))
@@ -263,10 +265,10 @@ class ScriptHost:
         names: list[str] = json.loads(self._modules["names"]())
         return names
 
-    def _call_js(self, label: str, fn: Any, *args: Any) -> None:
+    def _call_js(self, label: str, fn: Any, *args: Any) -> Any:
         self._arm()
         try:
-            fn(*args)
+            return fn(*args)
         except quickjs.JSException as exc:
             text = js_error_text(exc)
             line = _line_of(label, text)

@@ -80,7 +80,8 @@
       const cap = found[0];
       if (cap && typeof cap === "object" && cap.name === undefined) cap.name = name;
       if (cap && cap.name !== name) throw new TypeError(`the cell defines ${JSON.stringify(cap.name)}, not ${name}: use the same name in both places`);
-      return __mcbews_prototypes.define(cap);
+      const defined = __mcbews_prototypes.define(cap);
+      return JSON.stringify({ name: defined, params: cap.params ?? {} });
     },
     remove: (name) => __mcbews_prototypes.remove(name),
     names: () => JSON.stringify(__mcbews_prototypes.names()),

@@ -31,7 +31,15 @@ __all__ = ["AddonDev", "Deployed", "Prototype", "compile_typescript"]
 
 # The addon's own toolchain, in a clone of the repository (addon/, after npm ci).
 ADDON_DIR = Path(__file__).resolve().parents[2] / "addon"
-ESBUILD = ADDON_DIR / "node_modules" / "esbuild" / "bin" / "esbuild"
+ESBUILD = ADDON_DIR / "node_modules" / "esbuild" / "package.json"
+# esbuild's transform through its JavaScript API: the cell on stdin, the module on stdout.
+_TRANSFORM = (
+    "const { transformSync } = require(process.argv[1]); let s = '';"
+    "process.stdin.on('data', (d) => (s += d)).on('end', () => { try {"
+    " process.stdout.write(transformSync(s, { loader: 'ts', format: 'esm', target: 'es2022',"
+    " sourcefile: process.argv[2] }).code); } catch (e) { process.stderr.write(e.message);"
+    " process.exit(1); } });"
+)
 TS_COMPILE_SECONDS = 60
 NO_TYPESCRIPT = (
     "--ts needs Node.js and the addon's toolchain (in a clone of mcbews_repl: cd addon && "
@@ -48,8 +56,7 @@ def compile_typescript(source: str, name: str) -> str:
         why = ": no node on PATH" if node is None else f": {ESBUILD} is missing"
         raise PrototypeError(NO_TYPESCRIPT.format(why=why))
     done = subprocess.run(
-        [node, str(ESBUILD), "--loader=ts", "--format=esm", "--target=es2022",
-         f"--sourcefile=cell {name}"],
+        [node, "-e", _TRANSFORM, str(ESBUILD.parent), f"cell {name}"],
         input=source, capture_output=True, text=True, timeout=TS_COMPILE_SECONDS, check=False,
     )  # fmt: skip
     if done.returncode != 0:
@@ -116,13 +123,16 @@ class AddonDev:
                                f"({sim.addon_refused or 'it did not load'})")  # fmt: skip
         return sim
 
-    def define(self, name: str, source: str, *, ts: bool = False) -> Prototype:
+    def define(self, name: str, source: str, *, ts: bool = False, first_line: int = 1) -> Prototype:
         """Register ``source`` (a module exporting ``{name, description, params, run}``)
         as capability ``name`` in the running addon, replacing an earlier one; raise
-        :class:`PrototypeError` with the cell's line when it does not load."""
+        :class:`PrototypeError` with the line when it does not load. ``first_line``: the
+        line number of the source's first line (2 in a ``%%mc capability`` cell, whose first
+        line is the magic), so errors name the lines the notebook shows."""
         sim = self._sim(f"defining {name}")
         code = compile_typescript(source, name) if ts else source
-        params = sim._on_loop(sim.raw.host.define_prototype, name, code)
+        shifted = "\n" * (max(first_line, 1) - 1) + code
+        params = sim._on_loop(sim.raw.host.define_prototype, name, shifted)
         self._sources[name] = code
         if name not in self._mc.capability_names:  # Tab completion offers it
             self._mc.capability_names.append(name)

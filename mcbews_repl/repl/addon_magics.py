@@ -46,7 +46,8 @@ class AddonMagics:
 
     def _cell_capability(self, line: str, cell: str) -> Any:
         args = CAPABILITY_CELL.parse(line)
-        return self.handle.addon.define(args.name, cell, ts=args.ts)
+        # Errors then name the lines the notebook shows: the magic's own line is line 1.
+        return self.handle.addon.define(args.name, cell, ts=args.ts, first_line=2)
 
     def _sub_addon(self, rest: str) -> Any:
         try:

@@ -241,6 +241,9 @@ class ScriptHost:
             text = js_error_text(exc)
             line = _line_of(label, text)
             where = label if line is None else f"{label}, line {line}"
+            last = source.count("\n") + 1
+            if line is not None and line > last:  # past the end: a brace or bracket too many
+                line, where = last, f"{label}, at its end (a brace or bracket too many?)"
             raise PrototypeError(f"{where}: {text.splitlines()[0]}", line) from None
 
     def module_imports(self, source: str) -> list[str]:

@@ -106,8 +106,9 @@ class McMagics(ExploreMagics, AddonMagics, Magics):
     def _sub_sim(self, rest: str) -> Any:
         args = BY_NAME["sim"].parse(rest)
         names = [n.strip() for n in args.players.split(",") if n.strip()] if args.players else None
-        if args.addon is not None and not Path(args.addon).is_file():
-            raise UsageError(f"--addon {args.addon}: no such simulator bundle (sim_stable.js)")
+        if args.addon is not None and not Path(args.addon).exists():
+            raise UsageError(f"--addon {args.addon}: no such simulator bundle (sim_stable.js) "
+                             "or pack folder")  # fmt: skip
         try:
             pending = self.handle.simulate(
                 names,

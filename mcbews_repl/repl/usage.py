@@ -149,7 +149,7 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
                 {"choices": ["bedrock", "education"], "default": None},
             ),
             Option(("--legacy",)),
-            Option(("--addon",), "sim_stable.js", {"default": None}),
+            Option(("--addon",), "sim_stable.js|PACK_FOLDER", {"default": None}),
         ),
     ),
     SubCommand("cmd", "run one command (also %mc /<command>); {, $ and @ pass through untouched",

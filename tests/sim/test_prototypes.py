@@ -34,9 +34,9 @@ FAILING = """export default {
   name: "greet",
   description: "Fails on its fifth line",
   params: {},
-  run(payload, ctx) { return helper(); },
+  run(payload, ctx) { return lengthOfNothing(); },
 };
-function helper() {
+function lengthOfNothing() {
   const missing = undefined;
   return missing.length;
 }
@@ -111,7 +111,10 @@ async def test_an_exception_in_run_names_the_cells_lines(
     lines = failed.value.message.splitlines()
     assert failed.value.code == "CAPABILITY_FAILED"
     assert lines[0].startswith("greet failed: TypeError: ")
-    assert lines[1:] == ["  at helper (cell greet, line 9)", "  at run (cell greet, line 5)"]
+    assert lines[1:] == [
+        "  at lengthOfNothing (cell greet, line 9)",
+        "  at run (cell greet, line 5)",
+    ]
 
 
 @pytest.mark.parametrize(

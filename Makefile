@@ -12,7 +12,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks captures test lint pytest addon-test bench bench-peers bench-answers bench-transports soak clean
+.PHONY: run demo notebooks captures test test-fast lint pytest addon-test bench bench-peers bench-answers bench-transports soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,11 @@ pytest: $(STAMP)
 	$(BIN)/pytest
 
 test: lint pytest addon-test
+
+# The inner loop: lint and every test but the ones marked slow or browser (real kernels,
+# terminals, notebooks, chromium); `make test` still runs everything.
+test-fast: lint
+	$(BIN)/pytest -m "not slow and not browser"
 
 addon-test:
 	cd addon && npm ci --no-audit --no-fund && npm test

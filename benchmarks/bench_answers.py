@@ -213,7 +213,7 @@ def row(players: int, how: str, runs: list[Outcome]) -> str:
     )
 
 
-INTRO = """## Large answers: inventory snapshots through the simulated world (issue 20)
+INTRO = """## Large answers: inventory snapshots through the simulated world
 
 `make bench-answers` runs `benchmarks/bench_answers.py` (`--quick` for one round). The
 gateway and the simulated world (fast clock, the real addon in QuickJS) run in one process;

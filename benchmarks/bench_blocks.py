@@ -16,7 +16,7 @@ stone, dirt, grass, air, a chest), it measures:
   toolkit's ``region`` does), all through the gateway's 100-command window. A box of more
   than ``SCAN_SAMPLE`` positions is sampled (every n-th position) and its time extrapolated.
 
-The target (issue 18): at least 100x the scan's blocks per second at 32x32x32.
+The target: at least 100x the scan's blocks per second at 32x32x32.
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def scan_row(r: Result) -> str:
     )
 
 
-INTRO = """## Blocks as arrays: `mc.blocks` against a testforblock scan (issue 18)
+INTRO = """## Blocks as arrays: `mc.blocks` against a testforblock scan
 
 `.venv/bin/python benchmarks/bench_blocks.py` (`--quick` for one round). The gateway and
 the simulated world (fast clock, the real addon in QuickJS, the default world's seeded

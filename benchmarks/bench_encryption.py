@@ -9,7 +9,7 @@ measurement alternates blocks between the two pairs so machine noise falls on bo
 (see docs/gateway.md on why). Both sides of the encrypted pair pay the cipher: the
 simulated game encrypts and decrypts too, as the real one would.
 
-* command RTT: ``await mc.command("testfor @a")``, one at a time. Target (issue 8):
+* command RTT: ``await mc.command("testfor @a")``, one at a time. Target:
   encryption adds at most 25% to the p50.
 * capability RTT: ``get_player_snapshot``, for scale (four frames each way per call).
 * cipher cost: seal + open of one 250-byte frame with the session cipher alone.
@@ -30,7 +30,7 @@ import mcbews_repl
 from mcbews_repl.gateway.encryption import SessionCipher
 from mcbews_repl.sim import SimWorld
 
-TARGET_OVERHEAD = 0.25  # issue 8: encryption adds at most 25% to a command round trip
+TARGET_OVERHEAD = 0.25  # the target: encryption adds at most 25% to a command round trip
 BLOCKS = 10  # alternate this many blocks per pair (docs/gateway.md: interleaving)
 FRAME = '{"header":{"requestId":"%s"},"body":{"statusCode":0}}' % ("x" * 200)
 

@@ -10,7 +10,7 @@ own venv) and mcpews (npm), installed into ``.bench-cache/`` on first use
 (``peers/install.py``). Each measurement starts a fresh server and a fresh game; rounds
 interleave the servers, in a rotating order, so machine noise falls on all of them.
 
-Measured (issue 20): sequential round trips (p50/p99); a burst of commands issued at once
+Measured: sequential round trips (p50/p99); a burst of commands issued at once
 with the game answering at once and after 5 ms (ok/s, lost, refused, failed); server CPU
 per command in those bursts; resident-memory growth with 1, 10 and 50 connections of 100
 commands each. The tables go to stdout and to docs/benchmarks.md (its own section).
@@ -254,7 +254,7 @@ def environment(load: str, rounds: int, quick: bool) -> list[str]:
     ]
 
 
-INTRO = """## Command throughput beside the peers (issue 20)
+INTRO = """## Command throughput beside the peers
 
 `make bench-peers` runs `benchmarks/bench_peers.py` (`--quick` for a short look; `--help`).
 One emulated game client (`benchmarks/peers/emulated_game.mjs`, Node and `ws`) plays the

@@ -145,7 +145,7 @@ async def run(count: int, iterations: int) -> list[str]:
     ]
 
 
-INTRO = """## Prototyping a capability: what it costs (issue 17)
+INTRO = """## Prototyping a capability: what it costs
 
 `.venv/bin/python benchmarks/bench_prototypes.py` (`--quick` for a short run that writes no
 page). The gateway and the simulated world (fast clock, the real addon in QuickJS) in one

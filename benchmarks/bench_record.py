@@ -111,7 +111,7 @@ async def stop_and_replay(folder: Path, rounds: int) -> list[str]:
     return rows
 
 
-INTRO = """## Recording and replay: what a capture costs (issue 16)
+INTRO = """## Recording and replay: what a capture costs
 
 `.venv/bin/python benchmarks/bench_record.py` (`--quick` for a short run that writes no
 page). The gateway and the simulated world (fast clock, the real addon in QuickJS) in one

@@ -1,8 +1,8 @@
 """How much the extension costs at start-up: import time and ``%load_ext`` wall time.
 
 Each figure is the median of several fresh interpreter runs (so caches are warm on disk but
-nothing is imported yet). Target (issue 6): loading the extension adds under 0.3 s to a warm
-IPython start, and importing mcbews_repl pulls in neither pandas nor rich; nor (issue 22)
+nothing is imported yet). Target: loading the extension adds under 0.3 s to a warm
+IPython start, and importing mcbews_repl pulls in neither pandas nor rich; nor
 the widget libraries of the live map and the interactive tables.
 
     .venv/bin/python benchmarks/bench_repl.py

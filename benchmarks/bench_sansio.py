@@ -50,7 +50,7 @@ REFERENCE = "mcbe-ws-sdk==0.2.1"
 RESPONSE_ID = "0123456789ab"  # what short_id() gives: 12 hex digits
 NOW = 1000.0
 
-# Targets of issue 2, and of issue 13 for the command count now that every frame also
+# The targets (docs/benchmarks.md), the command count's now that every frame also
 # fits the 661-byte frame ceiling: at most 0.95x the reference's commands on prose.
 SPEEDUP_64K = 20.0
 LINEAR_FACTOR = 20.0
@@ -497,8 +497,7 @@ sides encode and decode the same inputs (`benchmarks/workload.py`) and the refer
 through its public functions with its default settings. A full run takes about two minutes,
 most of it the reference encoding 1 MiB without sentence delimiters.
 
-What is measured (issue 2, "Performance", and issue 13, the packing cost of the frame
-budget):
+What is measured (speed, and the packing cost of the frame budget):
 
 - **Text response encoding** of 4 KiB, 64 KiB and 1 MiB texts (UTF-8 bytes): English-like
   prose (sentences of 6-30 words, paragraphs), Chinese prose (sentences of 10-45 characters
@@ -543,7 +542,7 @@ NOTES = """### Notes
 
 - The reference's median can sit well above its best on this shared 2-core machine; ratios
   use best times. The reference is run once at 1 MiB without delimiters (about 19 s a call).
-- The frame ceiling (issue 13) is what packing pays for now: about 212 bytes of
+- The frame ceiling is what packing pays for now: about 212 bytes of
   `commandRequest` envelope around every line, plus one byte for each quote or backslash of
   the line, must stay within 661 bytes, so plain text fills 429 bytes of line instead of 461
   and needs about 10 % more commands than with the line ceiling alone; JSON-heavy text,

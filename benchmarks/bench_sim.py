@@ -11,7 +11,7 @@ APIs, the chat transport set).
 * capability RTT: ``await mc.call("get_player_snapshot", target="Steve")``. Pull: one
   ``mcbews:ask`` answered in its own result. Chat: a scriptevent down, the addon's router
   and capability in QuickJS, ``tell @s`` chunks back (2 chunks for this answer),
-  reassembly. Target (issue 5): at most 10x the command RTT.
+  reassembly. Target: at most 10x the command RTT.
 * inventory RTT: ``get_inventory_snapshot`` for every player, a bigger answer (2 pages, or
   about 8 chunks).
 """
@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable
 import mcbews_repl
 from mcbews_repl.sim import SimWorld
 
-TARGET_RATIO = 10.0  # issue 5: a capability round trip costs at most 10x a command
+TARGET_RATIO = 10.0  # the target: a capability round trip costs at most 10x a command
 
 
 def percentile(samples: list[float], q: float) -> float:

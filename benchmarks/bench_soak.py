@@ -16,7 +16,7 @@ spoofed senders and wrong-token handshakes from another address, then 5,000 UI c
 Every call is tallied: answered, failed with a clear error (a ``McbewsError``, by type), or
 lost (neither an answer nor a specific exception within a generous guard; target 0).
 Memory is traced with tracemalloc (started before the bridge) and read as RSS; live
-asyncio tasks are sampled every quarter second. Targets (issue 14): 0 lost; memory after
+asyncio tasks are sampled every quarter second. Targets: 0 lost; memory after
 the flood within 64 MiB of the start; live tasks under 300; a command answered within
 50 ms of the flood ending; memory kept after the 150 chats at most 64 MiB; live tasks
 after the 5,000 UI chats at most 300.
@@ -439,7 +439,7 @@ def bridge_lines(mc: Bridge, ui: UiTally, figures: Figures) -> list[str]:
     ]
 
 
-INTRO = """## Soak: unstable worlds, notebook traffic and a hostile peer (issue 14)
+INTRO = """## Soak: unstable worlds, notebook traffic and a hostile peer
 
 `make soak` runs `benchmarks/bench_soak.py` for 10 minutes (`ARGS=--quick`: 60 s). The
 bridge (`mcbews_repl.serve()` with its defaults) and a notebook run in one process: six

@@ -187,7 +187,7 @@ def snapshot_rows(results: dict[str, dict[int, dict[str, list[Outcome]]]]) -> li
     return rows
 
 
-INTRO = """## Transports side by side: pull and chat (issue 21)
+INTRO = """## Transports side by side: pull and chat
 
 `make bench-transports` runs `benchmarks/bench_transports.py` (`--quick` for a short look).
 The gateway and the simulated world (the real addon in QuickJS, its clock at the game's 20

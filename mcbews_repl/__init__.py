@@ -8,16 +8,16 @@ from .exceptions import (
     CapabilityError,
     CommandFailed,
     CommandQueueFull,
-    ConnectionClosed,
     FrameTooLarge,
+    GameDisconnected,
+    InvalidArgument,
     McbewsError,
     NotConnected,
     RequestTimeout,
 )
 from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
 from .repl.launch import start  # scripts: the notebook's mc handle on a thread of its own
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = [
     "AddressInUse",
@@ -27,9 +27,10 @@ __all__ = [
     "CommandFailed",
     "CommandQueueFull",
     "CommandResult",
-    "ConnectionClosed",
     "FrameTooLarge",
     "GameConnection",
+    "GameDisconnected",
+    "InvalidArgument",
     "LogEntry",
     "McbewsError",
     "NotConnected",

@@ -8,18 +8,30 @@
     ├── NotConnected           no game client is connected (or the chosen one is gone)
     │   └── BridgeStopped      the bridge itself was stopped (``%mc stop``, unload, ``close()``)
     ├── AddressInUse           (also OSError) another program already listens on the port
-    ├── ConnectionClosed       the game connection closed while a request was pending
+    ├── GameDisconnected       the game connection closed while a request was pending (the
+    │                          websockets ConnectionClosed, if any, is its __cause__)
     ├── RequestTimeout         (also TimeoutError) no answer within the timeout
     ├── CommandQueueFull       the connection's command queue is full; nothing was sent
     ├── CommandFailed          raise_for_status() on a command the game reported as failed
     ├── CapabilityError        the addon answered ok:false (code, message)
     ├── CaptureError           (also ValueError) a capture file cannot be written or read
+    ├── ChunkError             (also ValueError) parse_chunk/reassemble_chunks: a chunk breaks
+    │                          the grammar (``reason`` is a stable short code)
+    ├── EncryptionError        (also ValueError) the ws:encrypt handshake failed (bad key or
+    │                          mode, refused, no answer); the connection is closed
+    ├── ArgumentProblem        (toolkit/schema.py) a tool argument breaks its schema; tools
+    │                          turn it into an ``ok: false`` answer
     ├── PrototypeError         a prototype capability did not load (syntax error, its module threw)
-    └── PackError              (also ValueError) a behavior pack fails a check or has nowhere to go
+    ├── PackError              (also ValueError) a behavior pack fails a check or has nowhere to go
+    └── the simulated game's own, caught inside it and turned into game answers:
+        CommandSyntaxError (sim/parse.py), CommandError (sim/cmdtypes.py),
+        HandshakeRefused (sim/wsencrypt.py, also ValueError), ModuleSyntaxError
+        (sim/modules.py, also ValueError; the script host raises it as a PrototypeError)
 
 Remote misbehaviour (malformed frames, junk chunks) is never raised: the sans-I/O core
 reports it as events. Plain local misuse (a bad argument) raises ``ValueError`` or
-``TypeError`` with a message that says what to fix.
+``TypeError`` with a message that says what to fix. tests/test_exceptions.py checks that
+every public exception class of the package derives from :class:`McbewsError`.
 """
 
 from __future__ import annotations
@@ -29,10 +41,12 @@ __all__ = [
     "BridgeStopped",
     "CapabilityError",
     "CaptureError",
+    "ChunkError",
     "CommandFailed",
     "CommandQueueFull",
-    "ConnectionClosed",
+    "EncryptionError",
     "FrameTooLarge",
+    "GameDisconnected",
     "InvalidArgument",
     "McbewsError",
     "NotConnected",
@@ -114,7 +128,7 @@ class AddressInUse(McbewsError, OSError):
         )
 
 
-class ConnectionClosed(McbewsError):
+class GameDisconnected(McbewsError):
     """The game connection closed before the request was answered."""
 
 
@@ -158,6 +172,20 @@ class CapabilityError(McbewsError):
         self.capability = capability
         where = f" {capability}" if capability else ""
         super().__init__(f"capability{where} failed: {code}: {message}")
+
+
+class ChunkError(McbewsError, ValueError):
+    """A chunk or a set of chunks breaks the grammar; ``reason`` is a stable short code."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"{reason}: {detail}")
+
+
+class EncryptionError(McbewsError, ValueError):
+    """The peer's half of the handshake is unusable (bad key, bad mode), or the game refused
+    or did not answer it; says what and why."""
 
 
 class CaptureError(McbewsError, ValueError):

@@ -69,7 +69,7 @@ LOG_CAPACITY_ENTRIES: Final = _bound(
     "log_capacity",
     10_000,
     "entries",
-    "issue 3: a bounded ring buffer (e.g. 10,000) of event log entries",
+    "a bounded ring buffer: a long session's history, never all of it",
 )
 LOG_MAX_BYTES: Final = _bound(
     "log_max_bytes",

@@ -1,4 +1,4 @@
-"""The layering rules of DESIGN.md, checked on the source (an AST walk, no imports)."""
+"""The layering rules of docs/architecture.md, checked on the source (an AST walk, no imports)."""
 
 from __future__ import annotations
 
@@ -98,3 +98,120 @@ def test_capture_and_doctor_stay_below_the_repl() -> None:
                 or n.startswith("mcbews_repl.repl")
             }
             assert not bad, f"{layer}/{path.name} imports {bad}"
+
+
+# --- import cycles ---------------------------------------------------------------------------
+# Every import counts, those inside functions too (an import moved into a function hides a
+# cycle, it does not remove it). Imports under ``if TYPE_CHECKING:`` never run and may
+# point back: an annotation is not an import-order dependency.
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_only(tree: ast.AST) -> set[int]:
+    hidden: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            hidden.update(id(sub) for child in node.body for sub in ast.walk(child))
+    return hidden
+
+
+def _run_time_imports(path: Path, name: str, known: set[str]) -> set[str]:
+    """The package's modules ``path`` imports when it runs (``from pkg import module`` is
+    an import of that module, ``from pkg import name`` one of the package)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    hidden = _type_only(tree)
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in hidden:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in known)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package[: len(package) - (node.level - 1)]
+                base = ".".join([*parts, base] if base else parts)
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                found.add(full if full in known else base)
+    return found & known
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    paths = {_module_name(p, root): p for p in root.rglob("*.py")}
+    known = set(paths)
+    return {name: _run_time_imports(path, name, known) - {name} for name, path in paths.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while (top_of := stack.pop()) != node:
+                group.append(top_of)
+            group.append(node)
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_imports_itself_back() -> None:
+    assert cycles(import_graph(PACKAGE)) == []
+
+
+def test_the_cycle_checker_finds_a_cycle_hidden_in_a_function(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("from .a import thing\n")
+    (pkg / "sub" / "a.py").write_text("def f():\n    from . import b\nthing = 1\n")
+    (pkg / "sub" / "b.py").write_text("from .. import sub\n")
+    (pkg / "typed.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .sub import a\n"
+    )
+    assert cycles(import_graph(pkg)) == [["pkg.sub", "pkg.sub.a", "pkg.sub.b"]]
+    assert import_graph(pkg)["pkg.typed"] == set()
+
+
+# --- test markers ----------------------------------------------------------------------------
+# `make test-fast` skips the tests marked slow or browser; a new test module that starts a real
+# kernel, terminal, notebook or browser must say so, or the fast loop silently slows down.
+SLOW_TOOLS = {"pexpect", "nbclient", "playwright", "tests.repl.kernel", "jupyter_client"}
+
+
+def test_tests_that_start_kernels_terminals_or_browsers_are_marked() -> None:
+    tests_root = PACKAGE.parent / "tests"
+    unmarked = []
+    for path in sorted(tests_root.rglob("test_*.py")):
+        text = path.read_text(encoding="utf-8")
+        names = {
+            name.split(".async_api")[0].split(".sync_api")[0] for name in imported_modules(path)
+        }
+        if names & SLOW_TOOLS and "pytest.mark.slow" not in text:
+            unmarked.append(str(path.relative_to(tests_root)))
+        if "playwright" in {top(n) for n in names} and "pytest.mark.browser" not in text:
+            unmarked.append(f"{path.relative_to(tests_root)} (browser)")
+    assert unmarked == []

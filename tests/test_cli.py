@@ -38,6 +38,7 @@ def test_the_demo_shows_clean_text_when_piped() -> None:
     assert "§" not in done.stdout
 
 
+@pytest.mark.slow
 def test_the_demo_shows_the_game_colours_on_a_terminal() -> None:
     child = pexpect.spawn(COMMAND, ["demo"], encoding="utf-8", timeout=120)
     try:

@@ -17,6 +17,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -2,17 +2,17 @@
 // change wire.json and run `npm run gen-wire` (a test fails when this file is stale).
 // Protocol: mcbews v1
 
-/** seed 000, wire constants table: bridge_request_message_id */
+/** docs/protocol.md, mcbews v1, names: the script event a capability request travels in */
 export const BRIDGE_REQUEST_EVENT = "mcbews:bridge_req";
-/** seed 000, wire constants table: response_message_id */
+/** docs/protocol.md, mcbews v1, names: the script event a text response frame travels in */
 export const TEXT_RESPONSE_EVENT = "mcbews:text_resp";
-/** seed 000, diagnostics: chat starting with the root prefix that is not bridged is logged as bridge_prefix_not_matched */
+/** docs/protocol.md, mcbews v1, names: chat starting with the root prefix that is not bridged is recorded as bridge_prefix_not_matched */
 export const ROOT_PREFIX = "MCBEWS|";
-/** seed 000, wire constants table: bridge_response_prefix */
+/** docs/protocol.md, mcbews v1, names: the chat prefix of an answer's chunks */
 export const BRIDGE_PREFIX = "MCBEWS|BRIDGE";
-/** seed 000, wire constants table: ui_chat_prefix */
+/** docs/protocol.md, mcbews v1, names: the chat prefix of a UI chat message's chunks */
 export const UI_CHAT_PREFIX = "MCBEWS|UI_CHAT";
-/** seed 000, wire constants table: bridge_sender (the simulated player) */
+/** docs/protocol.md, mcbews v1, names: the simulated player the addon speaks through */
 export const BRIDGE_PLAYER = "MCBEWS_BRIDGE";
 /** docs/protocol.md, pull transport: the custom command that carries one request (hex of its ASCII JSON) and answers it, or its first page, in its own result */
 export const ASK_COMMAND = "mcbews:ask";
@@ -32,12 +32,12 @@ export const WAIT_REPLY = "MCBEWS|WAIT";
 export const NONE_REPLY = "MCBEWS|NONE";
 /** docs/protocol.md, pull transport: mcbews:poll found no UI chat message waiting */
 export const EMPTY_REPLY = "MCBEWS|EMPTY";
-/** seed 000, request format: v is fixed at 2 */
+/** docs/protocol.md, mcbews v1, requests and answers: v is fixed at 2 */
 export const REQUEST_VERSION = 2;
-/** seed 000, addon-side error codes inside the response JSON */
+/** docs/protocol.md, mcbews v1, requests and answers: the addon's error codes inside the answer's JSON */
 export const ERROR_CODES = ["MALFORMED_JSON","INVALID_REQUEST","UNSUPPORTED_VERSION","UNSUPPORTED_CAPABILITY","CAPABILITY_FAILED"] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
-/** PROTOCOL.md section 2, channel C: r is user | assistant | approval */
+/** docs/protocol.md, mcbews v1, text response frames: r is user | assistant | approval */
 export const TEXT_ROLES = ["user","assistant","approval"] as const;
 export type TextRole = (typeof TEXT_ROLES)[number];
 
@@ -45,31 +45,31 @@ export type TextRole = (typeof TEXT_ROLES)[number];
 export const COMMAND_LINE_BUDGET_BYTES = 461;
 /** docs/gateway.md, frame budget: a published tutorial reports about 661 bytes on the whole serialized commandRequest frame (compact JSON as sent, escapes counted) and the game failing badly above it; the 461-byte stepped test used plain ASCII and cannot tell the two apart, so every frame keeps both */
 export const COMMAND_FRAME_BUDGET_BYTES = 661;
-/** seed 000, constraints: upstream (addon to Python, chat-wrapped) chunk content is at most 256 code points */
+/** docs/protocol.md, mcbews v1, bounds: upstream (addon to Python, chat-wrapped) chunk content is at most 256 code points */
 export const UPSTREAM_CHUNK_CODE_POINTS = 256;
-/** seed 000 and PROTOCOL.md: /scriptevent message is at most 2048 characters (the 461-byte command budget binds first) */
+/** docs/protocol.md, the game's WebSocket, limits: a /scriptevent message is at most 2048 characters (the 461-byte command budget binds first) */
 export const SCRIPTEVENT_MESSAGE_MAX_CHARS = 2048;
-/** seed 000, timeouts: chunk buffers have a TTL, default 30 s */
+/** docs/protocol.md, mcbews v1, bounds: a chunk buffer lives 30 s */
 export const BUFFER_TTL_SECONDS = 30;
-/** PROTOCOL.md section 2 bounds: at most 64 message buffers */
+/** docs/protocol.md, mcbews v1, bounds: at most 64 message buffers */
 export const MAX_BUFFERS = 64;
-/** PROTOCOL.md section 2 bounds: at most 128 chunks per message */
+/** docs/protocol.md, mcbews v1, bounds: at most 128 chunks per message */
 export const MAX_CHUNKS_PER_MESSAGE = 128;
-/** PROTOCOL.md section 2 bounds: 64 KiB per reassembled message (UTF-8 bytes of the content) */
+/** docs/protocol.md, mcbews v1, bounds: 64 KiB per reassembled message (UTF-8 bytes of the content) */
 export const MAX_MESSAGE_BYTES = 65536;
-/** PROTOCOL.md section 2 bounds: 256 KiB buffered in all */
+/** docs/protocol.md, mcbews v1, bounds: 256 KiB buffered in all */
 export const MAX_TOTAL_BYTES = 262144;
-/** seed 000, timeouts: AddonBridgeSettings.timeout_seconds defaults to 5 s */
+/** docs/protocol.md, mcbews v1, requests and answers: a request unanswered after 5 s fails */
 export const DEFAULT_TIMEOUT_SECONDS = 5;
-/** PROTOCOL.md section 1 limits: the 101st in-flight commandRequest gets TooManyPendingRequests and is not executed */
+/** docs/protocol.md, the game's WebSocket, limits: the 101st in-flight commandRequest gets TooManyPendingRequests and is not executed */
 export const MAX_IN_FLIGHT_COMMANDS = 100;
-/** PROTOCOL.md section 1 frames: body.version 17039360 selects current command syntax (1 is legacy) */
+/** docs/protocol.md, the game's WebSocket, frames: body.version 17039360 selects current command syntax (1 is legacy) */
 export const COMMAND_SYNTAX_VERSION = 17039360;
 /** our choice: a game frame over 1 MiB is far beyond any real response and is dropped unread */
 export const MAX_FRAME_BYTES = 1048576;
-/** seed 000, McbewsV1Delivery: a prelude pause before text response frames */
+/** docs/protocol.md, mcbews v1, text response frames: a prelude pause before a text's first frame */
 export const TEXT_PRELUDE_SECONDS = 0.5;
-/** PROTOCOL.md section 1 limits: senders space chunked output 50 to 150 ms apart; we take the cautious end */
+/** docs/protocol.md, the game's WebSocket, limits: senders space chunked output 50 to 150 ms apart; we take the cautious end */
 export const TEXT_FRAME_INTERVAL_SECONDS = 0.15;
 /** docs/protocol.md, page size: our choice; the game's limit on a custom command's result message is unknown, so a page holds at most 1 KiB of UTF-8, half the 2,048-character /scriptevent message the command system is documented to carry */
 export const PULL_PAGE_BYTES = 1024;
@@ -79,7 +79,7 @@ export const PULL_ANSWER_MAX_BYTES = 2097152;
 export const PULL_STORE_MAX_BYTES = 8388608;
 /** docs/protocol.md, bounds: our choice; at most 256 answers and messages kept at once (a notebook rarely has more than 100 calls in flight) */
 export const PULL_STORE_MAX_ENTRIES = 256;
-/** docs/protocol.md, bounds: a kept answer lives 30 s (600 ticks) unless all its pages were pulled, like the chunk buffers (seed 000) */
+/** docs/protocol.md, bounds: a kept answer lives 30 s (600 ticks) unless all its pages were pulled, like the chunk buffers */
 export const PULL_TTL_SECONDS = 30;
 /** docs/protocol.md, bounds: our choice; UI chat messages waiting to be polled; a player whose message finds 64 waiting is told it was not sent */
 export const UI_CHAT_WAITING_MAX = 64;

@@ -7,7 +7,7 @@
 // - It opens `connections` WebSocket connections to `url` (one per game client) and prints
 //   {"event":"connected","connections":N} once all are open.
 // - `subscribe` / `unsubscribe` get a commandResponse {"statusCode":0} (as the game does).
-// - `commandRequest`: at most 100 in flight per connection (PROTOCOL.md section 1, "Limits");
+// - `commandRequest`: at most 100 in flight per connection (docs/protocol.md, "Limits");
 //   the 101st is answered with the game's `error` frame (TooManyPendingRequests,
 //   -2147418109) and not executed. The others are answered after `delayMs` (0: at once)
 //   with the game's commandResponse body for that command.
@@ -43,7 +43,7 @@ const counts = {
   socketErrors: 0,
 };
 
-// The body the game answers for a command line (field names as PROTOCOL.md section 1 lists).
+// The body the game answers for a command line (field names as docs/protocol.md, "Frames", lists).
 function commandBody(line) {
   const name = line.trim().split(/\s+/, 1)[0].replace(/^\//, "").toLowerCase();
   switch (name) {

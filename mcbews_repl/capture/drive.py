@@ -140,7 +140,7 @@ class _Driver:
     def __init__(self, capture: Capture, bridge: Bridge, *, fast: bool, lost: float) -> None:
         self.capture, self.bridge, self.fast, self.lost = capture, bridge, fast, lost
         self.games: dict[int, tuple[ReplayGame, GameConnection]] = {}
-        self.ui_chats: list[tuple[GameConnection | None, dict[str, Any]]] = []
+        self.ui_chats: list[tuple[object, dict[str, Any]]] = []  # (its connection, fields)
         self.report = ReplayReport(capture.path)
 
     def on_ui_chat(self, message: UiChat) -> None:

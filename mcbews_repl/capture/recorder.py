@@ -26,6 +26,7 @@ from ..exceptions import CaptureError
 from ..gateway import Bridge, GameConnection
 from ..gateway.observer import Direction, Outcome
 from ..limits import CAPTURE_FRAME_MAX_BYTES, CAPTURE_MAX_BYTES, KIB
+from ..version import __version__
 from .records import CallRecord, EndRecord, FrameRecord, Header, encode_line, read_capture
 from .redact import redact
 
@@ -268,8 +269,6 @@ def start_recording(
     Call it on the bridge's event loop. Games already connected are marked ``joined_late``
     in the header: their encryption handshake and first commands are not in the capture.
     """
-    from .. import __version__
-
     games = bridge.connections if connection is None else [connection]
     header = Header(
         package=f"mcbews-repl {__version__}",

@@ -34,7 +34,7 @@ __all__ = ["Placeholders", "redact"]
 # Names that are not people: the game's own senders and the addon's bridge player.
 _NOT_PEOPLE = {BRIDGE_PLAYER, "External", "Script Engine", "Server", ""}
 _TEXT_PREFIX = f"scriptevent {TEXT_RESPONSE_EVENT} "
-# Fields of command answers and events that hold player names (PROTOCOL.md, the corpus).
+# Fields of command answers and events that hold player names (docs/protocol.md, the corpus).
 _NAME_FIELDS = ("localplayername", "sender", "receiver", "Sender", "Receiver", "playerName")
 _NAME_LIST_FIELDS = ("victim", "recipient")
 _CHAT_TYPES = {"chat", "tell", "whisper", "me", "say"}

@@ -31,7 +31,7 @@ from .report import Check
 __all__ = ["AddonCheck", "ChatAfter", "PullProbe"]
 
 NAME = "The addon answers"
-_COMMAND_NOT_FOUND = -2147483647  # PROTOCOL.md: the game's CommandNotFound status
+_COMMAND_NOT_FOUND = -2147483647  # docs/protocol.md, status codes: command not found
 ChatAfter = Callable[
     [str, Callable[[], Awaitable[CommandResult]], str | None],
     Awaitable[tuple[CommandResult, float | None]],

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ..exceptions import (
-    ConnectionClosed,
+    GameDisconnected,
     McbewsError,
     NotConnected,
     RequestTimeout,
@@ -36,7 +36,7 @@ from .report import Check
 
 __all__ = ["CHECK_NAMES", "ENCRYPTION_REQUIRED", "Doctor", "Waits"]
 
-ENCRYPTION_REQUIRED = -2147418107  # PROTOCOL.md: the game's EncryptionRequired status
+ENCRYPTION_REQUIRED = -2147418107  # docs/protocol.md, status codes: encryption required
 _TEXT = "mcbews doctor: if you can read this, text from the notebook reaches you."
 _ROUND_TRIPS = 5  # `list` commands timed for check 2
 
@@ -90,7 +90,7 @@ class Doctor:
                 done += [await self.events(), await self.addon()]
                 done.append(await self.text(done[-1].verdict == "ok"))
             done.append(await self.limits() if self.probe else self._limits_not_run())
-        except (ConnectionClosed, NotConnected) as exc:
+        except (GameDisconnected, NotConnected) as exc:
             seen = {c.number for c in done}
             gone = f"not run: the game closed the connection ({exc})"
             again = "type /connect again, then run the doctor again"

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..exceptions import ConnectionClosed, NotConnected, RequestTimeout
+from ..exceptions import GameDisconnected, NotConnected, RequestTimeout
 from ..gateway import GameConnection
 from ..sansio import CommandResponse, command_frame_bytes
 from ..sansio.jsonwire import utf8_len
@@ -74,7 +74,7 @@ async def _accepted(game: GameConnection, line: str, timeout: float) -> bool:
         reply = await game.probe_command(line, timeout)
     except RequestTimeout:
         return False
-    except (ConnectionClosed, NotConnected) as exc:
+    except (GameDisconnected, NotConnected) as exc:
         raise _Closed(str(exc)) from exc
     return isinstance(reply, CommandResponse) and reply.status_code >= 0
 

@@ -10,20 +10,18 @@ from __future__ import annotations
 
 from .connection import GameConnection
 from .eventlog import EventLog, LogEntry
-from .results import CommandResult, UiChat
+from .results import CommandResult, TextSender, UiChat
 from .server import Bridge, UiChatCallback, serve
 from .settings import Settings
-from .window import TOO_MANY_PENDING_REQUESTS, CommandWindow
 
 __all__ = [
-    "TOO_MANY_PENDING_REQUESTS",
     "Bridge",
     "CommandResult",
-    "CommandWindow",
     "EventLog",
     "GameConnection",
     "LogEntry",
     "Settings",
+    "TextSender",
     "UiChat",
     "UiChatCallback",
     "serve",

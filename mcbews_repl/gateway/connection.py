@@ -6,7 +6,7 @@ object moves the data and owns time. What the game sends is handled by :class:`I
 Capability answers travel one of two ways, chosen when the game connects (transport.py):
 as custom-command results (pull.py) or as the bridge player's chat (calls.py).
 When the game goes away, everything still pending on it fails at once with
-:class:`ConnectionClosed`, the websockets error chained as its cause.
+:class:`GameDisconnected`, the websockets error chained as its cause.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
 from ..exceptions import (
-    ConnectionClosed,
+    GameDisconnected,
     McbewsError,
     NotConnected,
     RequestTimeout,
@@ -39,10 +39,12 @@ from ..sansio import (
     encode_command,
 )
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
+from ..sansio.handshake import State
 from .calls import CapabilityCalls
 from .delivery import Progress, deliver_text, encode_text_lines
 from .encryption import EncryptionError, SessionCipher
 from .eventlog import EventLog
+from .game_calls import GameCalls, same_call
 from .inbound import Inbound
 from .negotiate import Negotiated, negotiate
 from .observer import Direction, Observers, command_reply, ui_chat_outcome, watched
@@ -84,9 +86,7 @@ class GameConnection:
         self.subprotocol = websocket.subprotocol  # the wsencrypt one when encryption is agreed
         self.connected_at = time.time()
         self.local_player: str | None = None
-        self.encrypted = False  # True once ws:encrypt is agreed (frames are then binary)
         self.encryption: Negotiated | None = None  # how: handshake form and cipher mode
-        self.closed = False
         self.frames_out = 0
         self.proto = BridgeProtocol(max_frame_bytes=settings.max_frame_bytes)
         # Who watches this connection's frames and outcomes (observer.py): the bridge's.
@@ -145,15 +145,37 @@ class GameConnection:
         )
         self._ready = asyncio.Event()
         self._cipher: SessionCipher | None = None
-        # Outgoing frames wait while the encryption handshake runs (see negotiate.py).
+        # Outgoing frames wait while the state is ENCRYPTING (see negotiate.py); this event
+        # wakes them when it ends.
         self._settled = asyncio.Event()
-        self._wants_encryption = (
+        wants_encryption = (
             settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
         )
-        if not self._wants_encryption:
+        self._state = State.ENCRYPTING if wants_encryption else State.OPEN
+        if not wants_encryption:
             self._settled.set()
 
     # --- state ----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """``ENCRYPTING`` while the key is agreed, ``OPEN`` while frames flow, ``CLOSED``."""
+        return self._state
+
+    @property
+    def closed(self) -> bool:
+        """True once the game went away (the state is ``CLOSED``)."""
+        return self._state is State.CLOSED
+
+    @property
+    def encrypted(self) -> bool:
+        """True once ws:encrypt is agreed (frames are then binary)."""
+        return self.encryption is not None
+
+    def _leave_encrypting(self, state: State) -> None:
+        if self._state is State.ENCRYPTING:
+            self._state = state
+        self._settled.set()
 
     @property
     def protocol_version(self) -> int | None:
@@ -224,7 +246,7 @@ class GameConnection:
         handshake: asyncio.Task[None] | None = None
         cause: BaseException | None = None
         try:
-            if self._wants_encryption and (cause := await self._encrypt()) is not None:
+            if self._state is State.ENCRYPTING and (cause := await self._encrypt()) is not None:
                 return
             handshake = asyncio.create_task(self._handshake())
             cause = await self._read_frames()
@@ -250,6 +272,8 @@ class GameConnection:
         """Run the handshake; on failure close the socket and return why (None: encrypted)."""
         try:
             agreed = await negotiate(self._ws, self._settings, self._inbound.feed, self._tap)
+            self.encryption = agreed
+            self._cipher = self._inbound.cipher = agreed.cipher  # one cipher: seals out, opens in
         except WebSocketClosed as exc:
             return exc
         except EncryptionError as exc:
@@ -257,10 +281,8 @@ class GameConnection:
             self._record("encryption_failed", f"#{self.id} not encrypted: {exc}", error=str(exc))
             await self._ws.close(1002, f"encryption handshake failed: {exc}"[:120])
             return exc
-        finally:
-            self._settled.set()
-        self.encryption, self.encrypted = agreed, True
-        self._cipher = self._inbound.cipher = agreed.cipher  # one cipher: seals out, opens in
+        finally:  # failed or cancelled: CLOSED, so sends waiting on the handshake end too
+            self._leave_encrypting(State.OPEN if self.encryption is not None else State.CLOSED)
         _log.info("connection #%d: encrypted (%s, %s)", self.id, agreed.form, agreed.mode)
         self._record(
             "encrypted",
@@ -320,17 +342,18 @@ class GameConnection:
 
     # --- closing --------------------------------------------------------------------------
 
-    def _closed_error(self, cause: BaseException | None) -> ConnectionClosed:
+    def _closed_error(self, cause: BaseException | None) -> GameDisconnected:
         frame = cause.rcvd if isinstance(cause, WebSocketClosed) else None
         why = f" (close code {frame.code})" if frame is not None else ""
-        error = ConnectionClosed(
+        error = GameDisconnected(
             f"game connection #{self.id} from {self.peer} closed{why} before the answer came"
         )
         error.__cause__ = cause
         return error
 
     def _close_down(self, cause: BaseException | None) -> None:
-        self.closed = True
+        self._state = State.CLOSED
+        self._settled.set()
         self._transport.cancel()
         if self._polling is not None:
             self._polling.cancel()
@@ -351,7 +374,7 @@ class GameConnection:
         await self._ws.close(1001, "server closing the bridge")
 
     def _check_open(self) -> None:
-        if self.closed:
+        if self._state is State.CLOSED:
             raise NotConnected(
                 f"game connection #{self.id} from {self.peer} is closed; "
                 "use mc.connections or wait_connected() for a live one"
@@ -360,6 +383,8 @@ class GameConnection:
     async def _send(self, frame: str) -> None:
         if not self._settled.is_set():
             await self._settled.wait()
+            if self._state is State.CLOSED:  # the handshake failed: nothing may go out
+                raise self._closed_error(None)
         # Sealing and queueing the frame happen with no await between them (websockets
         # writes an unfragmented message before its first await), so frames reach the
         # wire in the order the cipher stream saw them.
@@ -409,8 +434,8 @@ class GameConnection:
             line, reply.status_code, reply.status_message, reply.body, elapsed, reply.request_id
         )
 
+    @same_call(GameCalls.command)
     async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
-        """Run one command; a game-reported failure is a result (``ok`` is False)."""
         request = {"line": line, "timeout": timeout}
         work = self._run_command(line, timeout)
         return await watched(self.observers, self, "command", request, work, command_reply)
@@ -454,14 +479,18 @@ class GameConnection:
         summary = f"/{line[:60]} {outcome}"
         self._record("command", summary, command=line, **data, elapsed=elapsed)
 
+    @same_call(GameCalls.call)
     async def call(
         self,
         capability: str,
         payload: Mapping[str, Any] | None = None,
+        /,
         *,
         timeout: float | None = None,
+        **fields: Any,
     ) -> dict[str, Any]:
-        """Ask the addon for ``capability``; return its result or raise ``CapabilityError``."""
+        if fields:
+            payload = {**(payload or {}), **fields}
         request = {"capability": capability, "payload": dict(payload or {}), "timeout": timeout}
         work = self._call(capability, payload, timeout)
         return await watched(
@@ -491,6 +520,7 @@ class GameConnection:
             return await self._calls.call(capability, payload, remaining)
         raise RequestTimeout(f"connection #{self.id}: {self._transport.explain()}")
 
+    @same_call(GameCalls.send_text)
     async def send_text(
         self,
         player: str,
@@ -501,7 +531,6 @@ class GameConnection:
         conversation_id: str | None = None,
         title: str | None = None,
     ) -> int:
-        """Show ``text`` in ``player``'s addon panel; returns the number of frames sent."""
         request = {
             "player": player,
             "text": text,

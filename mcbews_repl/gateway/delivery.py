@@ -11,7 +11,8 @@ import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
 
-from ..sansio import encode_text_response, short_id, split_text
+from ..sansio import encode_text_response, split_text
+from ..sansio.connection import short_id
 from ..sansio.wire import (
     BUFFER_TTL_SECONDS,
     COMMAND_FRAME_BUDGET_BYTES,

@@ -1,9 +1,9 @@
 """The bridge's half of ``ws:encrypt``: key exchange and the session's cipher streams.
 
-PROTOCOL.md §1 "Encryption": ECDH on P-384 (secp384r1) with an ephemeral key pair per
-connection, a random 16-byte salt, key = SHA-256(salt ‖ shared secret x), IV = key[0:16],
-and AES-256 in CFB8 (or full-block CFB when asked) with *one continuous stream per
-direction* for the whole session. Public keys travel as base64 DER SubjectPublicKeyInfo.
+docs/encryption.md, "What happens on the wire": ECDH on P-384 (secp384r1) with an ephemeral
+key pair per connection, a random 16-byte salt, key = SHA-256(salt ‖ shared secret x), IV =
+key[0:16], and AES-256 in CFB8 (or full-block CFB when asked) with *one continuous stream
+per direction* for the whole session. Public keys travel as base64 DER SubjectPublicKeyInfo.
 
 No I/O here: :mod:`.negotiate` runs the exchange over the socket. The game's side lives in
 ``mcbews_repl.sim.wsencrypt``, written separately so one misreading cannot hide another.
@@ -21,6 +21,8 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.ciphers import Cipher, CipherContext, algorithms
+
+from ..exceptions import EncryptionError
 
 try:  # cryptography >= 48 keeps CFB modes here and drops the old path in a later release
     from cryptography.hazmat.decrepit.ciphers import modes as _cfb_modes
@@ -44,13 +46,9 @@ EncryptionMode = Literal["cfb8", "cfb"]
 # mcpews 4.0.1 (protocol.ts EncryptionMode): "cfb8" = aes-256-cfb8, "cfb" = aes-256-cfb
 # (128-bit feedback), and "cfb128" is a deprecated alias of "cfb".
 ENCRYPTION_MODES: dict[str, EncryptionMode] = {"cfb8": "cfb8", "cfb": "cfb", "cfb128": "cfb"}
-SALT_BYTES = 16  # PROTOCOL.md: "a random 16-byte salt"; also the AES block size
+SALT_BYTES = 16  # docs/encryption.md: "a random 16-byte salt"; also the AES block size
 _IV_BYTES = 16  # IV = key[0:16], one AES block
 _CURVE = ec.SECP384R1()
-
-
-class EncryptionError(ValueError):
-    """The peer's half of the handshake is unusable (bad key, bad mode); says what and why."""
 
 
 def normalize_mode(mode: str) -> EncryptionMode:

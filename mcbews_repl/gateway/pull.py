@@ -18,8 +18,8 @@ from typing import Any
 
 from .. import limits
 from ..exceptions import CapabilityError, CommandFailed, McbewsError, RequestTimeout
-from ..sansio import CapabilityResult, UiChatMessage, interpret_bridge_answer, interpret_ui_chat
-from ..sansio.bridge import MALFORMED_RESPONSE
+from ..sansio import CapabilityResult, UiChatMessage
+from ..sansio.bridge import MALFORMED_RESPONSE, interpret_bridge_answer, interpret_ui_chat
 from ..sansio.connection import short_id
 from ..sansio.pull import (
     Empty,

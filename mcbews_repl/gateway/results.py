@@ -1,16 +1,18 @@
-"""What the gateway hands back: command results and UI chat messages."""
+"""What the gateway hands back: command results and UI chat messages.
+
+Plain values: a :class:`UiChat` answers through the small :class:`TextSender` protocol
+(which a game connection satisfies), so this module imports no connection and nothing
+here holds a socket of its own.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from ..exceptions import CommandFailed
+from ..exceptions import CommandFailed, InvalidArgument
 
-if TYPE_CHECKING:
-    from .connection import GameConnection
-
-__all__ = ["CommandResult", "UiChat"]
+__all__ = ["CommandResult", "TextSender", "UiChat"]
 
 # A repr shows this much of a long command line; the full line is in ``.command``.
 _REPR_COMMAND_CHARS = 60
@@ -54,6 +56,22 @@ class CommandResult:
         return f"<CommandResult {verdict} /{line} → {self.status_message!r} ({millis:.1f} ms)>"
 
 
+class TextSender(Protocol):
+    """Where a UI chat message came from, as far as answering it goes: a game connection."""
+
+    @property
+    def id(self) -> int: ...
+
+    async def send_text(
+        self,
+        player: str,
+        text: str,
+        *,
+        role: str = "assistant",
+        conversation_id: str | None = None,
+    ) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class UiChat:
     """A message a player typed into the addon's chat panel.
@@ -65,12 +83,22 @@ class UiChat:
     message: str
     conversation_id: str | None = None
     message_id: str = ""
-    connection: GameConnection | None = field(default=None, repr=False, compare=False)
+    connection: TextSender | None = field(default=None, repr=False, compare=False)
 
     async def reply(self, text: str, *, role: str = "assistant") -> int:
-        """Send ``text`` back to the player's panel; returns the number of frames sent."""
+        """Send ``text`` back to the player's panel; returns the number of frames sent.
+
+        Raises:
+            InvalidArgument: the message was made by hand, with no connection to answer on.
+            GameDisconnected, NotConnected: the game went away (see ``send_text``).
+        """
         if self.connection is None:
-            raise ValueError("this message is not tied to a game connection")
+            raise InvalidArgument(
+                "connection",
+                None,
+                "this message is not tied to a game connection",
+                "reply through mc.send_text(player, text, connection=...) instead",
+            )
         return await self.connection.send_text(
             self.player, text, role=role, conversation_id=self.conversation_id
         )

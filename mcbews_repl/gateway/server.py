@@ -32,6 +32,7 @@ from .admission import Admission, redacting_logger
 from .connection import GameConnection
 from .delivery import Progress
 from .eventlog import EventLog, LogEntry
+from .game_calls import GameCalls, same_call
 from .observer import Observer, Observers
 from .results import CommandResult, UiChat
 from .settings import Settings
@@ -40,6 +41,8 @@ from .uichat import UiChatCallback, UiChatHooks
 __all__ = ["Bridge", "UiChatCallback", "serve"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
+# What the bridge adds to every game call (game_calls.py).
+_ROUTED = "On the bridge, ``connection`` picks the game (default: the newest one)."
 
 # The player types the token after /connect: URL-unreserved characters only.
 _TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
@@ -106,7 +109,11 @@ class Bridge:
     # --- lifecycle ------------------------------------------------------------------------
 
     async def start(self) -> Bridge:
-        """Start listening; ``port=0`` picks a free port (``url`` tells which)."""
+        """Start listening; ``port=0`` picks a free port (``url`` tells which).
+
+        Raises:
+            AddressInUse: another program already listens on the port.
+        """
         self._closed = False
         try:
             self._server = await websocket_serve(
@@ -252,7 +259,13 @@ class Bridge:
         return self._connections[-1]
 
     async def wait_connected(self, timeout: float | None = None) -> GameConnection:
-        """Wait for a game to connect and finish its handshake; return its connection."""
+        """Wait for a game to connect and finish its handshake; return its connection.
+
+        Raises:
+            RequestTimeout: no game connected within ``timeout`` (the message says what
+                to type in Minecraft).
+            NotConnected: the bridge was closed meanwhile.
+        """
         try:
             async with asyncio.timeout(timeout):
                 while True:
@@ -273,6 +286,7 @@ class Bridge:
 
     # --- calls ----------------------------------------------------------------------------
 
+    @same_call(GameCalls.command, _ROUTED)
     async def command(
         self,
         line: str,
@@ -280,9 +294,9 @@ class Bridge:
         timeout: float | None = None,
         connection: GameConnection | None = None,
     ) -> CommandResult:
-        """Run one command in the game (no leading slash needed); see ``CommandResult``."""
         return await self.pick(connection).command(line, timeout=timeout)
 
+    @same_call(GameCalls.call, _ROUTED)
     async def call(
         self,
         capability: str,
@@ -293,13 +307,10 @@ class Bridge:
         connection: GameConnection | None = None,
         **fields: Any,
     ) -> dict[str, Any]:
-        """Call an addon capability with ``payload`` and/or keyword fields; return its result.
-
-        A payload key that clashes with ``timeout`` or ``connection`` goes in ``payload``.
-        """
         merged = {**(payload or {}), **fields}
         return await self.pick(connection).call(capability, merged, timeout=timeout)
 
+    @same_call(GameCalls.send_text, _ROUTED)
     async def send_text(
         self,
         player: str,
@@ -311,7 +322,6 @@ class Bridge:
         title: str | None = None,
         connection: GameConnection | None = None,
     ) -> int:
-        """Show ``text`` in ``player``'s addon panel, paced; returns the frames sent."""
         return await self.pick(connection).send_text(
             player,
             text,

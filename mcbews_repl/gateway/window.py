@@ -1,7 +1,7 @@
 """The command window: at most N commandRequests in flight, a FIFO queue behind them.
 
 The game executes at most 100 commands in flight per connection and refuses the next one
-with TooManyPendingRequests without running it (PROTOCOL.md, limits). So every
+with TooManyPendingRequests without running it (docs/protocol.md, limits). So every
 commandRequest this connection sends (plain commands, capability requests, text frames)
 takes a slot here first; a caller that finds the window full waits in a bounded FIFO queue,
 and a slot passes straight from a finishing request to the oldest waiter. If the game
@@ -22,7 +22,7 @@ from ..sansio import CommandResponse, GameError
 
 __all__ = ["TOO_MANY_PENDING_REQUESTS", "CommandWindow", "Reply"]
 
-# PROTOCOL.md status table: the game's "Too many commands have been requested" code.
+# docs/protocol.md, status codes: the game's "Too many commands have been requested".
 TOO_MANY_PENDING_REQUESTS = -2147418109
 # Our choice: without a completion to wake it, a refused request retries after 5 ms,
 # doubling up to 200 ms; the caller's timeout bounds the whole wait.

@@ -9,12 +9,13 @@ so ``await mc.connections[0].command("say hi")`` and ``.result()`` both work any
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
 from ..exceptions import NotConnected
 from ..gateway import Bridge, CommandResult, GameConnection
 from ..gateway.delivery import Progress
+from ..gateway.game_calls import GameCalls, same_call
 from .results import CallResult
 from .runtime import Pending
 
@@ -22,6 +23,10 @@ __all__ = ["Connection", "ConnectionRef", "Submit", "resolve"]
 
 T = TypeVar("T")
 Submit = Callable[[Coroutine[Any, Any, Any], str], Pending[Any]]
+# What mc.connections[i] adds to every game call (gateway/game_calls.py).
+_ON_THIS_GAME = (
+    "On ``mc.connections[i]``: this game only; returns a Pending (await it or .result())."
+)
 
 
 class Connection:
@@ -76,21 +81,20 @@ class Connection:
 
     # --- calls --------------------------------------------------------------------------
 
+    @same_call(GameCalls.command, _ON_THIS_GAME)
     def command(self, line: str, *, timeout: float | None = None) -> Pending[CommandResult]:
-        """Run one command in this game; see ``mc.command``."""
         return self._submit(self.raw.command(line, timeout=timeout), f"/{line[:40]} on #{self.id}")
 
+    @same_call(GameCalls.call, _ON_THIS_GAME)
     def call(
         self,
         capability: str,
-        payload: dict[str, Any] | None = None,
+        payload: Mapping[str, Any] | None = None,
         /,
         *,
         timeout: float | None = None,
         **fields: Any,
     ) -> Pending[dict[str, Any]]:
-        """Call an addon capability in this game; see ``mc.call``."""
-
         async def run() -> dict[str, Any]:
             answer = await self.raw.call(capability, {**(payload or {}), **fields},
                                          timeout=timeout)  # fmt: skip
@@ -98,6 +102,7 @@ class Connection:
 
         return self._submit(run(), f"{capability} on #{self.id}")
 
+    @same_call(GameCalls.send_text, _ON_THIS_GAME)
     def send_text(
         self,
         player: str,
@@ -108,7 +113,6 @@ class Connection:
         conversation_id: str | None = None,
         title: str | None = None,
     ) -> Pending[int]:
-        """Show ``text`` in ``player``'s panel in this game; returns the frames sent."""
         coro = self.raw.send_text(
             player, text, role=role, progress=progress, conversation_id=conversation_id,
             title=title,

@@ -12,7 +12,7 @@ from ..doctor.view import report_html, report_text
 from ..exceptions import (
     BridgeStopped,
     CapabilityError,
-    ConnectionClosed,
+    GameDisconnected,
     McbewsError,
     NotConnected,
     RequestTimeout,
@@ -206,7 +206,7 @@ def _hint(exc: BaseException) -> str:
         return "Start it again with %mc serve."
     if isinstance(exc, NotConnected):
         return "Type the /connect line in Minecraft (%mc connect shows it), or run %mc sim."
-    if isinstance(exc, ConnectionClosed):
+    if isinstance(exc, GameDisconnected):
         return "The game left: type the /connect line again (or %mc sim), then retry."
     if isinstance(exc, RequestTimeout):
         return "See %mc events for what arrived; raise the timeout with timeout=..."

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import UsageError
 
 from ..exceptions import InvalidArgument
+from .magicargs import parse_value
 from .runtime import Pending
 from .tables import clean_rows
 from .usage import BY_NAME
@@ -88,8 +89,6 @@ class ExploreMagics:
                                           states=args.states))  # fmt: skip
 
     def _sub_tools(self, rest: str) -> Any:
-        from .magics import parse_value
-
         words = shlex.split(rest)
         tools = self.handle.tools
         if not words:

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from ..exceptions import BridgeStopped
-from ..gateway import Bridge, CommandResult, UiChat
+from ..gateway import Bridge, CommandResult, GameConnection, UiChat
+from ..gateway.delivery import Progress
+from ..gateway.game_calls import GameCalls, same_call
 from ..limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED
 from .addon_dev import AddonDev
 from .connections import Connection, ConnectionRef, resolve
@@ -49,6 +51,11 @@ if TYPE_CHECKING:
 __all__ = ["CallbackFailure", "Minecraft", "UiMessage"]
 
 T = TypeVar("T")
+# What mc adds to every game call (gateway/game_calls.py).
+_IN_THE_NOTEBOOK = (
+    "On ``mc``: ``connection`` picks the game (a handle or its id; default: the newest);"
+    " returns a Pending (await it, or .result() in a script)."
+)
 UiCallback = Callable[["UiMessage"], Any]
 # The capabilities of the addon this package ships (addon/src/capabilities/index.ts).
 SHIPPED_CAPABILITIES = (
@@ -264,10 +271,10 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
 
         return self._submit(run(), "wait_connected")
 
+    @same_call(GameCalls.command, _IN_THE_NOTEBOOK)
     def command(
         self, line: str, *, timeout: float | None = None, connection: ConnectionRef | None = None
     ) -> Pending[CommandResult]:
-        """Run one command (the newest game, or ``connection``: a handle or its id)."""
 
         async def run() -> CommandResult:
             chosen = resolve(self._bridge, connection)
@@ -275,20 +282,17 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
 
         return self._submit(run(), f"/{line[:40]}")
 
+    @same_call(GameCalls.call, _IN_THE_NOTEBOOK + " The answer shows as a card, a table or a tree.")
     def call(
         self,
         capability: str,
-        payload: dict[str, Any] | None = None,
+        payload: Mapping[str, Any] | None = None,
         /,
         *,
         timeout: float | None = None,
         connection: ConnectionRef | None = None,
         **fields: Any,
     ) -> Pending[dict[str, Any]]:
-        """Call an addon capability; ``CapabilityError(code, message)`` when it fails.
-
-        The answer is a dict (a :class:`CallResult`, which shows as a card, a table or a
-        JSON tree)."""
         timeout = self._call_timeout if timeout is None else timeout
 
         async def run() -> dict[str, Any]:
@@ -300,18 +304,18 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
 
         return self._submit(run(), capability)
 
+    @same_call(GameCalls.send_text, _IN_THE_NOTEBOOK + " Without ``progress``, a bar shows.")
     def send_text(
         self,
         player: str,
         text: str,
         *,
         role: str = "assistant",
-        progress: Callable[[int, int], None] | None = None,
+        progress: Progress | None = None,
         conversation_id: str | None = None,
         title: str | None = None,
         connection: ConnectionRef | None = None,
     ) -> Pending[int]:
-        """Show ``text`` in ``player``'s addon panel; returns the frames sent."""
         if progress is None:
             progress = progress_bar(len(text))
 
@@ -441,7 +445,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         # Hand the callback a message whose reply() goes through the runtime thread, to the
         # game it came from: the gateway's UiChat.reply() must only run on the bridge's loop.
         raw = message.connection
-        source = None if raw is None else Connection(raw, self._submit)
+        source = Connection(raw, self._submit) if isinstance(raw, GameConnection) else None
         mine = UiMessage(
             message.player, message.message, message.conversation_id, message.message_id, source
         )

@@ -7,7 +7,6 @@ displays well. Mistakes raise ``UsageError`` (a message, no traceback). Minecraf
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +22,7 @@ from .addon_magics import AddonMagics
 from .config import encrypt_policy
 from .explore_magics import ExploreMagics
 from .handle import Minecraft
+from .magicargs import parse_value
 from .runtime import Pending
 from .usage import BY_NAME, SUBCOMMANDS, help_text
 from .views import tag
@@ -33,14 +33,6 @@ if TYPE_CHECKING:
     from .extension import Extension
 
 __all__ = ["McMagics", "parse_value"]
-
-
-def parse_value(text: str) -> Any:
-    """``key=value`` values: JSON where it parses (numbers, true, lists), else the text."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 @magics_class

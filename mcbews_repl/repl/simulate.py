@@ -11,16 +11,18 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..exceptions import RequestTimeout
 from ..sim import SimWorld, Vec3, default_world, make_player
-from ..sim.commands import CommandResult as SimCommandResult
+from ..sim.commands import CommandOutcome
 from ..sim.model import WorldState
 from ..sim.simworld import Edition, Pack
-from .handle import Minecraft
 from .render import GameText
 from .runtime import Pending
+
+if TYPE_CHECKING:
+    from .handle import Minecraft
 
 __all__ = ["SimHandle", "SimOptions", "make_world", "start_sim"]
 
@@ -120,7 +122,7 @@ class SimHandle:
         """Everything ``player`` has been shown (text responses, tells, tellraw, say)."""
         return self._on_loop(self.raw.inbox, player)
 
-    def run_command(self, line: str, as_player: str | None = None) -> SimCommandResult:
+    def run_command(self, line: str, as_player: str | None = None) -> CommandOutcome:
         """Run a command as a player, as if typed in the game's chat."""
         return self._on_loop(self.raw.run_command, line, as_player)
 

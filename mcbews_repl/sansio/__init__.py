@@ -1,8 +1,14 @@
-"""The pure mcbews v1 protocol core: text in, events and text out. Standard library only."""
+"""The pure mcbews v1 protocol core: text in, events and text out. Standard library only.
+
+``__all__`` is the core's API (docs/architecture.md, "The API"): the per-connection state
+machines, their events, and the codec functions. Helpers the gateway shares with the core
+(``short_id``, ``interpret_bridge_answer``, ``interpret_ui_chat``) are imported from
+their modules and are not part of it.
+"""
 
 from __future__ import annotations
 
-from .bridge import encode_capability_request, interpret_bridge_answer, interpret_ui_chat
+from .bridge import encode_capability_request
 from .chunks import (
     Channel,
     Chunk,
@@ -12,7 +18,7 @@ from .chunks import (
     reassemble_chunks,
     split_payload,
 )
-from .connection import BridgeProtocol, CapabilityRequest, short_id
+from .connection import BridgeProtocol, CapabilityRequest
 from .events import (
     BridgeEvent,
     BufferExpired,
@@ -35,6 +41,7 @@ from .frames import (
     encode_command,
     encode_subscribe,
 )
+from .handshake import EncryptHandshake, State
 from .reassembly import Reassembler
 from .text import (
     TextFrame,
@@ -57,12 +64,14 @@ __all__ = [
     "Chunk",
     "ChunkError",
     "CommandResponse",
+    "EncryptHandshake",
     "FrameRejected",
     "GameError",
     "GameEvent",
     "OtherEvent",
     "Reassembler",
     "RequestExpired",
+    "State",
     "TextFrame",
     "TextResponse",
     "TextResponseReassembler",
@@ -76,12 +85,9 @@ __all__ = [
     "encode_subscribe",
     "encode_text_response",
     "format_chunk",
-    "interpret_bridge_answer",
-    "interpret_ui_chat",
     "parse_chunk",
     "parse_text_frame",
     "reassemble_chunks",
-    "short_id",
     "split_payload",
     "split_text",
 ]

@@ -70,6 +70,10 @@ def encode_capability_request(
 
     The line is at most ``budget_bytes`` UTF-8 bytes and its commandRequest frame, with the
     quotes of the request's JSON escaped again, at most ``frame_budget_bytes``.
+
+    Raises:
+        FrameTooLarge: the request does not fit (move data out of the payload).
+        ValueError: ``request_id`` is empty or holds ``|``.
     """
     if not request_id or "|" in request_id:
         raise ValueError("request_id must be non-empty and contain no '|'")

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..exceptions import ChunkError
 from .jsonwire import utf8_len
 from .wire import (
     BRIDGE_PREFIX,
@@ -64,15 +65,6 @@ class Chunk:
     meta: tuple[str, ...] = ()
 
 
-class ChunkError(ValueError):
-    """A chunk or a set of chunks breaks the grammar; ``reason`` is a stable short code."""
-
-    def __init__(self, reason: str, detail: str) -> None:
-        self.reason = reason
-        self.detail = detail
-        super().__init__(f"{reason}: {detail}")
-
-
 # The fields of one decoded chunk line, without the dataclass: ``(channel, message_id,
 # index, total, content)``. The connection's hot path takes these straight to the
 # reassembler, since building a frozen ``Chunk`` costs as much as parsing the line.
@@ -80,7 +72,11 @@ ChunkFields = tuple[Channel, str, int, int, str]
 
 
 def parse_chunk(text: str) -> Chunk:
-    """Decode one chunk line; raise :class:`ChunkError` with a reason code if it is bad."""
+    """Decode one chunk line.
+
+    Raises:
+        ChunkError: the line breaks the grammar; ``reason`` says how (a stable code).
+    """
     return Chunk(*parse_chunk_fields(text))
 
 
@@ -160,8 +156,11 @@ def split_payload(
     """Cut ``payload`` into chunks whose ``<wrapper><chunk>`` line fits ``budget_bytes``.
 
     Cuts fall on code points; the total is iterated until its digit count is stable, so
-    every header is sized with the final total. Raises ``ValueError`` if even one code point
-    cannot fit beside the header.
+    every header is sized with the final total.
+
+    Raises:
+        ValueError: ``message_id`` is empty or holds ``|``, or not even one code point
+            fits beside the header.
     """
     if "|" in message_id or not message_id.strip():
         raise ValueError("message_id must be non-empty and contain no '|'")
@@ -235,8 +234,9 @@ def _longest_prefix(text: str, start: int, max_chars: int, room_bytes: int) -> s
 def reassemble_chunks(chunks: Iterable[Chunk]) -> str:
     """Join a complete set of chunks (any order, harmless duplicates) into one text.
 
-    Raises :class:`ChunkError` for an empty set, mixed ids, channels or totals, a
-    duplicate with different content, or a missing index.
+    Raises:
+        ChunkError: an empty set, mixed ids, channels or totals, a duplicate with
+            different content, or a missing index.
     """
     items = list(chunks)
     if not items:

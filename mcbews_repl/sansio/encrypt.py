@@ -1,10 +1,10 @@
 """The ``ws:encrypt`` handshake's messages: what we send and how the game's answer reads.
 
-Two forms (PROTOCOL.md §1 "Encryption"): the ``ws:encrypt`` message purpose, answered by
-a ``ws:encrypt`` frame ``{"publicKey": ...}``; and, for old clients, the command
-``enableencryption "<pubkey>" "<salt>"``, answered by a ``commandResponse`` carrying
-``publicKey``. The cryptography itself is not here (it needs a third-party package):
-see ``mcbews_repl.gateway.encryption``.
+Two forms (docs/encryption.md, "What happens on the wire"): the ``ws:encrypt`` message
+purpose, answered by a ``ws:encrypt`` frame ``{"publicKey": ...}``; and, for old clients,
+the command ``enableencryption "<pubkey>" "<salt>"``, answered by a ``commandResponse``
+carrying ``publicKey``. The cryptography itself is not here (it needs a third-party
+package): see ``mcbews_repl.gateway.encryption``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ __all__ = [
     "read_encrypt_reply",
 ]
 
-# The subprotocol the game offers on connect when it can encrypt (PROTOCOL.md §1).
+# The subprotocol the game offers on connect when it can encrypt (docs/encryption.md).
 ENCRYPT_SUBPROTOCOL = "com.microsoft.minecraft.wsencrypt"
 ENCRYPT_PURPOSE = "ws:encrypt"
 # The game's answer to an unencrypted request when "Require Encrypted Websockets" is on.

@@ -45,7 +45,7 @@ ECHO_SENDERS: frozenset[str] = frozenset(
 )
 # Header version the server writes on its own requests (the game echoes it back).
 _SERVER_HEADER_VERSION = 1
-# requestId is a UUID string (PROTOCOL.md, frames): str(uuid4()) is always 36 characters.
+# requestId is a UUID string (docs/protocol.md, frames): str(uuid4()) is always 36 characters.
 REQUEST_ID_CHARS = 36
 
 

@@ -1,6 +1,6 @@
 """A bounded reassembler for chunked messages; the caller passes the clock in.
 
-Rules (seed 000 and PROTOCOL.md section 2): chunks of one message may arrive in any order;
+Rules (docs/protocol.md, "Chunks" and "Bounds"): chunks of one message may arrive in any order;
 a duplicate with the same content is harmless; a duplicate with different content, a changed
 total or changed metadata fails that message; buffers live at most ``ttl_seconds`` from their
 first chunk; at most ``max_buffers`` messages, ``max_chunks`` chunks each, ``max_message_bytes``

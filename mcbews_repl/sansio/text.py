@@ -381,7 +381,11 @@ def _opt_str(data: dict[str, Any], key: str) -> str | None:
 
 
 def parse_text_frame(message: str) -> TextFrame:
-    """Decode one frame (the scriptevent message, or the whole command line)."""
+    """Decode one frame (the scriptevent message, or the whole command line).
+
+    Raises:
+        ChunkError: the frame is not a text-response object (``reason`` says why).
+    """
     if message.startswith(_COMMAND_PREFIX):
         message = message[len(_COMMAND_PREFIX) :]
     try:

@@ -70,7 +70,7 @@ def _limit(key: str) -> Any:
     return _M["limits"][key]["value"]
 
 
-# Script event ids and chat prefixes (seed 000, "wire constants").
+# Script event ids and chat prefixes (docs/protocol.md, "Names").
 BRIDGE_REQUEST_EVENT: Final[str] = _name("bridge_request_event")
 TEXT_RESPONSE_EVENT: Final[str] = _name("text_response_event")
 ROOT_PREFIX: Final[str] = _name("root_prefix")

@@ -15,14 +15,14 @@ shapes) come from its own evidence corpus, ``sim/evidence/`` (see ``facts``).
 from __future__ import annotations
 
 from .cli import cli_main
-from .commands import CommandResult, Interpreter
+from .commands import CommandOutcome, Interpreter
 from .defaults import default_world, make_player
 from .model import ChatLine, Enchantment, Entity, ItemStack, Objective, Player, Vec3, WorldState
 from .simworld import SimWorld
 
 __all__ = [
     "ChatLine",
-    "CommandResult",
+    "CommandOutcome",
     "Enchantment",
     "Entity",
     "Interpreter",

@@ -25,7 +25,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .commands import CommandResult
+from .commands import CommandOutcome
 from .facts import (
     COMMAND_LINE_BUDGET_BYTES,
     FRAME_BUDGET_BYTES,
@@ -57,7 +57,7 @@ log = logging.getLogger("mcbews_repl.sim")
 
 ENCRYPT_SUBPROTOCOL = "com.microsoft.minecraft.wsencrypt"  # offered by the game on connect
 
-RunCommand = Callable[[str], CommandResult]
+RunCommand = Callable[[str], CommandOutcome]
 
 
 async def dial(url: str, *, offer_encryption: bool, timeout: float = 10.0) -> ClientConnection:

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from .commands import CommandError, CommandResult, Context, Handler
+from .cmdtypes import CommandError, CommandOutcome, Context, Handler
 from .facts import CLONE_MAX_BLOCKS, FILL_MAX_BLOCKS, text
 from .model import AIR, display_name
 from .parse import Coord, Reader, split_top_level
@@ -95,7 +95,7 @@ def _pos(x: int, y: int, z: int) -> dict[str, int]:
     return {"x": x, "y": y, "z": z}
 
 
-def setblock(ctx: Context, r: Reader) -> CommandResult:
+def setblock(ctx: Context, r: Reader) -> CommandOutcome:
     x, y, z = _block_pos(ctx, r.position())
     block, states = _block_spec(r)
     mode = r.choice("replace", "destroy", "keep") if not r.at_end() else "replace"
@@ -108,12 +108,12 @@ def setblock(ctx: Context, r: Reader) -> CommandResult:
     if same or (mode == "keep" and current != AIR):
         raise CommandError(text("commands.setblock.noChange"))
     world.set_block(dim, x, y, z, block, states)
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.setblock.success"), fields={"position": _pos(x, y, z)}
     )
 
 
-def testforblock(ctx: Context, r: Reader) -> CommandResult:
+def testforblock(ctx: Context, r: Reader) -> CommandOutcome:
     x, y, z = _block_pos(ctx, r.position())
     wanted = _block_id(r)
     r.rest()  # a data value or block states: accepted, not compared
@@ -127,7 +127,7 @@ def testforblock(ctx: Context, r: Reader) -> CommandResult:
                  display_name(wanted)),
             fields={"matches": False, **where},
         )  # fmt: skip
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.testforblock.success", x, y, z),
         fields={"matches": True, **where},
     )
@@ -140,7 +140,7 @@ def _fill_target(mode: str, block: str, shell: bool) -> str | None:
     return AIR if mode == "hollow" else None
 
 
-def fill(ctx: Context, r: Reader) -> CommandResult:
+def fill(ctx: Context, r: Reader) -> CommandOutcome:
     box = _box(_block_pos(ctx, r.position()), _block_pos(ctx, r.position()))
     block, states = _block_spec(r)
     mode = r.choice("replace", "destroy", "keep", "hollow", "outline") if not r.at_end() else ""
@@ -164,7 +164,7 @@ def fill(ctx: Context, r: Reader) -> CommandResult:
         changed += 1
     if changed == 0:
         raise CommandError(text("commands.fill.failed"), fields={"fillCount": 0})
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.fill.success", changed), fields={"fillCount": changed}
     )
 
@@ -173,7 +173,7 @@ def _overlap(a: Box, b: Box) -> bool:
     return all(a[0][i] <= b[1][i] and b[0][i] <= a[1][i] for i in range(3))
 
 
-def clone(ctx: Context, r: Reader) -> CommandResult:
+def clone(ctx: Context, r: Reader) -> CommandOutcome:
     source = _box(_block_pos(ctx, r.position()), _block_pos(ctx, r.position()))
     low = _block_pos(ctx, r.position())
     mask = r.choice("replace", "masked", "filtered") if not r.at_end() else "replace"
@@ -192,7 +192,7 @@ def clone(ctx: Context, r: Reader) -> CommandResult:
     copied = _copy(ctx, source, low, mask, only, move=mode == "move")
     if copied == 0:
         raise CommandError(text("commands.clone.failed"))
-    return CommandResult(status_message=text("commands.clone.success", copied))
+    return CommandOutcome(status_message=text("commands.clone.success", copied))
 
 
 def _copy(ctx: Context, source: Box, low: Position, mask: str, only: str | None, move: bool) -> int:

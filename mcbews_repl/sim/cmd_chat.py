@@ -16,10 +16,10 @@ import json
 import re
 from typing import Any
 
-from .commands import (
+from .cmdtypes import (
     FAILED_TO_PARSE,
     CommandError,
-    CommandResult,
+    CommandOutcome,
     Context,
     Effects,
     Handler,
@@ -65,25 +65,25 @@ def player_chat(world: WorldState, effects: Effects, player: str, message: str) 
     effects.chat(ChatLine(player, message, "chat"))
 
 
-def say(ctx: Context, r: Reader) -> CommandResult:
+def say(ctx: Context, r: Reader) -> CommandOutcome:
     message = _expand(ctx, r.rest())
     if not message:
         raise r.fail("")
     announced = text("chat.type.announcement", _sender(ctx), message)
     show(_everyone(ctx.world), announced)
     ctx.effects.chat(ChatLine(_sender(ctx), announced, "say"))
-    return CommandResult(status_message=None, fields={"message": message})
+    return CommandOutcome(status_message=None, fields={"message": message})
 
 
-def me(ctx: Context, r: Reader) -> CommandResult:
+def me(ctx: Context, r: Reader) -> CommandOutcome:
     message = _expand(ctx, r.rest())
     sender = _sender(ctx)
     show(_everyone(ctx.world), text("chat.type.emote", sender, message))
     ctx.effects.chat(ChatLine(sender, message, "me"))
-    return CommandResult(status_message=None)
+    return CommandOutcome(status_message=None)
 
 
-def tell(ctx: Context, r: Reader) -> CommandResult:
+def tell(ctx: Context, r: Reader) -> CommandOutcome:
     targets = ctx.targets(r.target(), players=True)
     message = _expand(ctx, r.rest())
     if not message:
@@ -94,7 +94,7 @@ def tell(ctx: Context, r: Reader) -> CommandResult:
         ctx.effects.chat(ChatLine(sender, message, "tell", receiver=target.name))
     names = [t.name for t in targets]
     outgoing = [text("commands.message.display.outgoing", name, message) for name in names]
-    return CommandResult(
+    return CommandOutcome(
         status_message="\n".join(outgoing), fields={"message": message, "recipient": names}
     )
 
@@ -118,7 +118,7 @@ def _rawtext(ctx: Context, value: Any) -> str:
     return "".join(parts)
 
 
-def tellraw(ctx: Context, r: Reader) -> CommandResult:
+def tellraw(ctx: Context, r: Reader) -> CommandOutcome:
     targets = ctx.targets(r.target(), players=True)
     raw = r.rest()
     try:
@@ -130,10 +130,10 @@ def tellraw(ctx: Context, r: Reader) -> CommandResult:
         show([target], shown)
         # The game reports tellraw as a tell carrying the raw JSON and a line break.
         ctx.effects.chat(ChatLine(_sender(ctx), raw + "\n", "tell", receiver=target.name))
-    return CommandResult(status_message=None, fields={"recipient": [t.name for t in targets]})
+    return CommandOutcome(status_message=None, fields={"recipient": [t.name for t in targets]})
 
 
-def scriptevent(ctx: Context, r: Reader) -> CommandResult:
+def scriptevent(ctx: Context, r: Reader) -> CommandOutcome:
     event_id = r.word()
     namespace, sep, name = event_id.partition(":")
     if not sep or not namespace or not name or namespace == "minecraft":
@@ -145,19 +145,19 @@ def scriptevent(ctx: Context, r: Reader) -> CommandResult:
         )
     ctx.effects.script_event(event_id, message, ctx.origin)
     # The language file has no success string for scriptevent (facts.json, assumed).
-    return CommandResult(status_message=None)
+    return CommandOutcome(status_message=None)
 
 
-def getlocalplayername(ctx: Context, r: Reader) -> CommandResult:
+def getlocalplayername(ctx: Context, r: Reader) -> CommandOutcome:
     r.end()
     name = ctx.world.local_player
-    return CommandResult(status_message=name, fields={"localplayername": name})
+    return CommandOutcome(status_message=name, fields={"localplayername": name})
 
 
-def closewebsocket(ctx: Context, r: Reader) -> CommandResult:
+def closewebsocket(ctx: Context, r: Reader) -> CommandOutcome:
     r.end()
     ctx.effects.close_websocket()
-    return CommandResult(status_message="Closing websocket connection")
+    return CommandOutcome(status_message="Closing websocket connection")
 
 
 HANDLERS: dict[str, Handler] = {

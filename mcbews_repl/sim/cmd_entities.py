@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from .commands import CommandError, CommandResult, Context, Handler
+from .cmdtypes import CommandError, CommandOutcome, Context, Handler
 from .facts import text
 from .model import EQUIPMENT_SLOTS, Entity, ItemStack, Player, Vec3, display_name
 from .parse import Reader
@@ -62,7 +62,7 @@ def _stackable(stack: ItemStack, item: ItemStack) -> bool:
 _MAX_GIVE = 32767  # the game's cap on a /give amount
 
 
-def give(ctx: Context, r: Reader) -> CommandResult:
+def give(ctx: Context, r: Reader) -> CommandOutcome:
     players = players_only(ctx.targets(r.target(), players=True))
     type_id = _item_id(r)
     amount = r.integer(optional=True) or 1
@@ -76,7 +76,7 @@ def give(ctx: Context, r: Reader) -> CommandResult:
         give_item(player, ItemStack(type_id, amount, data=data, max_amount=max_amount))
     names = [p.name for p in players]
     item = display_name(type_id)
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.give.success", item, amount, ", ".join(names)),
         fields={"itemAmount": amount, "itemName": item, "playerName": names},
     )
@@ -114,7 +114,7 @@ def _clear_one(player: Player, type_id: str | None, data: int, max_count: int) -
     return total
 
 
-def clear(ctx: Context, r: Reader) -> CommandResult:
+def clear(ctx: Context, r: Reader) -> CommandOutcome:
     selector = r.target() if not r.at_end() else None
     players = players_only(ctx.targets(selector, players=True)) if selector else []
     if selector is None:
@@ -132,11 +132,11 @@ def clear(ctx: Context, r: Reader) -> CommandResult:
     if total == 0:
         raise CommandError(text("commands.clear.failure.no.items", names), fields=removed)
     if max_count == 0:  # only count: the game reports each player as "<name> (<count>)"
-        return CommandResult(
+        return CommandOutcome(
             status_message=text("commands.clear.testing", names, total),
             fields={"playerTest": [f"{name} ({n})" for name, n in counts.items()]},
         )
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.clear.success", names, total), fields=removed
     )
 
@@ -148,7 +148,7 @@ def _looks_like_coord(token: str | None) -> bool:
     return token[0] in "~^" or body.replace(".", "", 1).lstrip("-").isdigit()
 
 
-def tp(ctx: Context, r: Reader) -> CommandResult:
+def tp(ctx: Context, r: Reader) -> CommandOutcome:
     movers: list[Entity] = [ctx.origin.entity] if ctx.origin.entity else []
     if not _looks_like_coord(r.peek()):
         first = ctx.targets(r.target())
@@ -169,7 +169,7 @@ def tp(ctx: Context, r: Reader) -> CommandResult:
     where = movers[0].location if movers else Vec3(0, 0, 0)
     names = [m.name for m in movers]
     shown = (f"{v:.2f}" for v in (where.x, where.y, where.z))
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.tp.success.coordinates", ", ".join(names), *shown),
         fields={"destination": _json_vec(where), "victim": names},
     )
@@ -180,18 +180,18 @@ def _json_vec(v: Vec3) -> dict[str, float]:
     return {k: int(n) if float(n).is_integer() else n for k, n in v.to_dict().items()}
 
 
-def _teleport_to_entity(movers: list[Entity], dest: Entity) -> CommandResult:
+def _teleport_to_entity(movers: list[Entity], dest: Entity) -> CommandOutcome:
     for mover in movers:
         mover.location = Vec3(dest.location.x, dest.location.y, dest.location.z)
         mover.dimension = dest.dimension
     names = [m.name for m in movers]
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.tp.success", ", ".join(names), dest.name),
         fields={"destination": _json_vec(dest.location), "victim": names},
     )
 
 
-def gamemode(ctx: Context, r: Reader) -> CommandResult:
+def gamemode(ctx: Context, r: Reader) -> CommandOutcome:
     mode = _GAME_MODES[r.choice(*_GAME_MODES)]
     players = players_only(ctx.targets(r.target(), players=True)) if not r.at_end() else []
     if not players and isinstance(ctx.origin.entity, Player):
@@ -200,19 +200,19 @@ def gamemode(ctx: Context, r: Reader) -> CommandResult:
     for player in players:
         player.game_mode = mode
     if players == [ctx.origin.entity]:
-        return CommandResult(status_message=text("commands.gamemode.success.self", mode.title()))
+        return CommandOutcome(status_message=text("commands.gamemode.success.self", mode.title()))
     names = ", ".join(p.name for p in players)
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.gamemode.success.other", mode.title(), names)
     )
 
 
-def tag(ctx: Context, r: Reader) -> CommandResult:
+def tag(ctx: Context, r: Reader) -> CommandOutcome:
     targets = ctx.targets(r.target())
     action = r.choice("add", "remove", "list")
     if action == "list":
         r.end()
-        return CommandResult(status_message=_tag_list(targets))
+        return CommandOutcome(status_message=_tag_list(targets))
     name = r.word()
     r.end()
     changed = [e for e in targets if (name not in e.tags) == (action == "add")]
@@ -221,10 +221,10 @@ def tag(ctx: Context, r: Reader) -> CommandResult:
     for entity in changed:
         entity.tags.add(name) if action == "add" else entity.tags.discard(name)
     if len(changed) == 1:
-        return CommandResult(
+        return CommandOutcome(
             status_message=text(f"commands.tag.{action}.success.single", name, changed[0].name)
         )
-    return CommandResult(
+    return CommandOutcome(
         status_message=text(f"commands.tag.{action}.success.multiple", name, len(changed))
     )
 
@@ -247,17 +247,17 @@ def _tag_list(targets: list[Entity]) -> str:
     return text("commands.tag.list.multiple.success", len(targets), len(every), listed(every))
 
 
-def testfor(ctx: Context, r: Reader) -> CommandResult:
+def testfor(ctx: Context, r: Reader) -> CommandOutcome:
     found = ctx.targets(r.target())
     r.end()
     names = [e.name for e in found]
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.testfor.success", ", ".join(names)),
         fields={"victim": names},
     )
 
 
-def querytarget(ctx: Context, r: Reader) -> CommandResult:
+def querytarget(ctx: Context, r: Reader) -> CommandOutcome:
     found = ctx.targets(r.target())
     r.end()
     details = [
@@ -272,23 +272,23 @@ def querytarget(ctx: Context, r: Reader) -> CommandResult:
     # The game sends details as a JSON *string* inside the JSON body; what fills the
     # message's placeholder is not captured (facts.json, assumed: the same string).
     shown = json.dumps(details)
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.querytarget.success", shown), fields={"details": shown}
     )
 
 
-def list_players(ctx: Context, r: Reader) -> CommandResult:
+def list_players(ctx: Context, r: Reader) -> CommandOutcome:
     r.end()
     names = ", ".join(ctx.world.players)
     count, cap = len(ctx.world.players), ctx.world.max_players
     heading = text("commands.players.list", count, cap)
-    return CommandResult(
+    return CommandOutcome(
         status_message=f"{heading}\n{text('commands.players.list.names', names)}",
         fields={"currentPlayerCount": count, "maxPlayerCount": cap, "players": names},
     )
 
 
-def summon(ctx: Context, r: Reader) -> CommandResult:
+def summon(ctx: Context, r: Reader) -> CommandOutcome:
     type_id = _item_id(r)
     if type_id == "minecraft:player":
         raise CommandError("Failed to summon: player is not a summonable entity")
@@ -299,10 +299,10 @@ def summon(ctx: Context, r: Reader) -> CommandResult:
         where = Vec3(x.resolve(base.x), y.resolve(base.y), z.resolve(base.z))
     name = r.rest().strip().strip('"')
     ctx.world.entities.append(Entity(type_id, where, ctx.origin.dimension, name_tag=name))
-    return CommandResult(status_message=text("commands.summon.success"))
+    return CommandOutcome(status_message=text("commands.summon.success"))
 
 
-def kill(ctx: Context, r: Reader) -> CommandResult:
+def kill(ctx: Context, r: Reader) -> CommandOutcome:
     if r.at_end():
         victims = [ctx.origin.entity] if ctx.origin.entity else []
     else:
@@ -315,7 +315,7 @@ def kill(ctx: Context, r: Reader) -> CommandResult:
             victim.health = victim.max_health
         else:
             ctx.world.remove_entity(victim)
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.kill.successful", ", ".join(v.name for v in victims))
     )
 

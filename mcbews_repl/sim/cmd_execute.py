@@ -10,23 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .commands import CommandResult, Context
+from .cmdtypes import CommandOutcome, Context
 from .parse import Reader
 from .selectors import CommandOrigin
 
 __all__ = ["execute"]
 
-RunAs = Callable[[str, CommandOrigin], CommandResult]
+RunAs = Callable[[str, CommandOrigin], CommandOutcome]
 
 
-def execute(ctx: Context, r: Reader, run: RunAs) -> CommandResult:
+def execute(ctx: Context, r: Reader, run: RunAs) -> CommandOutcome:
     r.choice("as")
     targets = ctx.targets(r.target())
     r.choice("run")
     line = r.rest()
     if not line.strip():
         raise r.fail("")
-    result = CommandResult()
+    result = CommandOutcome()
     for entity in targets:
         result = run(line, CommandOrigin(entity.name, entity))
     return result

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .commands import CommandError, CommandResult, Context, Handler
+from .cmdtypes import CommandError, CommandOutcome, Context, Handler
 from .facts import text
 from .model import Objective
 from .parse import Reader
@@ -49,25 +49,25 @@ def _tracked(ctx: Context) -> set[str]:
     return {name for o in ctx.world.objectives.values() for name in o.scores}
 
 
-def objectives(ctx: Context, r: Reader) -> CommandResult:
+def objectives(ctx: Context, r: Reader) -> CommandOutcome:
     action = r.choice("add", "remove", "list", "setdisplay")
     objs = ctx.world.objectives
     if action == "list":
         r.end()
         if not objs:
-            return CommandResult(status_message=text("commands.scoreboard.objectives.list.empty"))
+            return CommandOutcome(status_message=text("commands.scoreboard.objectives.list.empty"))
         lines = [text("commands.scoreboard.objectives.list.count", len(objs))] + [
             text("commands.scoreboard.objectives.list.entry", o.name, o.display_name, o.criteria)
             for o in objs.values()
         ]
-        return CommandResult(status_message="\n".join(lines))
+        return CommandOutcome(status_message="\n".join(lines))
     if action == "setdisplay":
         return _setdisplay(ctx, r)
     name = r.word()
     if action == "remove":
         r.end()
         objs.pop(_objective(ctx, name).name)
-        return CommandResult(
+        return CommandOutcome(
             status_message=text("commands.scoreboard.objectives.remove.success", name)
         )
     r.choice("dummy")
@@ -75,7 +75,7 @@ def objectives(ctx: Context, r: Reader) -> CommandResult:
     if name in objs:
         raise CommandError(text("commands.scoreboard.objectives.add.alreadyExists", name))
     objs[name] = Objective(name, display)
-    return CommandResult(status_message=text("commands.scoreboard.objectives.add.success", name))
+    return CommandOutcome(status_message=text("commands.scoreboard.objectives.add.success", name))
 
 
 _CHANGE: dict[str, Callable[[int, int], int]] = {
@@ -99,23 +99,23 @@ _OPERATIONS: dict[str, Callable[[int, int], int]] = {
 _DISPLAY_SLOTS = ("list", "sidebar", "belowname")
 
 
-def _setdisplay(ctx: Context, r: Reader) -> CommandResult:
+def _setdisplay(ctx: Context, r: Reader) -> CommandOutcome:
     slot = r.choice(*_DISPLAY_SLOTS)
     name = r.optional_word()
     if name is None:
-        return CommandResult(
+        return CommandOutcome(
             status_message=text("commands.scoreboard.objectives.setdisplay.successCleared", slot)
         )
     _objective(ctx, name)
     if slot != "belowname" and not r.at_end():
         r.choice("ascending", "descending")
     r.end()
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.scoreboard.objectives.setdisplay.successSet", slot, name)
     )
 
 
-def _change(ctx: Context, r: Reader, action: str) -> CommandResult:
+def _change(ctx: Context, r: Reader, action: str) -> CommandOutcome:
     names = _participants(ctx, r)
     objective = _objective(ctx, r.word())
     amount = r.integer()
@@ -126,20 +126,20 @@ def _change(ctx: Context, r: Reader, action: str) -> CommandResult:
     key = f"commands.scoreboard.players.{action}"
     if len(names) > 1:  # the game reports the count, and for add/remove no new score
         if action == "set":
-            return CommandResult(
+            return CommandOutcome(
                 status_message=text(f"{key}.multiple.success", objective.name, len(names), amount)
             )
-        return CommandResult(
+        return CommandOutcome(
             status_message=text(f"{key}.multiple.success", amount, objective.name, len(names))
         )
     (name,) = names
     now = objective.scores[name]
     if action == "set":
-        return CommandResult(status_message=text(f"{key}.success", objective.name, name, now))
-    return CommandResult(status_message=text(f"{key}.success", amount, objective.name, name, now))
+        return CommandOutcome(status_message=text(f"{key}.success", objective.name, name, now))
+    return CommandOutcome(status_message=text(f"{key}.success", amount, objective.name, name, now))
 
 
-def _reset(ctx: Context, r: Reader) -> CommandResult:
+def _reset(ctx: Context, r: Reader) -> CommandOutcome:
     names = _participants(ctx, r)
     only = r.optional_word()
     r.end()
@@ -149,19 +149,19 @@ def _reset(ctx: Context, r: Reader) -> CommandResult:
             objective.scores.pop(name, None)
     who = ", ".join(names)
     if only:
-        return CommandResult(
+        return CommandOutcome(
             status_message=text("commands.scoreboard.players.resetscore.success", only, who)
         )
-    return CommandResult(status_message=text("commands.scoreboard.players.reset.success", who))
+    return CommandOutcome(status_message=text("commands.scoreboard.players.reset.success", who))
 
 
-def _list(ctx: Context, r: Reader) -> CommandResult:
+def _list(ctx: Context, r: Reader) -> CommandOutcome:
     if r.at_end():
         tracked = sorted(_tracked(ctx))
         if not tracked:
-            return CommandResult(status_message=text("commands.scoreboard.players.list.empty"))
+            return CommandOutcome(status_message=text("commands.scoreboard.players.list.empty"))
         heading = text("commands.scoreboard.players.list.count", len(tracked))
-        return CommandResult(status_message=f"{heading}\n{', '.join(tracked)}")
+        return CommandOutcome(status_message=f"{heading}\n{', '.join(tracked)}")
     names = _participants(ctx, r)
     r.end()
     lines: list[str] = []
@@ -176,10 +176,10 @@ def _list(ctx: Context, r: Reader) -> CommandResult:
                  o.name)
             for o in held
         ]  # fmt: skip
-    return CommandResult(status_message="\n".join(lines))
+    return CommandOutcome(status_message="\n".join(lines))
 
 
-def _operation(ctx: Context, r: Reader) -> CommandResult:
+def _operation(ctx: Context, r: Reader) -> CommandOutcome:
     names = _participants(ctx, r)
     target = _objective(ctx, r.word())
     op = r.choice(*_OPERATIONS, "><")
@@ -198,13 +198,13 @@ def _operation(ctx: Context, r: Reader) -> CommandResult:
             else:
                 target.scores[name] = _wrap(_OPERATIONS[op](mine, source.scores[other]))
     # The game names no score here, only how many holders were updated.
-    return CommandResult(
+    return CommandOutcome(
         status_message=text("commands.scoreboard.players.operation.success", target.name,
                             len(names))
     )  # fmt: skip
 
 
-def players(ctx: Context, r: Reader) -> CommandResult:
+def players(ctx: Context, r: Reader) -> CommandOutcome:
     action = r.choice("set", "add", "remove", "reset", "list", "operation")
     if action in _CHANGE:
         return _change(ctx, r, action)
@@ -215,7 +215,7 @@ def players(ctx: Context, r: Reader) -> CommandResult:
     return _operation(ctx, r)
 
 
-def scoreboard(ctx: Context, r: Reader) -> CommandResult:
+def scoreboard(ctx: Context, r: Reader) -> CommandOutcome:
     branch = r.choice("objectives", "players")
     return objectives(ctx, r) if branch == "objectives" else players(ctx, r)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .commands import CommandResult, Context, Handler
+from .cmdtypes import CommandOutcome, Context, Handler
 from .facts import text
 from .parse import Reader
 
@@ -13,7 +13,7 @@ _TIME_NAMES = {"day": 1000, "noon": 6000, "sunset": 12000, "night": 13000, "midn
                "sunrise": 23000}  # fmt: skip
 
 
-def time(ctx: Context, r: Reader) -> CommandResult:
+def time(ctx: Context, r: Reader) -> CommandOutcome:
     action = r.choice("set", "add", "query")
     world = ctx.world
     if action == "query":
@@ -24,7 +24,7 @@ def time(ctx: Context, r: Reader) -> CommandResult:
             "gametime": world.absolute_time,
             "day": world.absolute_time // TICKS_PER_DAY,
         }[what]
-        return CommandResult(
+        return CommandOutcome(
             status_message=text(f"commands.time.query.{what}", value), fields={"data": value}
         )
     token = r.word()
@@ -38,20 +38,20 @@ def time(ctx: Context, r: Reader) -> CommandResult:
             raise r.fail(token) from None
     if action == "add":
         world.time_of_day = (world.time_of_day + amount) % TICKS_PER_DAY
-        return CommandResult(status_message=text("commands.time.added", amount))
+        return CommandOutcome(status_message=text("commands.time.added", amount))
     world.time_of_day = amount % TICKS_PER_DAY
-    return CommandResult(status_message=text("commands.time.set", amount))
+    return CommandOutcome(status_message=text("commands.time.set", amount))
 
 
-def weather(ctx: Context, r: Reader) -> CommandResult:
+def weather(ctx: Context, r: Reader) -> CommandOutcome:
     state = r.choice("clear", "rain", "thunder", "query")
     if state == "query":
         r.end()
-        return CommandResult(status_message=text("commands.weather.query", ctx.world.weather))
+        return CommandOutcome(status_message=text("commands.weather.query", ctx.world.weather))
     r.integer(optional=True)  # duration: accepted, weather does not change on its own here
     r.end()
     ctx.world.weather = state
-    return CommandResult(status_message=text(f"commands.weather.{state}"))
+    return CommandOutcome(status_message=text(f"commands.weather.{state}"))
 
 
 HANDLERS: dict[str, Handler] = {

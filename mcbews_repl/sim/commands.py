@@ -1,25 +1,36 @@
 """The command interpreter: one line in, one game-shaped result out.
 
-Handlers live in small modules by topic (chat, entities, scoreboard, world); each reads its
-arguments with a :class:`Reader` and returns a :class:`CommandResult` or raises
-:class:`CommandError`. Effects that leave the world (chat lines for the WebSocket, script
-events for the addon, closing the socket) go through the :class:`Effects` hooks, so the
-interpreter runs the same for the WebSocket client and for the addon's ``runCommand``.
+Handlers live in small modules by topic (chat, entities, scoreboard, world, blocks); each
+reads its arguments with a :class:`Reader` and returns a :class:`CommandOutcome` or raises
+:class:`CommandError` (both in ``cmdtypes.py``, which the handler modules import instead
+of this one). Effects that leave the world (chat lines for the WebSocket, script events for
+the addon, closing the socket) go through the :class:`Effects` hooks, so the interpreter
+runs the same for the WebSocket client and for the addon's ``runCommand``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
-from . import facts
-from .facts import COMMAND_NOT_FOUND, EXECUTION_FAIL, FAILED_TO_PARSE, NO_TARGET, SUCCESS
-from .model import ChatLine, Entity, WorldState
-from .parse import CommandSyntaxError, Reader, Selector
-from .selectors import CommandOrigin, resolve
+from . import cmd_blocks, cmd_chat, cmd_entities, cmd_scoreboard, cmd_world, facts
+from .cmd_execute import execute
+from .cmdtypes import (
+    COMMAND_NOT_FOUND,
+    EXECUTION_FAIL,
+    FAILED_TO_PARSE,
+    NO_TARGET,
+    SUCCESS,
+    CommandError,
+    CommandOutcome,
+    Context,
+    Effects,
+    Handler,
+    show,
+)
+from .model import WorldState
+from .parse import CommandSyntaxError, Reader
+from .selectors import CommandOrigin
 
 __all__ = [
     "COMMAND_NOT_FOUND",
@@ -28,91 +39,13 @@ __all__ = [
     "NO_TARGET",
     "SUCCESS",
     "CommandError",
-    "CommandResult",
+    "CommandOutcome",
     "Context",
     "Effects",
     "Handler",
     "Interpreter",
     "show",
 ]
-
-
-@dataclass
-class CommandResult:
-    """One command's answer. ``status_message`` None leaves ``statusMessage`` out of the
-    body, as the game does for say, me and tellraw (captures.json)."""
-
-    status_code: int = SUCCESS
-    status_message: str | None = ""
-    fields: dict[str, Any] = field(default_factory=dict)  # command-specific body fields
-    success_count: int = 1  # what the Script API's runCommand reports
-
-    @property
-    def message(self) -> str:
-        return self.status_message or ""
-
-    def body(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"statusCode": self.status_code}
-        if self.status_message is not None:
-            body["statusMessage"] = self.status_message
-        body.update(self.fields)
-        return dict(sorted(body.items()))  # the captured bodies list their keys sorted
-
-
-class CommandError(Exception):
-    """A command that parsed but failed; becomes a negative status code (and ``fields``)."""
-
-    def __init__(
-        self,
-        message: str,
-        status_code: int = EXECUTION_FAIL,
-        fields: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status_code = status_code
-        self.fields = fields or {}
-
-
-@dataclass
-class Effects:
-    """Where the world's outward effects go; the defaults drop them."""
-
-    chat: Callable[[ChatLine], None] = lambda line: None
-    script_event: Callable[[str, str, CommandOrigin], None] = lambda i, m, o: None
-    close_websocket: Callable[[], None] = lambda: None
-    # Commands the addon registered (``mcbews:chat``): name, origin, the rest of the line.
-    custom_command: Callable[[str, CommandOrigin, str], CommandResult | None] = lambda n, o, rest: (
-        None
-    )
-
-
-@dataclass
-class Context:
-    """What a handler may touch while running one command."""
-
-    world: WorldState
-    origin: CommandOrigin
-    effects: Effects
-    rng: random.Random
-
-    def targets(self, selector: Selector, *, players: bool = False) -> list[Entity]:
-        found = resolve(self.world, selector, self.origin, self.rng)
-        if players:
-            found = [e for e in found if e.is_player]
-        if not found:
-            raise CommandError(facts.text("commands.generic.noTargetMatch"), NO_TARGET)
-        return found
-
-
-Handler = Callable[[Context, Reader], CommandResult]
-
-
-def show(receivers: list[Entity], line: str) -> None:
-    """Put ``line`` on the screens (inboxes) of the players among ``receivers``."""
-    for entity in receivers:
-        inbox = getattr(entity, "inbox", None)
-        if inbox is not None:
-            inbox.append(line)
 
 
 class Interpreter:
@@ -123,32 +56,28 @@ class Interpreter:
         self.effects = effects or Effects()
         self.rng = random.Random(seed)
         self.handlers: dict[str, Handler] = {}
-        from . import cmd_blocks, cmd_chat, cmd_entities, cmd_scoreboard, cmd_world
-
         for module in (cmd_chat, cmd_entities, cmd_scoreboard, cmd_world, cmd_blocks):
             self.handlers.update(module.HANDLERS)
 
-    def execute(self, line: str, origin: CommandOrigin) -> CommandResult:
+    def execute(self, line: str, origin: CommandOrigin) -> CommandOutcome:
         text = line.strip()
         text = text[1:] if text.startswith("/") else text
         reader = Reader(text)
         name = (reader.optional_word() or "").lower()
         handler = self.handlers.get(name)
         if name == "execute":  # runs a whole command line again, as another origin
-            from .cmd_execute import execute
-
             handler = partial(execute, run=self.execute)
         if handler is None:
             custom = self.effects.custom_command(name, origin, reader.rest())
             if custom is not None:
                 return custom
-            return CommandResult(
+            return CommandOutcome(
                 COMMAND_NOT_FOUND, facts.text("commands.generic.unknown", name), success_count=0
             )
         ctx = Context(self.world, origin, self.effects, self.rng)
         try:
             return handler(ctx, reader)
         except CommandSyntaxError as exc:
-            return CommandResult(FAILED_TO_PARSE, str(exc), success_count=0)
+            return CommandOutcome(FAILED_TO_PARSE, str(exc), success_count=0)
         except CommandError as exc:
-            return CommandResult(exc.status_code, str(exc), exc.fields, success_count=0)
+            return CommandOutcome(exc.status_code, str(exc), exc.fields, success_count=0)

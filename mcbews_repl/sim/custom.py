@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .commands import CommandResult
+from .commands import CommandOutcome
 from .facts import CUSTOM_COMMAND_FAILURE, FAILED_TO_PARSE
 from .parse import CommandSyntaxError, Reader
 
@@ -79,15 +79,15 @@ def _read(reader: Reader, kind: str) -> Any:
 Callback = Callable[[str, list[Any]], dict[str, Any]]
 
 
-def run_custom_command(spec: CustomCommandSpec, rest: str, call: Callback) -> CommandResult:
+def run_custom_command(spec: CustomCommandSpec, rest: str, call: Callback) -> CommandOutcome:
     """Parse ``rest``, call the script (``call(name, args)`` returns ``{status, message}``)
     and answer as the game does."""
     try:
         args = parse_arguments(spec, f"{spec.name} {rest}".strip())
     except CommandSyntaxError as exc:
-        return CommandResult(FAILED_TO_PARSE, str(exc), success_count=0)
+        return CommandOutcome(FAILED_TO_PARSE, str(exc), success_count=0)
     out = call(spec.name, args)
     message = str(out.get("message", ""))
     if out.get("status", 1) == 0:
-        return CommandResult(status_message=message)
-    return CommandResult(CUSTOM_COMMAND_FAILURE, message, success_count=0)
+        return CommandOutcome(status_message=message)
+    return CommandOutcome(CUSTOM_COMMAND_FAILURE, message, success_count=0)

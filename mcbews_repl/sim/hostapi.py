@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .commands import COMMAND_NOT_FOUND, FAILED_TO_PARSE, CommandResult
+from .commands import COMMAND_NOT_FOUND, FAILED_TO_PARSE, CommandOutcome
 from .custom import CustomCommandSpec
 from .defaults import make_player
 from .facts import (
@@ -33,7 +33,7 @@ _ENTITY_ID = re.compile(r"-?\d{1,20}")
 _GAME_MODES = {"Survival": "survival", "Creative": "creative", "Adventure": "adventure",
                "Spectator": "spectator"}  # fmt: skip
 
-RunCommand = Callable[[str, CommandOrigin], CommandResult]
+RunCommand = Callable[[str, CommandOrigin], CommandOutcome]
 
 
 @dataclass

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..exceptions import McbewsError
+
 __all__ = ["ModuleSyntaxError", "WrappedModule", "code_mask", "guard_loops", "wrap_module"]
 
 WATCHDOG = "__mcbews_watchdog()"
@@ -30,8 +32,9 @@ _BEFORE_EXPRESSION = frozenset(
 _WORD = re.compile(r"[A-Za-z0-9_$]+")
 
 
-class ModuleSyntaxError(ValueError):
-    """An import or export this loader cannot rewrite; ``line`` is 1-based."""
+class ModuleSyntaxError(McbewsError, ValueError):
+    """An import or export this loader cannot rewrite; ``line`` is 1-based. The script host
+    turns it into a :class:`~mcbews_repl.exceptions.PrototypeError`."""
 
     def __init__(self, message: str, line: int) -> None:
         super().__init__(message)

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..addon.checks import imports_of, pack_files, pack_problems, script_entry
 from ..exceptions import PackError
-from .commands import CommandResult, Context, Handler
+from .cmdtypes import CommandOutcome, Context, Handler
 from .facts import EXECUTION_FAIL, text
 from .host import ScriptHost
 from .hostapi import HostApi
@@ -111,13 +111,13 @@ def reload_handler(reload: Callable[[], str | None]) -> Handler:
     """``/reload`` and ``/reload all``: ``reload()`` starts the scripts over and returns why
     it could not, or None (the game's success message then)."""
 
-    def handle(ctx: Context, r: Reader) -> CommandResult:
+    def handle(ctx: Context, r: Reader) -> CommandOutcome:
         if r.peek() is not None:
             r.choice("all")  # the world itself stays here: see docs/sim.md
         r.end()
         problem = reload()
         if problem is not None:
-            return CommandResult(EXECUTION_FAIL, problem, success_count=0)
-        return CommandResult(status_message=text("commands.reload.success"))
+            return CommandOutcome(EXECUTION_FAIL, problem, success_count=0)
+        return CommandOutcome(status_message=text("commands.reload.success"))
 
     return handle

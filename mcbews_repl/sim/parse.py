@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ..exceptions import McbewsError
 from .facts import text
 
 __all__ = ["CommandSyntaxError", "Coord", "Reader", "Selector", "split_top_level"]
@@ -19,7 +20,7 @@ _T = TypeVar("_T")
 _CONTEXT_CHARS = 10  # the game quotes about this much of the line around the bad token
 
 
-class CommandSyntaxError(Exception):
+class CommandSyntaxError(McbewsError):
     """The line does not parse; ``str()`` is the game's statusMessage."""
 
     def __init__(self, line: str, pos: int, token: str) -> None:

@@ -21,7 +21,7 @@ from ..exceptions import PackError
 from .client import GameClient
 from .clock import ClockMode, TickClock
 from .cmd_chat import player_chat
-from .commands import CommandResult, Effects, Interpreter
+from .commands import CommandOutcome, Effects, Interpreter
 from .custom import run_custom_command
 from .defaults import default_world
 from .facts import CUSTOM_COMMAND_FAILURE, EXTERNAL_SENDER, MODERN_EVENT_VERSION
@@ -37,7 +37,7 @@ log = logging.getLogger("mcbews_repl.sim")
 CHAT_PANEL_COMMAND = "mcbews:chat"  # the addon's command a player types (not a request)
 _T = TypeVar("_T")
 
-# How a /scriptevent run over the WebSocket reaches scripts: PROTOCOL.md says it may arrive
+# How a /scriptevent run over the WebSocket reaches scripts: it may arrive (docs/protocol.md)
 # with sourceType Entity (the connected player) rather than Server; both are selectable.
 ScriptEventSource = Literal["Entity", "Server"]
 # The addon's two packs (addon/README.md): stable modules only, or with the beta gametest one.
@@ -253,7 +253,7 @@ class SimWorld:
         return asyncio.run_coroutine_threadsafe(call(), self.loop)
 
     # --- driving it from Python -----------------------------------------------------
-    def run_command(self, line: str, as_player: str | None = None) -> CommandResult:
+    def run_command(self, line: str, as_player: str | None = None) -> CommandOutcome:
         """Run a command as a player (default: the local player), like typing it in chat."""
         name = as_player or self.world.local_player
         origin = CommandOrigin(name, self.world.players.get(name))
@@ -285,11 +285,11 @@ class SimWorld:
         ]
 
     # --- internals ------------------------------------------------------------------
-    def _run_as(self, line: str, origin: CommandOrigin) -> CommandResult:
+    def _run_as(self, line: str, origin: CommandOrigin) -> CommandOutcome:
         self._active = True
         return self.interpreter.execute(line, origin)
 
-    def _run_ws_command(self, line: str) -> CommandResult:
+    def _run_ws_command(self, line: str) -> CommandOutcome:
         local = self.world.players.get(self.world.local_player)
         return self._run_as(line, CommandOrigin(EXTERNAL_SENDER, local))
 
@@ -333,13 +333,13 @@ class SimWorld:
 
     def _on_custom_command(
         self, name: str, origin: CommandOrigin, rest: str
-    ) -> CommandResult | None:
+    ) -> CommandOutcome | None:
         host, spec = self.host, self.api.custom_commands.get(name)
         if host is None or spec is None:
             return None
         if self.script_error and name != CHAT_PANEL_COMMAND:
             host.fail(f"custom command {name}", f"Error: simulated script error in {name}")
-            return CommandResult(CUSTOM_COMMAND_FAILURE, "", success_count=0)
+            return CommandOutcome(CUSTOM_COMMAND_FAILURE, "", success_count=0)
         player = origin.entity.name if origin.entity and origin.entity.is_player else None
         result = run_custom_command(
             spec, rest, lambda n, args: host.custom_command(n, player, args)

@@ -1,10 +1,10 @@
 """The game's half of ``ws:encrypt``: answer the server's key, then encrypt the session.
 
-Written from PROTOCOL.md §1 "Encryption" and the npm package mcpews 4.0.1 (its client
-strips a fixed 23-byte DER prefix to reach the raw P-384 point and adds it back to send
-its own), not from the gateway's module, so a misreading on one side shows up as a
-failing test instead of agreeing with itself. Both handshake forms end here:
-the ``ws:encrypt`` purpose and the legacy ``enableencryption "<key>" "<salt>" [mode]``.
+Written from docs/encryption.md, "What happens on the wire", and the npm package mcpews
+4.0.1 (its client strips a fixed 23-byte DER prefix to reach the raw P-384 point and adds it
+back to send its own), not from the gateway's module, so a misreading on one side shows up
+as a failing test instead of agreeing with itself. Both handshake forms end here: the
+``ws:encrypt`` purpose and the legacy ``enableencryption "<key>" "<salt>" [mode]``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.ciphers import Cipher, CipherContext, algorithms
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from ..exceptions import McbewsError
 from .facts import ENCRYPTION_REQUIRED, text
 
 try:  # where cryptography >= 48 keeps the CFB modes; older releases only have the old path
@@ -49,7 +50,7 @@ _MODES: dict[str, type[CFB] | type[CFB8]] = {
 _COMMAND = re.compile(r'enableencryption\s+"([^"]*)"\s+"([^"]*)"(?:\s+(\S+))?\s*')
 
 
-class HandshakeRefused(ValueError):
+class HandshakeRefused(McbewsError, ValueError):
     """The server's half of the handshake is unusable; the game answers with an error."""
 
 

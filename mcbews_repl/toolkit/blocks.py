@@ -11,11 +11,9 @@ runs in the order x fastest, then z, then y. numpy is imported when a read finis
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..exceptions import CapabilityError, InvalidArgument, RequestTimeout
@@ -25,7 +23,7 @@ from ..sansio.wire import (
     MAX_MESSAGE_BYTES,
     UPSTREAM_CHUNK_CODE_POINTS,
 )
-from .validate import COORDINATE_LIMIT
+from .boxes import OUT_OF_WORLD, UNLOADED, Box, Tile
 
 if TYPE_CHECKING:
     from .region import BlockRegion
@@ -58,8 +56,6 @@ MAX_BLOCKS_PER_REQUEST = 4096
 REQUESTS_IN_FLIGHT = 16
 # The addon sends 4 chunk lines a tick at 20 ticks a second: a full answer takes 1.6 s.
 FULL_ANSWER_SECONDS = MAX_CHUNKS_PER_MESSAGE / (4 * 20)
-UNLOADED = "<unloaded>"  # a position in a chunk that is not loaded: unknown, not air
-OUT_OF_WORLD = "<out_of_world>"  # above or below the dimension's height range
 DIMENSIONS = ("overworld", "nether", "the_end")
 
 Progress = Callable[[int, int], None]  # (positions read, positions in the box)
@@ -77,46 +73,6 @@ class Caller(Protocol):
         timeout: float | None = None,
         connection: Any = None,
     ) -> Awaitable[dict[str, Any]]: ...
-
-
-@dataclass(frozen=True)
-class Box:
-    """Blocks from ``origin`` (the lowest corner) spanning ``size`` along x, y, z."""
-
-    origin: tuple[int, int, int]
-    size: tuple[int, int, int]
-
-    @classmethod
-    def between(cls, corner1: Sequence[int], corner2: Sequence[int]) -> Box:
-        """The box with these two opposite corners, both inside it (like ``/fill``)."""
-        a, b = _corner(corner1, "corner1"), _corner(corner2, "corner2")
-        origin = (min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2]))
-        return cls(origin, (abs(a[0] - b[0]) + 1, abs(a[1] - b[1]) + 1, abs(a[2] - b[2]) + 1))
-
-    @property
-    def volume(self) -> int:
-        return math.prod(self.size)
-
-    @property
-    def far(self) -> tuple[int, int, int]:
-        x, y, z = self.origin
-        sx, sy, sz = self.size
-        return x + sx - 1, y + sy - 1, z + sz - 1
-
-    def chunks(self) -> int:
-        """How many chunks (16x16 columns) the box touches."""
-        (x0, _, z0), (x1, _, z1) = self.origin, self.far
-        return ((x1 >> 4) - (x0 >> 4) + 1) * ((z1 >> 4) - (z0 >> 4) + 1)
-
-
-def _corner(value: Sequence[int], argument: str) -> tuple[int, int, int]:
-    how = f"{argument}=(x, y, z): whole numbers within ±{COORDINATE_LIMIT:,}"
-    if isinstance(value, str | bytes) or len(value) != 3:
-        raise InvalidArgument(argument, value, "is not three whole numbers", how)
-    for v in value:
-        if isinstance(v, bool) or not isinstance(v, int) or abs(v) > COORDINATE_LIMIT:
-            raise InvalidArgument(argument, value, "is not three whole numbers", how)
-    return value[0], value[1], value[2]
 
 
 def split_box(box: Box, limit: int = MAX_BLOCKS_PER_REQUEST) -> list[Box]:
@@ -138,16 +94,6 @@ def split_box(box: Box, limit: int = MAX_BLOCKS_PER_REQUEST) -> list[Box]:
 def _steps(box: Box, tile: list[int]) -> list[tuple[int, int, int]]:
     ys, zs, xs = (range(0, box.size[a], tile[a]) for a in (1, 2, 0))
     return [(y, z, x) for y in ys for z in zs for x in xs]
-
-
-@dataclass
-class Tile:
-    """One tile's answer: palette entries and the entry of each position, in reading order."""
-
-    box: Box
-    palette: list[str]
-    states: list[dict[str, Any] | None]
-    entries: list[int]  # len == box.volume once complete
 
 
 def _check_dimension(dimension: str) -> str:
@@ -294,7 +240,3 @@ def _explained(exc: CapabilityError) -> CapabilityError:
         "export) and apply it to the world",
         "get_blocks",
     )
-
-
-def states_key(states: dict[str, Any] | None) -> str:
-    return "" if not states else json.dumps(states, sort_keys=True)

@@ -2,8 +2,8 @@
 
 One table serves three readers: :meth:`Tools.describe` (what an agent reads first), the JSON
 Schema function definitions an LLM harness registers, and the argument check that runs
-before any tool body, so the schema and the behaviour cannot disagree. After seed 004: the
-catalogue is a contract, so renaming a field is a breaking change.
+before any tool body, so the schema and the behaviour cannot disagree. The catalogue is a
+contract (docs/toolkit.md, "Agent tools"), so renaming a field is a breaking change.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Chat-moment context: when a player chats, capture where they were, in which dimension and
 what they held, and keep it briefly under an opaque id.
 
-Modelled on seed 001's context bundles: bounded in number and in time, read by an id that
+Context bundles are bounded in number and in time, read by an id that
 carries no meaning, and an unknown or expired id answers with a structured refusal, never
 with some other player's bundle. The capture runs the addon's snapshot capabilities when the
 bridge sees the chat, so it describes that moment, not whenever an agent gets round to it.
@@ -23,7 +23,7 @@ from ..sansio.wire import BRIDGE_PLAYER
 
 __all__ = ["CONTEXT_CAPACITY", "CONTEXT_TTL_SECONDS", "ChatContexts", "ContextBundle"]
 
-CONTEXT_CAPACITY = 64  # bundles held at once; the oldest is dropped first (seed 001: bounded)
+CONTEXT_CAPACITY = 64  # bundles held at once; the oldest is dropped first (memory stays bounded)
 CONTEXT_TTL_SECONDS = 120.0  # long enough for an agent to start, short enough to be "a moment"
 _ID_BYTES = 12  # 96 random bits: unguessable, so an id cannot be enumerated
 _TOMBSTONES = 4 * CONTEXT_CAPACITY  # expired ids remembered, so "expired" differs from "unknown"

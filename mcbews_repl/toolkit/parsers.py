@@ -44,7 +44,7 @@ __all__ = [
     "parse_testfor",
 ]
 
-# PROTOCOL.md "Status codes" (signed 32-bit). A target selector that matches nothing answers
+# docs/protocol.md, "Status codes" (signed 32-bit). A target selector that matches nothing answers
 # "No targets matched selector" with ExecutionFail (-2147352576) in the game's captures; the
 # text, not the code, says it (failure_reason), and the enum's own code is kept for safety.
 _FAILED_TO_PARSE = -2147483648

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .blocks import OUT_OF_WORLD, UNLOADED, Box, Tile, states_key
+from .boxes import OUT_OF_WORLD, UNLOADED, Box, Tile, states_key
 
 if TYPE_CHECKING:
     import pandas as pd

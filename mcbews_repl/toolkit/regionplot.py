@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .blocks import OUT_OF_WORLD, UNLOADED
+from .boxes import OUT_OF_WORLD, UNLOADED
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

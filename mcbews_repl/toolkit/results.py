@@ -1,6 +1,6 @@
 """What every tool returns: ``ok`` and a short ``describe``; failures add ``why``/``how_to``.
 
-Shared by the tool bodies (:mod:`.toolset`) and the dispatcher (:mod:`.tools`).
+Shared by the tool bodies (:mod:`.tool_bodies`) and the dispatcher (:mod:`.tools`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from ..exceptions import (
     CapabilityError,
     CommandFailed,
     CommandQueueFull,
-    ConnectionClosed,
+    GameDisconnected,
     InvalidArgument,
     McbewsError,
     NotConnected,
@@ -72,7 +72,7 @@ def exception_failure(exc: Exception) -> dict[str, Any]:
             return failure(
                 f"no answer in time: {exc}", "check status; retry, or narrow the request"
             )
-        case ConnectionClosed():
+        case GameDisconnected():
             return failure("the game disconnected during the request", "reconnect, then retry")
         case CapabilityError():
             return failure(

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..exceptions import McbewsError
+
 __all__ = ["REQUIRED", "ArgumentProblem", "Param", "ToolSpec", "check_arguments"]
 
 REQUIRED: Final = object()  # the default of a parameter that must be given
@@ -104,7 +106,9 @@ class ToolSpec:
         }
 
 
-class ArgumentProblem(Exception):
+class ArgumentProblem(McbewsError):
+    """A tool argument breaks its schema: ``why``, and ``how_to`` say what to send."""
+
     def __init__(self, why: str, how_to: str) -> None:
         super().__init__(why)
         self.why = why

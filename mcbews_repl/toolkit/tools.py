@@ -1,9 +1,10 @@
 """Agent-facing tools: ``await tools.call(name, **kwargs)`` never raises.
 
-After seed 004: parameters are keyword-only and described up front; every result carries a
-short ``describe``; a failure is data (``{"ok": false, "why", "how_to"}``), never a
-traceback; lists are bounded and say ``total`` and ``truncated``. The tools observe and act;
-they never decide (no tool picks a target, a route or a policy for the agent).
+The rules of docs/toolkit.md, "Agent tools": parameters are keyword-only and described up
+front; every result carries a short ``describe``; a failure is data (``{"ok": false, "why",
+"how_to"}``), never a traceback; lists are bounded and say ``total`` and ``truncated``. The
+tools observe and act; they never decide (no tool picks a target, a route or a policy for
+the agent).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .catalogue import CATALOGUE
 from .context import ChatContexts
 from .results import exception_failure, failure
 from .schema import ArgumentProblem, ToolSpec, check_arguments
-from .toolset import Toolset
+from .tool_bodies import ToolBodies
 
 __all__ = ["CONVENTIONS", "TIPS", "Tools"]
 
@@ -36,7 +37,7 @@ TIPS = [
 ]
 
 
-class Tools(Toolset):
+class Tools(ToolBodies):
     """The tool surface over one bridge (and optionally the chat-context store)."""
 
     def __init__(
@@ -82,6 +83,6 @@ class Tools(Toolset):
             result = await body(**args)
         except ArgumentProblem as problem:
             result = failure(problem.why, problem.how_to)
-        except Exception as exc:  # an agent must never see a traceback (seed 004)
+        except Exception as exc:  # an agent must never see a traceback: a failure is data
             result = exception_failure(exc)
         return {"tool": name, **result}

@@ -1,8 +1,8 @@
 """Local argument checks: every rule runs before a command line is built, so bad input is a
 clear :class:`InvalidArgument` and never a half-sent command or a syntax error from the game.
 
-The holder, objective, display-name, integer and operator rules follow the scoreboard
-contract this toolkit was modelled on (seed 002); the coordinate bound is the world border.
+The holder, objective, display-name, integer and operator rules are the scoreboard's
+(docs/toolkit.md, "Limits and their sources"); the coordinate bound is the world border.
 """
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ __all__ = [
 ]
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1  # scores are signed 32-bit in the game
-DELTA_MIN, DELTA_MAX = -(2**31 - 1), 2**31 - 1  # seed 002: add/remove take ±(2^31 - 1)
-NAME_MAX_BYTES = 128  # seed 002: holders and display names are 1-128 UTF-8 bytes
+DELTA_MIN, DELTA_MAX = -(2**31 - 1), 2**31 - 1  # add/remove: a positive int32, either sign
+NAME_MAX_BYTES = 128  # holders and display names: 1-128 UTF-8 bytes (docs/toolkit.md)
 COORDINATE_LIMIT = 30_000_000  # the world border: no block or entity lies beyond it
-RADIUS_MAX = 1024.0  # seed 002's bound on entity query radius
-ENTITY_LIMIT_MAX = 64  # seed 002's bound on entities per query
+RADIUS_MAX = 1024.0  # past any loaded area: only a mistaken radius reaches it
+ENTITY_LIMIT_MAX = 64  # entities per query: one page an agent reads whole; total says more
 ITEM_DATA_MAX = 32767  # the largest legacy aux value `clear` and `give` accept
 SELECTOR_MAX_BYTES = 256  # a selector leaves room for its command in the 461-byte line
 OPERATORS = ("=", "+=", "-=", "*=", "/=", "%=", "><", "<", ">")

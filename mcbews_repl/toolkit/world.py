@@ -3,7 +3,7 @@
 ``WorldQueries`` and ``Scoreboard`` wrap anything with the bridge's ``command`` coroutine.
 Argument mistakes raise :class:`InvalidArgument` before anything is sent; the game's
 answers come back as values that say whether they are known; transport problems raise as
-the gateway does (``NotConnected``, ``RequestTimeout``, ``ConnectionClosed``).
+the gateway does (``NotConnected``, ``RequestTimeout``, ``GameDisconnected``).
 """
 
 from __future__ import annotations

@@ -33,6 +33,9 @@ import pytest
 
 from tests.notebooks.test_notebooks import path_without_node
 
+# Chromium driving JupyterLab: outside `make test-fast`.
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"

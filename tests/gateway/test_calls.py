@@ -12,8 +12,8 @@ from mcbews_repl import (
     Bridge,
     CapabilityError,
     CommandFailed,
-    ConnectionClosed,
     FrameTooLarge,
+    GameDisconnected,
     RequestTimeout,
 )
 
@@ -134,5 +134,5 @@ async def test_disconnect_fails_pending_calls_at_once(
     )
     await game.close()
     outcomes = await asyncio.gather(*calls, return_exceptions=True)
-    assert all(isinstance(o, ConnectionClosed) and o.__cause__ for o in outcomes)
+    assert all(isinstance(o, GameDisconnected) and o.__cause__ for o in outcomes)
     assert connection.pending == 0 and connection.proto.pending_requests == 0

@@ -10,8 +10,8 @@ from mcbews_repl import (
     Bridge,
     CommandFailed,
     CommandQueueFull,
-    ConnectionClosed,
     FrameTooLarge,
+    GameDisconnected,
     McbewsError,
     NotConnected,
     RequestTimeout,
@@ -138,7 +138,7 @@ async def test_disconnect_fails_every_pending_command_at_once(
     await until(lambda: connection.stats()["commands_in_flight"] == 5)
     await game.close()
     outcomes = await asyncio.gather(*pending, return_exceptions=True)
-    assert all(isinstance(o, ConnectionClosed) for o in outcomes)
+    assert all(isinstance(o, GameDisconnected) for o in outcomes)
     assert all(o.__cause__ is not None for o in outcomes)  # the websockets error, chained
     assert connection.closed and connection.pending == 0
     with pytest.raises(NotConnected):

@@ -1,4 +1,4 @@
-"""The fake game must not share the bridge codec it tests (DESIGN.md, the simulated world)."""
+"""The fake game must not share the bridge codec it tests (docs/architecture.md, the layers)."""
 
 from __future__ import annotations
 

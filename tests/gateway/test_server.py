@@ -8,7 +8,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from mcbews_repl import Bridge, ConnectionClosed, NotConnected, RequestTimeout, Settings, serve
+from mcbews_repl import Bridge, GameDisconnected, NotConnected, RequestTimeout, Settings, serve
+from mcbews_repl.sansio.handshake import State
 
 from .conftest import FAST, ConnectGame, until
 from .fakegame import FakeGame
@@ -71,12 +72,13 @@ async def test_closing_the_bridge_wakes_waiters_and_fails_pending() -> None:
         await waiter
     async with serve(port=0, **FAST) as mc, FakeGame(mc.url):
         connection = await mc.wait_connected(timeout=10)
+        assert connection.state is State.OPEN
         hanging = asyncio.ensure_future(mc.command("hang", timeout=60))
         await until(lambda: connection.pending == 1)
         await mc.close()
-        with pytest.raises(ConnectionClosed):
+        with pytest.raises(GameDisconnected):
             await hanging
-        assert mc.connections == [] and connection.closed
+        assert mc.connections == [] and connection.closed and connection.state is State.CLOSED
 
 
 async def test_two_games_at_once(mc: Bridge, connect_game: ConnectGame) -> None:

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from mcbews_repl import Bridge, UiChat, serve
+from mcbews_repl import Bridge, InvalidArgument, UiChat, serve
 
 from .conftest import FAST, ConnectGame, until
 from .fakegame import TEXT_RESP, FakeGame, reassemble_text_frames
@@ -173,3 +173,31 @@ async def test_closing_the_bridge_cancels_running_callbacks() -> None:
         await game.ui_chat("Steve", "hi")
         await until(lambda: mc.connections[0].ui_chats.running == 1)
     assert cancelled.is_set() and not mc._tasks
+
+
+class _Sender:
+    """Anything with an id and send_text answers a UiChat: no socket needed."""
+
+    id = 7
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str, str, str | None]] = []
+
+    async def send_text(
+        self, player: str, text: str, *, role: str = "assistant", conversation_id: str | None = None
+    ) -> int:
+        self.sent.append((player, text, role, conversation_id))
+        return 1
+
+
+async def test_a_ui_chat_replies_through_its_sender_to_the_same_conversation() -> None:
+    sender = _Sender()
+    msg = UiChat("Steve", "hi", "conv-1", "m1", sender)
+    assert await msg.reply("hello", role="system") == 1
+    assert sender.sent == [("Steve", "hello", "system", "conv-1")]
+    assert msg == UiChat("Steve", "hi", "conv-1", "m1")  # the sender is not part of the value
+
+
+async def test_a_ui_chat_made_by_hand_says_how_to_answer_instead() -> None:
+    with pytest.raises(InvalidArgument, match=r"not tied to a game connection; reply through"):
+        await UiChat("Steve", "hi").reply("hello")

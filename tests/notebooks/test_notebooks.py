@@ -24,6 +24,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 SCRIPTS = REPO / "magics"

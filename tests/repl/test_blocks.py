@@ -129,17 +129,20 @@ def data(cell: Any, mime: str) -> list[str]:
     return [o["data"][mime] for o in cell.outputs if mime in o.get("data", {})]
 
 
+@pytest.mark.slow
 def test_a_split_read_shows_a_progress_bar_that_ends_full(shown: dict[str, Any]) -> None:
     [bar] = data(shown["read"], "text/html")
     assert "<progress value='64000' max='64000'></progress> 64000/64000 blocks in 16 parts" in bar
 
 
+@pytest.mark.slow
 def test_a_region_shows_as_a_picture_with_its_counts(shown: dict[str, Any]) -> None:
     [page] = data(shown["show"], "text/html")
     assert "<b>BlockRegion</b> 40x40x40 blocks at (-20, 40, -20)" in page
     assert "<img src='data:image/png;base64," in page and "minecraft:stone</td>" in page
 
 
+@pytest.mark.slow
 def test_unknown_positions_in_a_notebook(shown: dict[str, Any]) -> None:
     [page] = data(shown["unknown"], "text/html")
     assert (
@@ -148,10 +151,12 @@ def test_unknown_positions_in_a_notebook(shown: dict[str, Any]) -> None:
     )
 
 
+@pytest.mark.slow
 def test_plot_draws_a_picture(shown: dict[str, Any]) -> None:
     assert len(data(shown["plot"], "image/png")) == 1
 
 
+@pytest.mark.slow
 def test_the_heightmap_is_the_flat_spawn(shown: dict[str, Any]) -> None:
     [text] = [o.text for o in shown["heights"].outputs if o.output_type == "stream"]
     assert text.count("63.") == 16  # x and z -2..1: the stone floor at the spawn

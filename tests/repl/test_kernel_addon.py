@@ -15,6 +15,8 @@ from mcbews_repl.repl.addon_dev import ESBUILD
 from .kernel import run_in_kernel
 from .test_kernel_display import errors, texts
 
+pytestmark = pytest.mark.slow  # real kernels
+
 GREET = """%%mc capability greet
 export default {
   name: "greet",

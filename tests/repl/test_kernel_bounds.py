@@ -7,9 +7,13 @@ import re
 from typing import Any
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 from .test_kernel import outputs
+
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
 
 # The chat transport and the beta pack: the flood reaches the gateway at once, so the
 # gateway's callback bounds are what limit it (over the pull transport the addon keeps at most

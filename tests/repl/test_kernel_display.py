@@ -1,6 +1,6 @@
 """What a notebook shows, read from a real Jupyter kernel's outputs (ipykernel via nbclient).
 
-Each defect of issue 12 that a notebook user saw is replayed here as cells, and the test
+Each defect a notebook user once saw is replayed here as cells, and the test
 reads the cell outputs: the error output JupyterLab and the classic notebook render in red,
 the streams, the rich displays. A check that passes when nothing is shown is no check, so
 every error case asserts the message itself.
@@ -14,6 +14,9 @@ from typing import Any
 import pytest
 
 from tests.repl.kernel import run_in_kernel
+
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

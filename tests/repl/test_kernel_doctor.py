@@ -17,6 +17,9 @@ from mcbews_repl.capture import read_capture
 from .kernel import run_in_kernel
 from .test_kernel_display import errors, texts
 
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
+
 SIM = str(Path(sys.executable).with_name("mcbews-repl"))
 
 

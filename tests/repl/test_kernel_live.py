@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
+
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
 
 CELLS = [
     "%config McbewsRepl.port = 0\n%load_ext mcbews_repl\n%mc sim",

@@ -15,6 +15,9 @@ from mcbews_repl.capture import read_capture
 from .kernel import run_in_kernel
 from .test_kernel_display import errors, texts
 
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
+
 
 def cells(folder: Path) -> dict[str, str]:
     return {

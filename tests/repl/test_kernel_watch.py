@@ -14,6 +14,9 @@ import pytest
 
 from tests.repl.kernel import run_in_kernel
 
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
+
 CELLS = {
     "load": "%config McbewsRepl.port = 0\n%load_ext mcbews_repl\n%mc sim",
     "map": "import asyncio\nm = mc.map(every=0.25)\nm",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pexpect
+import pytest
 
 from mcbews_repl.sim import SimWorld
 
@@ -43,6 +44,7 @@ def test_load_unload_reload_cycles_leave_no_threads_or_ports() -> None:
     assert not any(port_open(p) for p in ports)
 
 
+@pytest.mark.slow
 def test_terminal_ipython_answers_while_waiting_at_the_prompt(tmp_path: Path) -> None:
     ipython = str(Path(sys.executable).with_name("ipython"))
     child = pexpect.spawn(

@@ -19,6 +19,9 @@ import pytest
 import mcbews_repl
 from mcbews_repl.repl.runtime import Pending
 
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 

@@ -13,6 +13,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # What changes from run to run: ports and tokens, times, durations.

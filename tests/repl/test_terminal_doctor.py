@@ -17,6 +17,9 @@ from mcbews_repl.capture import read_capture
 
 from .test_terminal_display import ANSI, Terminal
 
+# A real kernel, terminal or process: outside `make test-fast`.
+pytestmark = pytest.mark.slow
+
 COMMAND = str(Path(sys.executable).with_name("mcbews-repl"))
 GREEN_OK, RED_FAILED = "\x1b[1;32m✓ ok", "\x1b[1;31m✗ failed"
 

@@ -23,7 +23,7 @@ from mcbews_repl.repl.simulate import SimHandle, make_world
 from mcbews_repl.sim import SimWorld
 
 # A UI chat chunk as the addon's bridge player sends it, carrying a conversation id
-# (seed 000's optional "cid"); the addon's own panel sends none.
+# (the optional "cid" of docs/protocol.md); the addon's own panel sends none.
 UI_CHAT_WITH_CID = (
     'tell @s MCBEWS|UI_CHAT|ui-9-1|1/1|{"player":"Bea","message":"in a thread","cid":"conv-7"}'
 )

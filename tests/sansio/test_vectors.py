@@ -24,12 +24,11 @@ from mcbews_repl.sansio import (
     encode_command,
     encode_subscribe,
     format_chunk,
-    interpret_bridge_answer,
-    interpret_ui_chat,
     parse_chunk,
     parse_text_frame,
     reassemble_chunks,
 )
+from mcbews_repl.sansio.bridge import interpret_bridge_answer, interpret_ui_chat
 from mcbews_repl.sansio.reassembly import Failed
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mcbews_repl.sim import Interpreter, SimWorld, default_world
-from mcbews_repl.sim.commands import EXECUTION_FAIL, CommandResult
+from mcbews_repl.sim.commands import EXECUTION_FAIL, CommandOutcome
 from mcbews_repl.sim.selectors import CommandOrigin
 
 from ..corpus import lang
@@ -24,7 +24,7 @@ class Game:
         self.world = default_world()
         self.interpreter = Interpreter(self.world)
 
-    def run(self, line: str) -> CommandResult:
+    def run(self, line: str) -> CommandOutcome:
         steve = self.world.players["Steve"]
         return self.interpreter.execute(line, CommandOrigin("External", steve))
 

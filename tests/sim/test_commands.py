@@ -12,7 +12,7 @@ from mcbews_repl.sim.commands import (
     EXECUTION_FAIL,
     FAILED_TO_PARSE,
     NO_TARGET,
-    CommandResult,
+    CommandOutcome,
     Effects,
 )
 from mcbews_repl.sim.selectors import CommandOrigin
@@ -28,7 +28,7 @@ class Game:
         )
         self.interpreter = Interpreter(self.world, effects)
 
-    def run(self, line: str, as_name: str = "External") -> CommandResult:
+    def run(self, line: str, as_name: str = "External") -> CommandOutcome:
         steve = self.world.players["Steve"]
         return self.interpreter.execute(line, CommandOrigin(as_name, steve))
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import mcbews_repl
-from mcbews_repl import CapabilityError, CommandFailed, ConnectionClosed, UiChat
+from mcbews_repl import CapabilityError, CommandFailed, GameDisconnected, UiChat
 from mcbews_repl.sim import SimWorld
 
 BRIDGE = "MCBEWS_BRIDGE"
@@ -272,7 +272,7 @@ async def test_disconnect_during_a_call(linked: tuple[mcbews_repl.Bridge, SimWor
     call = asyncio.create_task(mc.call("get_player_snapshot", timeout=5))
     await asyncio.sleep(0.05)
     await sim.disconnect()
-    with pytest.raises(ConnectionClosed):
+    with pytest.raises(GameDisconnected):
         await asyncio.wait_for(call, 5)
 
 

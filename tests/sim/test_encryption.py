@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 import mcbews_repl
 from mcbews_repl.gateway.encryption import KeyExchange
 from mcbews_repl.sansio.encrypt import ENCRYPT_SUBPROTOCOL, ENCRYPTION_REQUIRED
+from mcbews_repl.sansio.handshake import State
 from mcbews_repl.sim import SimWorld
 from mcbews_repl.sim.frames import chat_event, encrypt_response
 from mcbews_repl.sim.model import ChatLine
@@ -47,6 +48,7 @@ async def test_each_form_and_mode(form: str, mode: str) -> None:
     bridge = {"encrypt": True, "encryption_handshake": form, "encryption_mode": mode}
     async with linked(bridge, {"require_encryption": True}) as (mc, sim):
         connection = mc.pick()
+        assert connection.state is State.OPEN
         assert connection.encrypted and connection.encryption is not None
         assert (connection.encryption.form, connection.encryption.mode) == (form, mode)
         assert connection.local_player == "Steve"

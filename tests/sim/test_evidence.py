@@ -16,7 +16,7 @@ import pytest
 
 from mcbews_repl.sim import ChatLine, Interpreter, ItemStack, Vec3, WorldState, make_player
 from mcbews_repl.sim.cmd_chat import player_chat
-from mcbews_repl.sim.commands import CommandResult, Effects
+from mcbews_repl.sim.commands import CommandOutcome, Effects
 from mcbews_repl.sim.frames import (
     TOO_MANY_PENDING,
     TOO_MANY_PENDING_MESSAGE,
@@ -42,7 +42,7 @@ class World:
     def player(self, name: str = "FrankyRayMS") -> Any:
         return self.state.players[name]
 
-    def run(self, line: str, as_name: str = "FrankyRayMS") -> CommandResult:
+    def run(self, line: str, as_name: str = "FrankyRayMS") -> CommandOutcome:
         """Run as a player (``@s`` is them), as the capture's script did."""
         origin = CommandOrigin(as_name, self.state.players.get(as_name))
         return self.interpreter.execute(line, origin)

@@ -1,4 +1,4 @@
-"""The toolkit sits above the gateway and below the REPL (DESIGN.md "The shape")."""
+"""The toolkit sits above the gateway and below the REPL (docs/architecture.md, the layers)."""
 
 from __future__ import annotations
 

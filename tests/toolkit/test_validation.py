@@ -17,7 +17,7 @@ from .conftest import Recorder
 Q = WorldQueries
 S = Scoreboard
 BAD: list[tuple[str, Callable[[Q, S], Awaitable[Any]], str]] = [
-    # holder syntax (seed 002): 1-128 bytes, no edge spaces, @ * " \ or control characters
+    # holder syntax (docs/toolkit.md): 1-128 bytes, no edge spaces, @ * " \ or control characters
     ("selector as holder", lambda q, s: s.set("@a", "kills", 1), "holder"),
     ("wildcard holder", lambda q, s: s.set("*", "kills", 1), "holder"),
     ("empty holder", lambda q, s: s.add("", "kills", 1), "holder"),

@@ -5,7 +5,7 @@
 //
 //   node tests/vectors/make_encryption_vectors.mjs > tests/vectors/encryption.json
 //
-// The recipe is the one PROTOCOL.md §1 "Encryption" describes and the npm package mcpews
+// The recipe is the one docs/encryption.md describes and the npm package mcpews
 // 4.0.1 (dist/lib/encrypt.js) implements: ECDH on secp384r1, key = SHA-256(salt || x),
 // IV = key[0:16], one AES-256 cipher stream per direction for the whole session
 // ("cfb8" = aes-256-cfb8, "cfb" and its alias "cfb128" = aes-256-cfb). Public keys travel

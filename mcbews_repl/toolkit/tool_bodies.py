@@ -1,4 +1,5 @@
-"""The tool bodies, one small coroutine per catalogue entry (``tool_<name>``).
+"""The tool bodies, one small coroutine per catalogue entry (``tool_<name>``); the
+dispatcher that checks arguments and calls them is :class:`~.tools.Tools`.
 
 Arguments arrive already checked against the catalogue; domain rules (holder syntax,
 objective names, region size) raise :class:`InvalidArgument` from the builders and become
@@ -14,10 +15,10 @@ from . import results as _t
 from .context import ChatContexts
 from .world import Scoreboard, WorldQueries
 
-__all__ = ["Toolset"]
+__all__ = ["ToolBodies"]
 
 
-class Toolset:
+class ToolBodies:
     def __init__(
         self, bridge: Bridge, *, contexts: ChatContexts | None = None, timeout: float | None = None
     ) -> None:

@@ -22,9 +22,12 @@
     │                          mode, refused, no answer); the connection is closed
     ├── ArgumentProblem        (toolkit/schema.py) a tool argument breaks its schema; tools
     │                          turn it into an ``ok: false`` answer
+    ├── PrototypeError         a prototype capability did not load (syntax error, its module threw)
+    ├── PackError              (also ValueError) a behavior pack fails a check or has nowhere to go
     └── the simulated game's own, caught inside it and turned into game answers:
         CommandSyntaxError (sim/parse.py), CommandError (sim/cmdtypes.py),
-        HandshakeRefused (sim/wsencrypt.py, also ValueError)
+        HandshakeRefused (sim/wsencrypt.py, also ValueError), ModuleSyntaxError
+        (sim/modules.py, also ValueError; the script host raises it as a PrototypeError)
 
 Remote misbehaviour (malformed frames, junk chunks) is never raised: the sans-I/O core
 reports it as events. Plain local misuse (a bad argument) raises ``ValueError`` or
@@ -48,6 +51,8 @@ __all__ = [
     "InvalidArgument",
     "McbewsError",
     "NotConnected",
+    "PackError",
+    "PrototypeError",
     "RequestTimeout",
     "WhichWorld",
 ]
@@ -198,3 +203,18 @@ class CaptureError(McbewsError, ValueError):
 
     The message names the file and, for a bad line, its number, and says what to do.
     """
+
+
+class PrototypeError(McbewsError):
+    """A prototype capability was not registered: its module has a syntax error, threw while
+    loading, or does not export a capability. ``line`` is the line of the cell (1-based) when
+    the error has one; the message says it too."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class PackError(McbewsError, ValueError):
+    """A behavior pack fails a check (manifest, module graph), or cannot be written or loaded
+    where it was asked to go; the message says what to fix."""

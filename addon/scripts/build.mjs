@@ -94,10 +94,20 @@ const simShim = {
   },
 };
 
+// The simulator has no module loader, so nothing can import the sim bundle: its entry hands the
+// pack's prototype registrar (src/prototypes.ts) to the host on globalThis instead, which is how
+// a notebook's prototypes reach the addon already running (mcbews_repl/sim/prototypes.py).
+const simEntry = (pack) => ({
+  contents: `import { prototypes } from "./${PACKS[pack].entry}";\nglobalThis.__mcbews_prototypes = prototypes;\n`,
+  resolveDir: join(ADDON, "src"),
+  sourcefile: "sim-entry.js",
+  loader: "js",
+});
+
 async function bundleSim(pack) {
   const out = await build({
     ...COMMON,
-    entryPoints: entry(pack),
+    stdin: simEntry(pack),
     define: identity(pack),
     plugins: [simShim],
     outfile: PACKS[pack].simBundle,

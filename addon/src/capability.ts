@@ -37,6 +37,8 @@ export interface CapabilityInfo {
   /** Parameter name to a one-line "type: description" (type and default); the leading type
    * word (string, number, integer, boolean, array, object) is checked (params.ts). */
   readonly params: Readonly<Record<string, string>>;
+  /** Defined while the addon runs (prototypes.ts), not shipped in its sources. */
+  readonly prototype?: boolean;
 }
 
 /** A capability that answers at once, within the tick its request arrived in. */

@@ -14,8 +14,9 @@ import {
 } from "@minecraft/server";
 import { FormCancelationReason, ModalFormData } from "@minecraft/server-ui";
 import { DEFAULT_CAPABILITIES } from "./capabilities/index.js";
-import { createRegistry } from "./capability.js";
+import { createRegistry, type AnyCapability } from "./capability.js";
 import { POLICY_PROPERTY } from "./policy.js";
+import { prototypeRegistrar, type Prototypes } from "./prototypes.js";
 import { describeError } from "./router.js";
 import { BridgeRuntime, type CommandReply, type Host } from "./runtime.js";
 import { ASK_COMMAND, POLL_COMMAND, PULL_COMMAND } from "./wire.js";
@@ -116,9 +117,17 @@ function registerPullCommands(registry: CustomCommandRegistry, runtime: BridgeRu
   );
 }
 
-export function startBridge(options: BridgeOptions = {}): BridgeRuntime {
+/** What an entry gets back: the runtime, and where prototypes are registered (the entry exports
+ * it, so an exported pack's own entry module can import this bundle and add its prototypes). */
+export interface Bridge {
+  runtime: BridgeRuntime;
+  prototypes: Prototypes;
+}
+
+export function startBridge(options: BridgeOptions = {}): Bridge {
   const host = makeHost(options);
-  const runtime = new BridgeRuntime(host, createRegistry(DEFAULT_CAPABILITIES));
+  const registry = new Map<string, AnyCapability>(createRegistry(DEFAULT_CAPABILITIES));
+  const runtime = new BridgeRuntime(host, registry);
   system.beforeEvents.startup.subscribe((event) => {
     event.customCommandRegistry.registerCommand(
       {
@@ -143,5 +152,5 @@ export function startBridge(options: BridgeOptions = {}): BridgeRuntime {
   world.afterEvents.worldLoad.subscribe(() => {
     system.runInterval(() => runtime.onTick(), 1);
   });
-  return runtime;
+  return { runtime, prototypes: prototypeRegistrar(registry) };
 }

@@ -13,7 +13,8 @@ function spawnPoint(dimension: Dimension): { x: number; y: number; z: number } {
   return { x: spawn.x, y, z: spawn.z };
 }
 
-startBridge({
+// Exported for an exported pack's entry module, which registers its prototypes (prototypes.ts).
+export const { prototypes } = startBridge({
   spawnBridge() {
     const dimension = world.getDimension("overworld");
     spawnSimulatedPlayer({ dimension, ...spawnPoint(dimension) }, BRIDGE_PLAYER, GameMode.Creative);

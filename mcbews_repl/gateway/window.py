@@ -154,3 +154,7 @@ class CommandWindow:
             return await future
         finally:
             self._waiting.pop(request_id, None)
+            if future.done() and not future.cancelled():
+                future.exception()  # a close during the write failed it too: mark it read
+            else:
+                future.cancel()

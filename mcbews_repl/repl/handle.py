@@ -24,6 +24,7 @@ from ..gateway import Bridge, CommandResult, GameConnection, UiChat
 from ..gateway.delivery import Progress
 from ..gateway.game_calls import GameCalls, same_call
 from ..limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED
+from .addon_dev import AddonDev
 from .classroom import ManyWorlds
 from .connections import Connection, ConnectionRef, resolve
 from .counters import counter_rows
@@ -164,6 +165,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         self.seen_players: set[str] = set()
         self.capability_names: list[str] = list(SHIPPED_CAPABILITIES)
         self._described: dict[str, dict[str, Any]] = {}  # entity types a live map has seen
+        self.addon = AddonDev(self)  # prototypes in the simulated world; export, deploy
 
     # --- plumbing ---------------------------------------------------------------------------
 

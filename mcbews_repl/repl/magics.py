@@ -18,6 +18,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 from ..doctor import PROBE_WARNING
 from ..exceptions import McbewsError
 from ..sansio.formatting import strip_codes
+from .addon_magics import AddonMagics
 from .config import encrypt_policy
 from .explore_magics import ExploreMagics
 from .handle import Minecraft
@@ -36,7 +37,7 @@ __all__ = ["McMagics", "parse_value"]
 
 
 @magics_class
-class McMagics(ExploreMagics, WorldMagics, Magics):
+class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
     def __init__(self, shell: InteractiveShell, extension: Extension) -> None:
         super().__init__(shell)
         self.ext = extension
@@ -102,8 +103,9 @@ class McMagics(ExploreMagics, WorldMagics, Magics):
     def _sub_sim(self, rest: str) -> Any:
         args = BY_NAME["sim"].parse(rest)
         names = [n.strip() for n in args.players.split(",") if n.strip()] if args.players else None
-        if args.addon is not None and not Path(args.addon).is_file():
-            raise UsageError(f"--addon {args.addon}: no such simulator bundle (sim_stable.js)")
+        if args.addon is not None and not Path(args.addon).exists():
+            raise UsageError(f"--addon {args.addon}: no such simulator bundle (sim_stable.js) "
+                             "or pack folder")  # fmt: skip
         try:
             pending = self.handle.simulate(
                 names,
@@ -205,6 +207,8 @@ class McMagics(ExploreMagics, WorldMagics, Magics):
             raise UsageError(f"%mc record: {exc}") from None
 
     def _cell(self, line: str, cell: str) -> Any:
+        if line.split(maxsplit=1)[:1] == ["capability"]:
+            return self._cell_capability(line.strip().removeprefix("capability"), cell)
         import pandas as pd
 
         commands = [c.strip().removeprefix("/") for c in cell.splitlines()]

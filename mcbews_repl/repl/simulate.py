@@ -188,8 +188,9 @@ def start_sim(
 ) -> Pending[SimHandle]:
     """Start (or restart) the simulated world and connect it like ``/connect`` would.
 
-    ``addon`` is the path of a simulator bundle to host instead of the shipped pack's (for
-    prototyping a capability: build the addon, then point this at its ``sim_stable.js``).
+    ``addon`` is the path of a simulator bundle (a build's ``sim_stable.js``) or of a pack
+    folder (an exported or deployed pack) to host instead of the shipped pack (to prototype
+    a capability without a build, see ``mc.addon``).
     ``options`` say which pack, Beta APIs or not, which edition (default: ``mc``'s
     ``sim_defaults``). The world and its connection are ready (the transport chosen) when
     the Pending resolves.

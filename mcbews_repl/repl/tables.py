@@ -175,17 +175,21 @@ def inventory_frame(result: Mapping[str, Any], *, raw: bool = False) -> pd.DataF
 def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
     import pandas as pd
 
+    listed = [c for c in result.get("capabilities") or [] if isinstance(c, dict)]
     rows = [
         {
             "name": c.get("name"),
             "description": c.get("description"),
             "params": ", ".join(f"{k}: {v}" for k, v in (c.get("params") or {}).items()) or "—",
+            "kind": "prototype" if c.get("prototype") is True else "shipped",
         }
-        for c in result.get("capabilities") or []
-        if isinstance(c, dict)
+        for c in listed
     ]
-    return tag(pd.DataFrame(clean_rows(rows), columns=["name", "description", "params"]),
-               "capabilities")  # fmt: skip
+    # The kind column appears once a prototype is defined (mc.addon), to tell them apart.
+    columns = ["name", "description", "params"]
+    if any(c.get("prototype") is True for c in listed):
+        columns.append("kind")
+    return tag(pd.DataFrame(clean_rows(rows), columns=columns), "capabilities")
 
 
 def events_frame(entries: Iterable[LogEntry], players: Mapping[int, str]) -> pd.DataFrame:

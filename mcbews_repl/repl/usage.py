@@ -159,7 +159,7 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
                 {"choices": ["bedrock", "education"], "default": None},
             ),
             Option(("--legacy",)),
-            Option(("--addon",), "sim_stable.js", {"default": None}),
+            Option(("--addon",), "sim_stable.js|PACK_FOLDER", {"default": None}),
         ),
     ),
     SubCommand("worlds", "the worlds as a DataFrame: name, address, players, the latest event; "
@@ -251,6 +251,13 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
         ),
     ),
     SubCommand(
+        "addon",
+        "prototype capabilities (%%mc capability NAME defines one): list or remove them, "
+        "export a .mcaddon with them, deploy it to a development folder, /reload",
+        words="[prototypes | remove NAME | export [PATH] [--with NAME ...] | deploy [FOLDER] "
+        "[--with NAME ...] | reload]",
+    ),
+    SubCommand(
         "record",
         "record every frame both ways and every call's result to a capture file (JSON Lines; "
         "docs/captures.md); %mc record stop ends it, %mc record shows it",
@@ -271,13 +278,20 @@ ALL_USAGE = (
     "error column for a world that failed or timed out",
 )
 WORLD_USAGE = ("%mc --world NAME <sub-command>", "any sub-command on one world (name or id)")
+CAPABILITY_CELL = SubCommand(
+    "capability",
+    "the cell is a JavaScript capability module, registered at once in the simulated world's "
+    "addon as a prototype (--ts: TypeScript, when Node and the addon's toolchain are there)",
+    (Option(("name",)), Option(("--ts",))),
+)
 BY_NAME = {s.name: s for s in SUBCOMMANDS}
 
 
 def _rows() -> list[tuple[str, str]]:
     rows = [("%mc [status]", BY_NAME["status"].summary)]
     rows += [(s.synopsis(), s.summary) for s in SUBCOMMANDS if s.name != "status"]
-    return [*rows, WORLD_USAGE, ALL_USAGE, CELL_USAGE]
+    capability = ("%" + CAPABILITY_CELL.synopsis(), CAPABILITY_CELL.summary)
+    return [*rows, WORLD_USAGE, ALL_USAGE, CELL_USAGE, capability]
 
 
 def help_text() -> str:

@@ -245,6 +245,7 @@ VIEWS: dict[str, View] = {
         Column("name", _get("name")),
         Column("description", _get("description"), wrap=True),
         Column("params", _get("params"), wrap=True),
+        Column("kind", _get("kind")),  # shown once a prototype is defined (mc.addon)
     )),
     "commands": View("commands", (
         Column("", _ok_text, _ok_html, hide_empty=False),

@@ -5,9 +5,11 @@ module loader, so the addon is built with ``@minecraft/*`` bound to objects that
 ``shim.js`` installs on ``globalThis``. Every JS -> Python call goes through one callable
 taking and returning JSON text (:mod:`.hostapi` answers it); Python -> JS calls go through
 ``globalThis.__sim_host``. A script error is logged with its JS stack and kept in
-:attr:`ScriptHost.errors`; it never hangs the world. (The binding refuses to call into
-Python while a time limit is set, so a script stuck in an endless loop is not interrupted;
-memory and stack are bounded instead.)
+:attr:`ScriptHost.errors`; it never hangs the world. The binding refuses to call into Python
+while its own time limit is set, so the watchdog is the loops' own: :mod:`.modules` makes
+every loop of a module it loads check the clock against the hang threshold (docs/sim.md);
+memory and stack are bounded as well. Prototypes (:meth:`ScriptHost.define_prototype`) are
+loaded into the running addon by :mod:`.modules` and ``modules.js``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -22,15 +25,23 @@ from typing import Any
 
 import quickjs  # type: ignore[import-untyped]  # the binding ships no stubs
 
+from ..exceptions import PrototypeError
 from .facts import restricted_execution
 from .hostapi import HostApi
+from .modules import ModuleSyntaxError, wrap_module
 
 __all__ = ["ScriptError", "ScriptHost", "bundled_addon", "declared_dependencies"]
 
 log = logging.getLogger("mcbews_repl.sim")
 
-SCRIPT_MEMORY_LIMIT_BYTES = 256 * 1024 * 1024  # far above the addon's needs; stops a leak
+# The game's watchdog (docs/sim.md): script-watchdog-memory-limit is 250 MB; its hang threshold
+# is 3000 ms in worlds and Realms (10000 ms in a Dedicated Server's server.properties).
+SCRIPT_MEMORY_LIMIT_BYTES = 250 * 1024 * 1024
 SCRIPT_STACK_LIMIT_BYTES = 4 * 1024 * 1024  # deep enough for JSON, bounded for runaway recursion
+HANG_THRESHOLD_MS = 3000
+# Each loaded module starts at its own multiple of this many lines (modules.js): a stack
+# frame's line number then says which module and which of its lines. Longer modules are refused.
+SLOT_LINES = 10_000
 
 
 @dataclass(frozen=True)
@@ -62,27 +73,71 @@ def declared_dependencies(bundle_source: str) -> list[dict[str, Any]]:
     return [d for d in found if isinstance(d, dict)] if isinstance(found, list) else []
 
 
-def _shim_source() -> str:
-    return resources.files("mcbews_repl.sim").joinpath("shim.js").read_text(encoding="utf-8")
+def _source(name: str) -> str:
+    return resources.files("mcbews_repl.sim").joinpath(name).read_text(encoding="utf-8")
+
+
+_FRAME_LINE = re.compile(r"\((?P<label>[^()]*), line (?P<line>\d+)\)")
+
+
+def js_error_text(exc: Exception) -> str:
+    """A JavaScript exception as its stack says it (the binding puts the message first, then
+    the stack, which starts with the same message)."""
+    text = str(exc).strip()
+    first, _, rest = text.partition("\n")
+    return rest.strip("\n") if rest.startswith(first) else text
+
+
+def _line_of(label: str, text: str) -> int | None:
+    """The first line number a stack gives inside ``label`` (modules.js writes the frames)."""
+    for found in _FRAME_LINE.finditer(text):
+        if found.group("label") == label:
+            return int(found.group("line"))
+    return None
 
 
 class ScriptHost:
-    def __init__(self, api: HostApi, bundle_source: str) -> None:
+    """The addon's script context. ``bundle_source``: a simulator bundle to load at once;
+    None leaves loading to the caller (:func:`.packs.load_pack` links a pack's modules)."""
+
+    def __init__(
+        self,
+        api: HostApi,
+        bundle_source: str | None,
+        *,
+        hang_threshold_ms: int = HANG_THRESHOLD_MS,
+    ) -> None:
         self.api = api
         self.errors: list[ScriptError] = []
+        self.hang_threshold_ms = hang_threshold_ms
+        self._slots: dict[str, int] = {}
         self._ctx = quickjs.Context()
         self._ctx.set_memory_limit(SCRIPT_MEMORY_LIMIT_BYTES)
         self._ctx.set_max_stack_size(SCRIPT_STACK_LIMIT_BYTES)
         self._ctx.add_callable("__sim_call", self._call)
-        self._ctx.eval(_shim_source())
+        self._ctx.eval(_source("shim.js"))
+        self._ctx.set("__sim_slot_lines", SLOT_LINES)
+        self._ctx.set("__sim_hang_ms", hang_threshold_ms)
+        self._arm()
+        self._ctx.eval(_source("modules.js"))
+        self._modules = {
+            name: self._ctx.eval(f"__mcbews_modules.{name}")
+            for name in ("label", "run", "define", "remove", "names")
+        }
         self._fns = {
             name: self._ctx.eval(f"__sim_host.{name}")
             for name in ("startup", "worldLoad", "tick", "scriptEvent", "customCommand")
         }
         self._ctx.eval("__sim_host.configure")(json.dumps(restricted_execution()))
-        self._load_module(bundle_source)
+        if bundle_source is not None:
+            self._load_module(bundle_source)
+
+    def _arm(self) -> None:
+        """Start the watchdog's clock: the script now entered may run this long."""
+        self._ctx.set("__sim_deadline", time.time() * 1000.0 + self.hang_threshold_ms)
 
     def _load_module(self, source: str) -> None:
+        self._arm()
         promise = self._ctx.module(source)
         self._ctx.set("__sim_loaded", promise)
         self._ctx.eval(
@@ -121,12 +176,15 @@ class ScriptHost:
     def drain(self) -> None:
         """Run pending promise jobs (form answers, .then chains) to completion."""
         try:
-            while self._ctx.execute_pending_job():
-                pass
+            while True:
+                self._arm()
+                if not self._ctx.execute_pending_job():
+                    break
         except quickjs.JSException as exc:
             self._script_error({"where": "promise job", "message": str(exc), "stack": str(exc)})
 
     def _enter(self, method: str, *args: Any) -> Any:
+        self._arm()
         try:
             value = self._fns[method](*args)
         except quickjs.JSException as exc:
@@ -163,3 +221,61 @@ class ScriptHost:
         )
         result: dict[str, Any] = json.loads(raw) if isinstance(raw, str) else {"status": 1}
         return result
+
+    # --- modules and prototypes (modules.py, modules.js) -----------------------------
+    def compile_module(self, label: str, source: str, *, user: bool) -> Any:
+        """Evaluate a module as a function at its own slot; raise :class:`PrototypeError`
+        with the source's line for a syntax error."""
+        if source.count("\n") >= SLOT_LINES - 2:
+            raise PrototypeError(f"{label} is too long: keep it under {SLOT_LINES - 2} lines")
+        try:
+            wrapped = wrap_module(source)
+        except ModuleSyntaxError as exc:
+            raise PrototypeError(f"{label}, line {exc.line}: {exc}", exc.line) from None
+        slot = self._slots.setdefault(label, len(self._slots) + 1)
+        self._modules["label"](slot, label, user)
+        self._arm()
+        try:
+            return self._ctx.eval("\n" * (slot * SLOT_LINES) + wrapped.function)
+        except quickjs.JSException as exc:
+            text = js_error_text(exc)
+            line = _line_of(label, text)
+            where = label if line is None else f"{label}, line {line}"
+            last = source.count("\n") + 1
+            if line is not None and line > last:  # past the end: a brace or bracket too many
+                line, where = last, f"{label}, at its end (a brace or bracket too many?)"
+            raise PrototypeError(f"{where}: {text.splitlines()[0]}", line) from None
+
+    def module_imports(self, source: str) -> list[str]:
+        return wrap_module(source).imports
+
+    def run_module(self, path: str, function: Any, resolved: dict[str, str]) -> None:
+        """Run one module of a pack; its relative imports resolve through ``resolved``."""
+        self._call_js(path, self._modules["run"], path, function, json.dumps(resolved))
+
+    def define_prototype(self, name: str, source: str) -> dict[str, str]:
+        """Register a notebook's capability module into the running addon (replacing one of
+        that name); return its params; raise :class:`PrototypeError` saying why it was not."""
+        function = self.compile_module(f"cell {name}", source, user=True)
+        defined = self._call_js(f"cell {name}", self._modules["define"], name, function)
+        params: dict[str, str] = json.loads(defined)["params"]
+        return params
+
+    def remove_prototype(self, name: str) -> bool:
+        return bool(self._modules["remove"](name))
+
+    def prototype_names(self) -> list[str]:
+        names: list[str] = json.loads(self._modules["names"]())
+        return names
+
+    def _call_js(self, label: str, fn: Any, *args: Any) -> Any:
+        self._arm()
+        try:
+            return fn(*args)
+        except quickjs.JSException as exc:
+            text = js_error_text(exc)
+            line = _line_of(label, text)
+            shown = text if line is not None else text.splitlines()[0]  # no frame of its own
+            raise PrototypeError(f"{label} failed to load: {shown}", line) from None
+        finally:
+            self.drain()

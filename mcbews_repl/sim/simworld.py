@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
+from ..exceptions import PackError
 from .client import GameClient
 from .clock import ClockMode, TickClock
 from .cmd_chat import player_chat
@@ -24,9 +25,10 @@ from .commands import CommandOutcome, Effects, Interpreter
 from .custom import run_custom_command
 from .defaults import default_world
 from .facts import CUSTOM_COMMAND_FAILURE, EXTERNAL_SENDER, MODERN_EVENT_VERSION
-from .host import ScriptHost, bundled_addon, declared_dependencies
+from .host import HANG_THRESHOLD_MS, ScriptHost, bundled_addon, declared_dependencies
 from .hostapi import HostApi, HostOptions
 from .model import ChatLine, WorldState
+from .packs import LoadedPack, find_script_pack, load_pack, reload_handler
 from .selectors import CommandOrigin
 
 __all__ = ["Edition", "Pack", "ScriptEventSource", "SimWorld"]
@@ -67,6 +69,8 @@ class SimWorld:
         report_simulated_chat: bool = True,
         report_custom_command_messages: bool = True,
         script_error: bool = False,
+        behavior_packs: str | Path | None = None,
+        hang_threshold_ms: int = HANG_THRESHOLD_MS,
     ) -> None:
         if pack not in ("stable", "beta"):
             raise ValueError(f"pack must be 'stable' or 'beta', not {pack!r}")
@@ -108,6 +112,11 @@ class SimWorld:
             custom_command=self._on_custom_command,
         )
         self.interpreter = Interpreter(self.world, effects, seed)
+        self.interpreter.handlers["reload"] = reload_handler(self.reload_scripts)
+        # The development behavior packs folder: a script pack there runs instead of the
+        # bundled addon, and /reload loads it again (packs.py, docs/sim.md).
+        self.behavior_packs = None if behavior_packs is None else Path(behavior_packs)
+        self.hang_threshold_ms = hang_threshold_ms
         self.api = HostApi(self.world, self._run_as, HostOptions(beta_apis=beta_apis))
         self.host: ScriptHost | None = None
         self.client: GameClient | None = None
@@ -140,9 +149,14 @@ class SimWorld:
     def _load_addon(self) -> None:
         """Load the pack as the game would: not at all when it declares a beta module and the
         world has no Beta APIs (facts.json ``beta_pack_without_beta_apis``)."""
-        path = bundled_addon(self.pack) if self._addon is True else Path(str(self._addon))
-        source = path.read_text(encoding="utf-8")
-        beta = [d for d in declared_dependencies(source) if "beta" in str(d.get("version"))]
+        pack = self._folder_pack()
+        if pack is not None:
+            dependencies = pack.dependencies
+        else:
+            path = bundled_addon(self.pack) if self._addon is True else Path(str(self._addon))
+            source = path.read_text(encoding="utf-8")
+            dependencies = declared_dependencies(source)
+        beta = [d for d in dependencies if "beta" in str(d.get("version"))]
         if beta and not self.beta_apis:
             names = ", ".join(f"{d.get('module_name')} {d.get('version')}" for d in beta)
             where = (
@@ -153,9 +167,40 @@ class SimWorld:
             self.addon_refused = f"the pack depends on {names}, a beta module, and {where}"
             log.warning("sim: the addon is not loaded: %s", self.addon_refused)
             return
-        self.host = ScriptHost(self.api, source)
+        if pack is not None:
+            self.host = load_pack(self.api, pack, hang_threshold_ms=self.hang_threshold_ms)
+        else:
+            self.host = ScriptHost(self.api, source, hang_threshold_ms=self.hang_threshold_ms)
         self.host.startup()
         self.host.world_load()
+
+    def _folder_pack(self) -> LoadedPack | None:
+        """The script pack of the development folder, else of ``addon`` when it is a folder."""
+        if self.behavior_packs is not None and self.behavior_packs.is_dir():
+            found = find_script_pack(self.behavior_packs)
+            if found is not None:
+                return found
+        if isinstance(self._addon, str | Path) and Path(self._addon).is_dir():
+            found = find_script_pack(Path(self._addon))
+            if found is None:
+                raise PackError(f"{self._addon} holds no behavior pack with a script module")
+            return found
+        return None
+
+    def reload_scripts(self) -> str | None:
+        """``/reload``: start the scripts over from the packs as they are now (the world and
+        its dynamic properties stay); return why they did not load, or None."""
+        if self._addon is False:
+            return None
+        self.host, self.addon_refused = None, None
+        self.api.custom_commands.clear()  # the new scripts register theirs at startup
+        try:
+            self._load_addon()
+        except PackError as exc:
+            log.error("sim: /reload: %s", exc)
+            return str(exc)
+        self.clock.request_tick()
+        return None
 
     async def connect(self, url: str) -> None:
         """``/connect <url>``: a new connection replaces the old one, as in the game."""

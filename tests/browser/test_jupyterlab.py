@@ -5,7 +5,9 @@ committed files), Debian's Chromium opens each notebook through Playwright at 11
 wide, runs all its cells and checks what a reader sees: no output area left empty, no
 error, every friendly table within the page's width, no ``§`` and no ``minecraft:`` in
 the inventory's item column, the live map labelling both players and following a ``tp``
-typed into a new cell, the explore table filtering by player. Screenshots land in
+typed into a new cell, the explore table filtering by player, a prototype capability defined,
+changed, failing in the cell's lines, deployed and called again after ``/reload``. JupyterLab
+and its kernels run with no Node on PATH, as on a machine without it. Screenshots land in
 test-artifacts/ (the README's pictures are taken here). Without /usr/bin/chromium the
 tests are skipped, unless MCBEWS_REQUIRE_BROWSER is set (.ci/run sets it after installing
 Chromium), in which case they fail.
@@ -28,6 +30,8 @@ from typing import Any
 
 import nbformat
 import pytest
+
+from tests.notebooks.test_notebooks import path_without_node
 
 # Chromium driving JupyterLab: outside `make test-fast`.
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -77,9 +81,8 @@ def free_port() -> int:
 
 
 def prepare(root: Path) -> None:
-    """The notebooks without outputs (what the page shows is made by this run), the
-    folders notebook 05 reads beside them, settings, and the notebooks of mistakes and of
-    the doctor."""
+    """The notebooks without outputs (what the page shows is made by this run), settings,
+    and the notebooks of mistakes and of the doctor."""
     shutil.copytree(REPO / "notebooks", root / "notebooks")
     for path in (root / "notebooks").glob("*.ipynb"):
         nb = nbformat.read(path, as_version=4)
@@ -87,8 +90,6 @@ def prepare(root: Path) -> None:
             if cell.cell_type == "code":
                 cell.outputs, cell.execution_count = [], None
         nbformat.write(nb, path)
-    for folder in ("addon", "mcbews_repl"):  # ../addon, ../mcbews_repl/wire.json (05)
-        (root / folder).symlink_to(REPO / folder)
     for name, values in SETTINGS.items():
         path = (
             root / "cfg" / "lab" / "user-settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
@@ -119,6 +120,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "JUPYTER_CONFIG_DIR": str(root / "cfg"),
         "JUPYTER_DATA_DIR": str(root / "data"),
         "JUPYTER_RUNTIME_DIR": str(root / "rt"),
+        "PATH": path_without_node(root / "path"),  # no node, npm or npx: none is needed
     }
     server = subprocess.Popen(
         [str(jupyter), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
@@ -300,7 +302,23 @@ def check_04(page: Any) -> None:
     assert summaries and all("Steve" in s for s in summaries), summaries
 
 
-CHECKS = {"01": check_01, "02": check_02, "03": check_03, "04": check_04}
+def check_05(page: Any) -> None:
+    shown = [out["text"] for out in outputs(page)]
+    assert any("✔ players_near is registered in the simulated world's addon" in t for t in shown)
+    caps = page.locator(f"{PANEL} .mcbews-table table", has_text="players_near").first
+    kinds = column(page, caps, "kind")
+    assert kinds.count("prototype") == 1 and "shipped" in kinds, kinds
+    failing = page.locator(f"{PANEL} .jp-OutputArea-output", has_text="cell players_near, line 7")
+    assert "TypeError: cannot read property 'name' of undefined" in failing.first.inner_text()
+    reloaded = next(k for k, t in enumerate(shown) if "script files have been reloaded" in t)
+    again = shown[reloaded + 1]  # the deployed pack's capability answers after /reload
+    assert "players_near answered" in again and "health" in again and "14" in again, again
+    assert "['players_near']" in shown[reloaded + 2]
+    caps.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "jupyterlab-prototype.png"))
+
+
+CHECKS = {"01": check_01, "02": check_02, "03": check_03, "04": check_04, "05": check_05}
 
 
 @pytest.mark.timeout(400)

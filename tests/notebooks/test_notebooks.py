@@ -48,9 +48,32 @@ MODES: dict[str, dict[str, str]] = {
 }
 
 
-def run_notebook(nb: Any, cwd: Path, mode: str = "stable-pull") -> Any:
+NODE_TOOLS = ("node", "nodejs", "npm", "npx", "corepack")
+
+
+def path_without_node(folder: Path) -> str:
+    """PATH with Node hidden: each directory holding node, npm or npx is replaced by a folder
+    of links to everything else in it (so python, git ... stay), as on a machine without Node."""
+    entries = []
+    for n, entry in enumerate(os.environ.get("PATH", "").split(os.pathsep)):
+        where = Path(entry)
+        if not any((where / tool).exists() for tool in NODE_TOOLS):
+            entries.append(entry)
+            continue
+        shadow = folder / f"path{n}"
+        shadow.mkdir(parents=True, exist_ok=True)
+        for item in where.iterdir():
+            if item.name not in NODE_TOOLS and not (shadow / item.name).exists():
+                (shadow / item.name).symlink_to(item)
+        entries.append(str(shadow))
+    return os.pathsep.join(entries)
+
+
+def run_notebook(
+    nb: Any, cwd: Path, mode: str = "stable-pull", extra: dict[str, str] | None = None
+) -> Any:
     # The kernel inherits these: port 0 never clashes on 19131; the mode picks pack and transport.
-    env = {"MCBEWS_PORT": "0", **MODES[mode]}
+    env = {"MCBEWS_PORT": "0", **MODES[mode], **(extra or {})}
     saved = {name: os.environ.get(name) for name in env}
     os.environ.update(env)
     try:
@@ -182,16 +205,41 @@ def check_04_ui_chat_bot(nb: Any, out: str) -> None:
 
 
 def check_05_prototyping_a_capability(nb: Any, out: str) -> None:
-    assert "players_near" in out
+    defined = texts(cell_with(nb, "// players_near: which players"))
+    assert "✔ players_near is registered in the simulated world's addon (a prototype)" in defined
+    [shown] = [o for o in cell_with(nb, "%mc call players_near").outputs if "data" in o]
+    first = shown["data"]["text/plain"]
+    assert first.startswith("players_near answered")
+    assert [p["name"] for p in json.loads(first.split("\n", 1)[1])["players"]] == ["Steve", "Alex"]
+    near = texts(cell_with(nb, 'await mc.command("tp Alex 2 64 1")'))
+    assert '"distance": 2.9' in near and '"health"' not in near
+    changed = cell_with(nb, "// players_near, second version")
+    after = texts(nb.cells[nb.cells.index(changed) + 1])
+    assert '"health": 14' in after and '"dimension": "overworld"' in after  # the new version
+    assert 'parameter "radius" of players_near must be a number, not a string' in out
+    caps = texts(cell_with(nb, "await mc.caps()"))
+    assert column(caps, "kind").count("prototype") == 1 and "shipped" in column(caps, "kind")
+    assert "cell players_near, line 3: SyntaxError" in out
+    assert (
+        "TypeError: cannot read property 'name' of undefined\n  at run (cell players_near, line 7)"
+        in out
+    )
+    assert "WatchdogError: script hang: ran longer than 3000 ms" in out and "'Steve'" in out
+    exported = texts(cell_with(nb, "mc.addon.export("))
+    assert "mcbews_bridge_bp/scripts/prototypes/players_near.js" in exported
+    assert "mcbews_bridge_bp/scripts/bridge.js" in exported and "version [0, 2, 1]" in exported
+    assert "✔ wrote the pack with players_near to " in out and "/reload makes the simulated" in out
+    assert "Function and script files have been reloaded." in texts(cell_with(nb, "reload()"))
+    again = nb.cells[nb.cells.index(cell_with(nb, "reload()")) + 1]
+    assert '"health": 14' in texts(again)  # the deployed pack's capability, after /reload
+    assert "['players_near']" in texts(cell_with(nb, "after /reload"))
     # After `tp Alex 2 64 1` (the block's centre, 2.5 64 1.5) the new capability sees Alex.
     answer = cell_with(nb, "tp Alex 2 64 1").outputs[0]["data"]
     assert '"distance": 2.9' in answer["text/plain"] and "{'center'" not in out
     assert (
         "players_near answered" in answer["text/html"] and "<details open>" in answer["text/html"]
     )
-    assert "<simulated world: Steve, Alex;" in out  # the bridge player is not listed
-    assert not cell_with(nb, "NEW_CAPABILITY = ").outputs  # the TypeScript shown once, as source
-    assert "private copy removed: True" in out
+    assert "MCBEWS_BRIDGE" not in out  # the bridge player is not listed
 
 
 def check_06_protocol_step_by_step(nb: Any, out: str) -> None:
@@ -257,6 +305,7 @@ def check_08_classroom(nb: Any, out: str) -> None:
     assert ">Dev<" not in four and all(f">{n}</td>" in four for n in ("Ana", "Ben", "Emma"))
 
 
+PROTOTYPING = "05_prototyping_a_capability.ipynb"
 CHECKS = {
     "01_getting_started.ipynb": check_01_getting_started,
     "02_exploring_a_world.ipynb": check_02_exploring_a_world,
@@ -278,9 +327,20 @@ BETA_RUNS = [
 ]
 
 
-@pytest.mark.parametrize("name", sorted(CHECKS))
+@pytest.mark.parametrize("name", sorted(set(CHECKS) - {PROTOTYPING}))
 def test_notebook(name: str) -> None:
     CHECKS[name](*executed(name, "stable-pull"))
+
+
+def test_prototyping_runs_with_no_node_on_path(tmp_path: Path) -> None:
+    """Notebook 05 defines, calls, changes, exports, deploys, reloads and calls again on a
+    machine without Node: the kernel's PATH has no node, npm or npx (a last cell checks)."""
+    nb = nbformat.read(NOTEBOOKS / PROTOTYPING, as_version=4)
+    check = "import shutil; print('node:', [shutil.which(t) for t in ('node', 'npm', 'npx')])"
+    nb.cells.append(nbformat.v4.new_code_cell(check))
+    run_notebook(nb, NOTEBOOKS, extra={"PATH": path_without_node(tmp_path)})
+    check_05_prototyping_a_capability(nb, "\n".join(texts(c) for c in nb.cells[:-1]))
+    assert "node: [None, None, None]" in texts(nb.cells[-1])
 
 
 @pytest.mark.parametrize(("name", "mode"), BETA_RUNS, ids=[f"{n[:2]}-{m}" for n, m in BETA_RUNS])

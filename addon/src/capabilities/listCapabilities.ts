@@ -13,6 +13,7 @@ export const listCapabilities: Capability = {
       name: cap.name,
       description: cap.description,
       params: { ...cap.params },
+      ...(cap.prototype === true ? { prototype: true } : {}),
     }));
     const addon = { version: ADDON_VERSION, pack: ADDON_PACK };
     return { ok: true, result: { capabilities, commandPolicy: describePolicy(ctx.policy()), addon } };

@@ -507,7 +507,8 @@ var listCapabilities = {
     const capabilities = [...ctx.registry.values()].map((cap) => ({
       name: cap.name,
       description: cap.description,
-      params: { ...cap.params }
+      params: { ...cap.params },
+      ...cap.prototype === true ? { prototype: true } : {}
     }));
     const addon = { version: ADDON_VERSION, pack: ADDON_PACK };
     return { ok: true, result: { capabilities, commandPolicy: describePolicy(ctx.policy()), addon } };
@@ -779,6 +780,71 @@ function answerWith(requestId, answer) {
 function describeError(err) {
   const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   return text.slice(0, 200);
+}
+
+// src/prototypes.ts
+var NAME = /^[a-z][a-z0-9_]{0,63}$/;
+function shapeProblem(cap) {
+  if (typeof cap !== "object" || cap === null) return "a capability is an object with name, description, params and run(payload, ctx)";
+  const c = cap;
+  if (typeof c.name !== "string" || !NAME.test(c.name)) return `name must be lower-case words joined by _ (like count_cows), not ${JSON.stringify(c.name)}`;
+  if (typeof c.description !== "string") return `${c.name}: description must be a string (one line, shown by list_capabilities)`;
+  const params = c.params ?? {};
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return `${c.name}: params must be an object of name -> "type: description"`;
+  for (const [key, value] of Object.entries(params)) {
+    if (typeof value !== "string") return `${c.name}: params.${key} must be a string like "string: a player name"`;
+  }
+  const runs = typeof c.run === "function";
+  const starts = typeof c.start === "function";
+  if (runs === starts) return `${c.name}: give exactly one of run(payload, ctx) or an async start(payload, ctx)`;
+  if (c.readOnly !== void 0 && typeof c.readOnly !== "boolean") return `${c.name}: readOnly must be true or false`;
+  return null;
+}
+var MAX_FRAMES = 6;
+function failure(name, err) {
+  const stack = err instanceof Error && typeof err.stack === "string" ? err.stack : "";
+  const frames = stack.split("\n").filter((line) => /^\s+at /.test(line)).slice(0, MAX_FRAMES);
+  return { ok: false, message: [`${name} failed: ${describeError(err)}`, ...frames.map((f) => `  ${f.trim()}`)].join("\n") };
+}
+function marked(cap) {
+  const info = { name: cap.name, description: cap.description, params: { ...cap.params ?? {} }, prototype: true };
+  if (typeof cap.start === "function") {
+    const start = cap.start;
+    return { ...info, start: (payload, ctx) => start.call(cap, payload, ctx).catch((err) => failure(info.name, err)) };
+  }
+  const run = cap.run;
+  const guarded = (payload, ctx) => {
+    try {
+      return run.call(cap, payload, ctx);
+    } catch (err) {
+      return failure(info.name, err);
+    }
+  };
+  return { ...info, readOnly: cap.readOnly === true, run: guarded };
+}
+function prototypeRegistrar(registry) {
+  return {
+    define(cap) {
+      const problem = shapeProblem(cap);
+      if (problem !== null) throw new TypeError(problem);
+      const shape = cap;
+      const name = shape.name;
+      const existing = registry.get(name);
+      if (existing !== void 0 && existing.prototype !== true) {
+        throw new TypeError(`${name} is a capability the addon ships; give the prototype another name`);
+      }
+      registry.set(name, marked(shape));
+      return name;
+    },
+    remove(name) {
+      const existing = registry.get(name);
+      if (existing === void 0 || existing.prototype !== true) return false;
+      return registry.delete(name);
+    },
+    names() {
+      return [...registry.values()].filter((cap) => cap.prototype === true).map((cap) => cap.name);
+    }
+  };
 }
 
 // src/queue.ts
@@ -1406,7 +1472,8 @@ function registerPullCommands(registry, runtime) {
 }
 function startBridge(options = {}) {
   const host = makeHost(options);
-  const runtime = new BridgeRuntime(host, createRegistry(DEFAULT_CAPABILITIES));
+  const registry = new Map(createRegistry(DEFAULT_CAPABILITIES));
+  const runtime = new BridgeRuntime(host, registry);
   system2.beforeEvents.startup.subscribe((event) => {
     event.customCommandRegistry.registerCommand(
       {
@@ -1431,7 +1498,7 @@ function startBridge(options = {}) {
   world2.afterEvents.worldLoad.subscribe(() => {
     system2.runInterval(() => runtime.onTick(), 1);
   });
-  return runtime;
+  return { runtime, prototypes: prototypeRegistrar(registry) };
 }
 
 // src/main.ts
@@ -1440,9 +1507,12 @@ function spawnPoint(dimension) {
   const y = Math.min(Math.max(spawn.y, dimension.heightRange.min + 1), dimension.heightRange.max - 2);
   return { x: spawn.x, y, z: spawn.z };
 }
-startBridge({
+var { prototypes } = startBridge({
   spawnBridge() {
     const dimension = world3.getDimension("overworld");
     spawnSimulatedPlayer({ dimension, ...spawnPoint(dimension) }, BRIDGE_PLAYER, GameMode.Creative);
   }
 });
+export {
+  prototypes
+};

@@ -38,7 +38,9 @@ export interface RuntimeOptions {
   maxQueuedRequests: number;
   /** Upstream chunk lines kept waiting to be sent. */
   maxOutboxLines: number;
-  /** Chunk lines the bridge player sends per tick (spacing, not flooding chat). */
+  /** Chunk lines the bridge player sends per tick (spacing, not flooding chat): 16 sends a
+   * full inventory (15 lines) in one tick and 50 of them (817 lines) in 54 ticks, within the
+   * gateway's 5 s call timeout; docs/protocol.md, "Pacing", has the measurement. */
   linesPerTick: number;
   /** Ticks between checks that the bridge player is present. */
   bridgeCheckTicks: number;
@@ -49,7 +51,7 @@ export interface RuntimeOptions {
 export const DEFAULT_OPTIONS: RuntimeOptions = {
   maxQueuedRequests: 64,
   maxOutboxLines: 8192, // one answer of the most pages: 64 x 128 lines (about 3.7 MB at most)
-  linesPerTick: 4,
+  linesPerTick: 16,
   bridgeCheckTicks: 40,
   expireEveryTicks: 20,
 };

@@ -1143,7 +1143,7 @@ var DEFAULT_OPTIONS = {
   maxQueuedRequests: 64,
   maxOutboxLines: 8192,
   // one answer of the most pages: 64 x 128 lines (about 3.7 MB at most)
-  linesPerTick: 4,
+  linesPerTick: 16,
   bridgeCheckTicks: 40,
   expireEveryTicks: 20
 };

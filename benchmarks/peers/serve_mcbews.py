@@ -5,7 +5,8 @@
 ``mcbews_repl.serve`` with its defaults (a random path token, the 100-command window, the
 event log), except ``encrypt=False``: the emulated game does not run ``ws:encrypt``; and
 ``transport="chat"``: it has no addon, so the two commands and the wait of a transport probe
-would only precede the measured ones.
+would only precede the measured ones; and ``max_connections`` raised to the connections
+measured when they are more than its default of 32 (the 50-connection memory row).
 Commands are ``await mc.command(line, connection=...)``; the gateway windows them itself.
 """
 
@@ -18,15 +19,19 @@ from typing import Any
 import driver
 
 import mcbews_repl
+from mcbews_repl.limits import MAX_CONNECTIONS as DEFAULT_MAX_CONNECTIONS
 
 
 async def main() -> None:
     config = driver.read_config()
     logging.getLogger("mcbews_repl").setLevel(logging.WARNING)
     rss_before = driver.rss_bytes()
-    async with mcbews_repl.serve(port=0, encrypt=False, transport="chat") as mc:
+    wanted = int(config.get("connections", 1))
+    most = max(wanted, DEFAULT_MAX_CONNECTIONS)
+    async with mcbews_repl.serve(
+        port=0, encrypt=False, transport="chat", max_connections=most
+    ) as mc:
         driver.announce(mc.url)
-        wanted = int(config.get("connections", 1))
         while len(mc.connections) < wanted:
             await asyncio.sleep(0.005)
         for connection in mc.connections:

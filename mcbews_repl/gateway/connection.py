@@ -52,6 +52,7 @@ from .settings import Settings
 from .transport import TransportChoice
 from .uichat import UiChatHooks, UiChatQueue
 from .window import CommandWindow
+from .writer import FrameWriter
 
 __all__ = ["GameConnection"]
 
@@ -92,6 +93,7 @@ class GameConnection:
         # Who watches this connection's frames and outcomes (observer.py): the bridge's.
         self.observers = observers if observers is not None else Observers()
         self._ws = websocket
+        self._writer = FrameWriter(websocket)  # several frames a socket write (writer.py)
         self._settings = settings
         self._log = log
         self.ui_chats = UiChatQueue(
@@ -360,13 +362,13 @@ class GameConnection:
     async def _send(self, frame: str) -> None:
         if not self._settled.is_set():
             await self._settled.wait()
-        # Sealing and queueing the frame happen with no await between them (websockets
-        # writes an unfragmented message before its first await), so frames reach the
-        # wire in the order the cipher stream saw them.
+        # Sealing and queueing the frame happen with no await between them (the writer
+        # queues it before its first await and writes in queue order), so frames reach
+        # the wire in the order the cipher stream saw them.
         self._tap("out", frame)
         data = frame if self._cipher is None else self._cipher.seal(frame)
         try:
-            await self._ws.send(data)
+            await self._writer.send(data)
         except WebSocketClosed as exc:
             raise self._closed_error(exc) from exc
         self.frames_out += 1

@@ -107,6 +107,7 @@ class GameConnection:
             self.proto.command_frame,
             limit=settings.max_in_flight,
             queue_limit=settings.queue_limit,
+            queue_frame=self._queue_frame,
         )
         self._calls = CapabilityCalls(
             self.proto,
@@ -359,6 +360,17 @@ class GameConnection:
                 "use mc.connections or wait_connected() for a live one"
             )
 
+    def _queue_frame(self, frame: str) -> bool:
+        """:meth:`_send` without waiting for the write (the command window's frames, whose
+        replies it awaits anyway); False when the frame must go through :meth:`_send`."""
+        if self.closed or not self._settled.is_set() or not self._writer.batched:
+            return False
+        self._tap("out", frame)
+        data = frame if self._cipher is None else self._cipher.seal(frame)
+        self._writer.queue(data)
+        self.frames_out += 1
+        return True
+
     async def _send(self, frame: str) -> None:
         if not self._settled.is_set():
             await self._settled.wait()
@@ -413,6 +425,8 @@ class GameConnection:
 
     async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
         """Run one command; a game-reported failure is a result (``ok`` is False)."""
+        if not self.observers:  # watched() would only await it: save its coroutine
+            return await self._run_command(line, timeout)
         request = {"line": line, "timeout": timeout}
         work = self._run_command(line, timeout)
         return await watched(self.observers, self, "command", request, work, command_reply)

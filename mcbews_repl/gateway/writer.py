@@ -29,22 +29,38 @@ class FrameWriter:
 
     def __init__(self, websocket: Any) -> None:
         self._ws = websocket
-        self._batch: list[tuple[str | bytes, asyncio.Future[None]]] = []
+        # Frames waiting for the flush, each with the future of a sender who waits for its
+        # write (None: queued by one who does not, see queue()).
+        self._batch: list[tuple[str | bytes, asyncio.Future[None] | None]] = []
         self._flusher: asyncio.Task[None] | None = None
         self.batched = all(hasattr(websocket, a) for a in ("protocol", "send_context"))
         self.writes = 0  # socket writes made, batches counted once
+
+    def queue(self, data: str | bytes) -> bool:
+        """Queue a frame without waiting for its write; False when this connection cannot
+        (no batching: use :meth:`send`). A failed write closes the connection, and its
+        reader then fails whatever waited for the game's reply to the frame."""
+        if not self.batched:
+            return False
+        self._batch.append((data, None))
+        if len(self._batch) == 1:
+            self._start_flush()
+        return True
+
+    def _start_flush(self) -> None:
+        # The first frame of a batch: the flush runs after this turn of the loop.
+        self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        self._flusher.add_done_callback(self._flusher_done)
 
     async def send(self, data: str | bytes) -> None:
         if not self.batched:
             await self._ws.send(data)
             self.writes += 1
             return
-        loop = asyncio.get_running_loop()
-        written: asyncio.Future[None] = loop.create_future()
+        written: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._batch.append((data, written))
-        if len(self._batch) == 1:  # the first of a batch: the flush runs after this turn
-            self._flusher = loop.create_task(self._flush())
-            self._flusher.add_done_callback(self._flusher_done)
+        if len(self._batch) == 1:
+            self._start_flush()
         await written
 
     def _flusher_done(self, task: asyncio.Task[None]) -> None:
@@ -52,7 +68,8 @@ class FrameWriter:
         if task.cancelled() and self._batch and self._flusher is task:
             batch, self._batch = self._batch, []
             for _, written in batch:
-                written.cancel()
+                if written is not None:
+                    written.cancel()
 
     async def _flush(self) -> None:
         batch, self._batch = self._batch, []
@@ -61,16 +78,18 @@ class FrameWriter:
                 self._frame_and_write(batch)
         except BaseException as exc:
             for _, written in batch:
-                if not written.done():
+                if written is not None and not written.done():
                     written.set_exception(exc)
             if isinstance(exc, asyncio.CancelledError):
                 raise
             return
         for _, written in batch:
-            if not written.done():
+            if written is not None and not written.done():
                 written.set_result(None)
 
-    def _frame_and_write(self, batch: list[tuple[str | bytes, asyncio.Future[None]]]) -> None:
+    def _frame_and_write(
+        self, batch: list[tuple[str | bytes, asyncio.Future[None] | None]]
+    ) -> None:
         """Frame every message; write them as one buffer unless websockets had other data
         waiting (a control frame), which ``send_context`` then writes in its own order."""
         protocol = self._ws.protocol

@@ -41,7 +41,7 @@ WINDOW = 100  # the game's in-flight limit (docs/gateway.md); also the caller-si
 SLOW_GAME_MS = 5.0
 RSS_CONNECTIONS = (1, 10, 50)
 RSS_COMMANDS = 100
-SERVER_NAMES = ("mcbews_repl", "bedrockpy", "fcwslib", "mcpews")
+SERVER_NAMES = ("mcbews_repl", "mcbews_repl-uvloop", "bedrockpy", "fcwslib", "mcpews")
 
 Results = dict[tuple[str, str], list[dict[str, Any]]]  # (server, scenario) -> one per round
 
@@ -54,6 +54,16 @@ def servers(wanted: Sequence[str], bare: bool) -> list[Server]:
             "mcbews_repl",
             f"mcbews_repl {docs_page.git_revision()}",
             (sys.executable, str(PEERS / "serve_mcbews.py")),
+        ),
+        "mcbews_repl-uvloop": lambda: Server(
+            "mcbews_repl-uvloop",
+            f"mcbews_repl {docs_page.git_revision()} on uvloop {install.UVLOOP[1]} (optional)",
+            (
+                sys.executable,
+                str(PEERS / "serve_mcbews.py"),
+                "--uvloop",
+                str(install.uvloop_path()),
+            ),
         ),
         "bedrockpy": lambda: Server(
             "bedrockpy",
@@ -73,6 +83,8 @@ def servers(wanted: Sequence[str], bare: bool) -> list[Server]:
             WINDOW,
         ),
     }
+    if "mcbews_repl-uvloop" in wanted and install.uvloop_path() is None:
+        wanted = [name for name in wanted if name != "mcbews_repl-uvloop"]
     chosen = [made[name]() for name in wanted]
     if bare:
         chosen += [without_window(s) for s in chosen if s.caller_window]

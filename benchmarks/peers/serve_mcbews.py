@@ -8,12 +8,15 @@ event log), except ``encrypt=False``: the emulated game does not run ``ws:encryp
 would only precede the measured ones; and ``max_connections`` raised to the connections
 measured when they are more than its default of 32 (the 50-connection memory row).
 Commands are ``await mc.command(line, connection=...)``; the gateway windows them itself.
+``--uvloop <folder>`` (before the JSON) runs the same program on uvloop from that folder,
+the optional event loop measured beside asyncio's own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from typing import Any
 
 import driver
@@ -45,4 +48,11 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    if sys.argv[1] == "--uvloop":
+        sys.path.insert(0, sys.argv[2])
+        del sys.argv[1:3]  # driver.read_config() reads the JSON in argv[1]
+        import uvloop
+
+        uvloop.run(main())
+    else:
+        asyncio.run(main())

@@ -405,48 +405,52 @@ class GameConnection:
         finally:
             self._ready.set()
 
-    async def _command(self, line: str, timeout: float | None) -> CommandResult:
-        line = check_command_line(line, self.proto.budget_bytes, self.proto.frame_budget_bytes)
-        self._check_open()
-        limit = self._settings.command_timeout if timeout is None else timeout
+    async def _command(
+        self, line: str, timeout: float | None, *, record: bool = False
+    ) -> CommandResult:
+        """Run one command through the window; ``record``: log it as a ``command`` entry
+        (``command()``; calls log their own entries)."""
         start = time.monotonic()
         try:
-            async with asyncio.timeout(limit):
-                reply = await self._window.request(line)
-        except TimeoutError as exc:
-            raise RequestTimeout(
-                f"the game did not answer /{line[:60]} within {limit:g} s on connection "
-                f"#{self.id}; the world may be paused or the connection stalled"
-            ) from exc
-        elapsed = time.monotonic() - start
-        return CommandResult(
-            line, reply.status_code, reply.status_message, reply.body, elapsed, reply.request_id
+            checked = check_command_line(
+                line, self.proto.budget_bytes, self.proto.frame_budget_bytes
+            )
+            self._check_open()
+            limit = self._settings.command_timeout if timeout is None else timeout
+            try:
+                async with asyncio.timeout(limit):
+                    reply = await self._window.request(checked)
+            except TimeoutError as exc:
+                raise RequestTimeout(
+                    f"the game did not answer /{checked[:60]} within {limit:g} s on connection "
+                    f"#{self.id}; the world may be paused or the connection stalled"
+                ) from exc
+        except McbewsError as exc:
+            if record:
+                elapsed = time.monotonic() - start
+                self._record_command(line, f"✗ {type(exc).__name__}", elapsed, error=str(exc))
+            raise
+        code, message = reply.status_code, reply.status_message
+        result = CommandResult(
+            checked, code, message, reply.body, time.monotonic() - start, reply.request_id
         )
+        if record:
+            self._record_command(
+                checked,
+                f"→ {code}",
+                result.elapsed_seconds,
+                status_code=code,
+                status_message=message,
+            )
+        return result
 
     async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
         """Run one command; a game-reported failure is a result (``ok`` is False)."""
         if not self.observers:  # watched() would only await it: save its coroutine
-            return await self._run_command(line, timeout)
+            return await self._command(line, timeout, record=True)
         request = {"line": line, "timeout": timeout}
-        work = self._run_command(line, timeout)
+        work = self._command(line, timeout, record=True)
         return await watched(self.observers, self, "command", request, work, command_reply)
-
-    async def _run_command(self, line: str, timeout: float | None) -> CommandResult:
-        start = time.monotonic()
-        try:
-            result = await self._command(line, timeout)
-        except McbewsError as exc:
-            elapsed = time.monotonic() - start
-            self._record_command(line, f"✗ {type(exc).__name__}", elapsed, error=str(exc))
-            raise
-        self._record_command(
-            result.command,
-            f"→ {result.status_code}",
-            result.elapsed_seconds,
-            status_code=result.status_code,
-            status_message=result.status_message,
-        )
-        return result
 
     async def probe_command(self, line: str, timeout: float) -> CommandResponse | GameError:
         """Send ``line`` past the frame budget and return the game's raw reply (the doctor's

@@ -158,7 +158,7 @@ async def timed(
 Asking = Callable[[], Awaitable[list[Any]]]
 ASKING_LABELS = {
     "all": "one call, every player",
-    "fanout": "{calls} calls, one per player, gathered",
+    "fanout": "{calls} call{s}, one per player, gathered",
     "inventory": "mc.inventory(): who is online, then per player",
 }
 
@@ -253,7 +253,7 @@ def row(players: int, how: str, runs: list[Outcome]) -> str:
         wall += f" ({min(walls):.0f}-{max(walls):.0f})"
     chunks = statistics.median(r.chunks for r in runs)
     size = statistics.median(r.answer_bytes for r in runs) / 1024
-    label = ASKING_LABELS[how].format(calls=players)
+    label = ASKING_LABELS[how].format(calls=players, s="s" * (players > 1))
     return (
         f"| {players} | {label} | {outcome} | {ticks:.0f} ({ticks * TICK_MS:,.0f} ms) "
         f"| {wall} | {chunks:.0f} ({size:.1f} KiB) |"

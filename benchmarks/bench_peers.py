@@ -277,7 +277,10 @@ executed), and counts what it answered and refused. It does not offer the wsencr
 subprotocol and no server encrypts. The servers, each with the smallest program its
 public API allows (`benchmarks/peers/serve_*`): this checkout's gateway
 (`mcbews_repl.serve`, defaults but `encrypt=False` and `transport="chat"`: the emulated
-game has no addon, so no transport probe precedes the commands), bedrockpy 1.0.1 and fcwslib
+game has no addon, so no transport probe precedes the commands; and `max_connections`
+raised to 50 for the 50-connection row, past its default of 32), the same program on
+uvloop 0.23.0 (optional: installed by pip into `.bench-cache/uvloop`, a column only where
+the platform has it; the package keeps asyncio's own loop), bedrockpy 1.0.1 and fcwslib
 3.0.0 (PyPI, each in its own venv under `.bench-cache/`), mcpews 4.0.1 (npm, under
 `.bench-cache/node`), installed by the script on first use. fcwslib and mcpews have no
 command window of their own, so the caller keeps at most 100 in flight for them (without

@@ -177,7 +177,7 @@ def snapshot_rows(results: dict[str, dict[int, dict[str, list[Outcome]]]]) -> li
             for transport, by_size in results.items():
                 runs = by_size[players][how]
                 calls = players if how == "fanout" else 1
-                label = ASKING_LABELS[how].format(calls=calls)
+                label = ASKING_LABELS[how].format(calls=calls, s="s" * (calls > 1))
                 ticks = _median([r.ticks for r in runs])
                 size = _median([r.result_bytes for r in runs]) / 1024
                 rows.append(

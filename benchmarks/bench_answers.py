@@ -24,16 +24,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import statistics
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import docs_page
 from machine_load import LoadMeter
 
 import mcbews_repl
+from mcbews_repl.addon import sim_bundle_path
+from mcbews_repl.repl.fanout import snapshot_everyone
 from mcbews_repl.sim import (
     Enchantment,
     ItemStack,
@@ -151,11 +156,17 @@ async def timed(
 
 
 Asking = Callable[[], Awaitable[list[Any]]]
+ASKING_LABELS = {
+    "all": "one call, every player",
+    "fanout": "{calls} call{s}, one per player, gathered",
+    "inventory": "mc.inventory(): who is online, then per player",
+}
 
 
 def ways_of_asking(mc: mcbews_repl.Bridge, names: list[str]) -> dict[str, Asking]:
     """``all``: one get_inventory_snapshot for every player; ``fanout``: one call per player,
-    gathered. Each returns its results or exceptions."""
+    gathered; ``inventory``: what ``mc.inventory()`` does (``repl/fanout.py``: ask who is
+    online, then per player, stitched). Each returns its results or exceptions."""
 
     async def at_once() -> list[Any]:
         return await asyncio.gather(mc.call("get_inventory_snapshot"), return_exceptions=True)
@@ -164,25 +175,65 @@ def ways_of_asking(mc: mcbews_repl.Bridge, names: list[str]) -> dict[str, Asking
         calls = (mc.call("get_inventory_snapshot", target=name) for name in names)
         return await asyncio.gather(*calls, return_exceptions=True)
 
-    return {"all": at_once, "fanout": fan_out}
+    async def call(capability: str, **payload: Any) -> dict[str, Any]:
+        return await mc.call(capability, payload)
+
+    async def inventory() -> list[Any]:
+        stitched = snapshot_everyone(call, "get_inventory_snapshot")
+        return await asyncio.gather(stitched, return_exceptions=True)
+
+    return {"all": at_once, "fanout": fan_out, "inventory": inventory}
 
 
-async def measure_world(players: int, rounds: int) -> dict[str, list[Outcome]]:
-    """Both ways of asking, ``rounds`` times each, alternating, on one connected world."""
-    got: dict[str, list[Outcome]] = {"all": [], "fanout": []}
+async def measure_world(
+    players: int, rounds: int, addon: Path | None = None, only: tuple[str, ...] = ()
+) -> dict[str, list[Outcome]]:
+    """Every way of asking (or ``only`` those), ``rounds`` times each, alternating, on one
+    connected world; ``addon``: a simulator bundle to host instead of the shipped one."""
     world = world_of(players)
     names = list(world.players)  # before the beta pack's bridge player joins them
+    bundle: Path | bool = addon or True
     async with (
         mcbews_repl.serve(port=0, call_timeout=CALL_TIMEOUT_S, transport="chat") as mc,
-        SimWorld(world, fast=True, pack="beta", beta_apis=True) as sim,
+        SimWorld(world, fast=True, pack="beta", beta_apis=True, addon=bundle) as sim,
     ):
         await sim.connect(mc.url)
         await mc.wait_connected(timeout=10)
         await mc.call("get_inventory_snapshot", target="Steve")  # warm up the path
-        asking = ways_of_asking(mc, names)
+        asking = {k: v for k, v in ways_of_asking(mc, names).items() if not only or k in only}
+        got: dict[str, list[Outcome]] = {how: [] for how in asking}
         for _ in range(rounds):
             for how, ask in asking.items():
                 got[how].append(await timed(sim, ask))
+    return got
+
+
+# --- the bridge player's pace -----------------------------------------------------------------
+
+PACES = (1, 2, 4, 8, 16, 32)  # chunk lines the bridge player sends per tick
+SHIPPED_PACE = "linesPerTick: {pace},"
+
+
+def bundle_with_pace(pace: int, folder: Path) -> Path:
+    """The shipped beta bundle with another ``linesPerTick`` (addon/src/runtime.ts)."""
+    source = sim_bundle_path("beta").read_text("utf-8")
+    shipped = re.search(r"linesPerTick: (\d+),", source)
+    if shipped is None:
+        raise SystemExit("the beta bundle has no 'linesPerTick: N,'; rebuild the addon")
+    path = folder / f"sim_beta_pace{pace}.js"
+    path.write_text(source.replace(shipped.group(0), SHIPPED_PACE.format(pace=pace), 1))
+    return path
+
+
+async def measure_paces(rounds: int) -> dict[int, dict[int, list[Outcome]]]:
+    """For each pace: one full inventory (about 4 KB) and mc.inventory() of 50."""
+    got: dict[int, dict[int, list[Outcome]]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for pace in PACES:
+            bundle = bundle_with_pace(pace, Path(folder))
+            one = await measure_world(1, rounds, bundle, only=("all",))
+            many = await measure_world(50, rounds, bundle, only=("inventory",))
+            got[pace] = {1: one["all"], 50: many["inventory"]}
     return got
 
 
@@ -190,7 +241,7 @@ async def measure_world(players: int, rounds: int) -> dict[str, list[Outcome]]:
 
 
 def row(players: int, how: str, runs: list[Outcome]) -> str:
-    calls = 1 if how == "all" else players
+    calls = players if how == "fanout" else 1
     failures = sorted({f for r in runs for f in r.failures})
     ok = sum(r.ok for r in runs)
     total = calls * len(runs)
@@ -202,11 +253,7 @@ def row(players: int, how: str, runs: list[Outcome]) -> str:
         wall += f" ({min(walls):.0f}-{max(walls):.0f})"
     chunks = statistics.median(r.chunks for r in runs)
     size = statistics.median(r.answer_bytes for r in runs) / 1024
-    label = (
-        "one call, every player"
-        if how == "all"
-        else f"{players} call{'s' * (players > 1)}, one per player, gathered"
-    )
+    label = ASKING_LABELS[how].format(calls=players, s="s" * (players > 1))
     return (
         f"| {players} | {label} | {outcome} | {ticks:.0f} ({ticks * TICK_MS:,.0f} ms) "
         f"| {wall} | {chunks:.0f} ({size:.1f} KiB) |"
@@ -216,17 +263,67 @@ def row(players: int, how: str, runs: list[Outcome]) -> str:
 INTRO = """## Large answers: inventory snapshots through the simulated world
 
 `make bench-answers` runs `benchmarks/bench_answers.py` (`--quick` for one round). The
-gateway and the simulated world (fast clock, the real addon in QuickJS) run in one process;
-every player's 36 inventory slots and 5 equipment slots are full. *One call*:
-`mc.call("get_inventory_snapshot")` for every player at once; *fan-out*: one call per
-player (`target=name`), gathered concurrently. Game ticks are the game time the answer
-costs (50 ms each; the fast clock runs them back to back; the addon sends at most 4 chunk
-lines a tick, `linesPerTick` in `addon/src/runtime.ts`); chunks are the bridge player's
-`tell` lines, with their bytes. A failure is a row, with the addon's error.
+gateway (chat transport) and the simulated world (fast clock, the real addon in QuickJS) run
+in one process; every player's 36 inventory slots and 5 equipment slots are full. *One
+call*: `mc.call("get_inventory_snapshot")` for every player at once (an answer over 128
+chunks goes up [paged](protocol.md#paged-answers)); *per player*: one call per player
+(`target=name`), gathered concurrently; *mc.inventory()*: what the notebook call does
+(`mcbews_repl/repl/fanout.py`: one `get_player_snapshot` for who is online, then per
+player, stitched into one answer). Game ticks are the game time the answer costs (50 ms
+each; the fast clock runs them back to back; the bridge player sends `linesPerTick` chunk
+lines a tick, `addon/src/runtime.ts`); chunks are its `tell` lines, with their bytes. A
+failure is a row, with the addon's error. The pull transport's figures for the same world
+are in the transports section.
+"""
+
+PACE_INTRO = """### The bridge player's pace
+
+The same measurement with the shipped bundle's `linesPerTick` changed, for one full
+inventory (about 4 KB, the answer users meet most) and for `mc.inventory()` of 50. The
+game's call timeout is 5 s (100 ticks, `DEFAULT_TIMEOUT_SECONDS`): *within 5 s* says
+whether the answer's game time fits it in a real world, where ticks take 50 ms each.
 """
 
 
-def page(results: dict[int, dict[str, list[Outcome]]], rounds: int, load: str) -> str:
+def _ratio_line(results: dict[int, dict[str, list[Outcome]]]) -> str:
+    parts = []
+    for players, got in results.items():
+        if "inventory" in got and "fanout" in got:
+            mine = statistics.median(r.ticks for r in got["inventory"])
+            theirs = statistics.median(r.ticks for r in got["fanout"])
+            parts.append(f"{players}: {mine:.0f} / {theirs:.0f} = {mine / theirs:.2f}x")
+    return "- mc.inventory()'s game ticks over the per-player fan-out's: " + "; ".join(parts)
+
+
+def pace_rows(paces: dict[int, dict[int, list[Outcome]]]) -> list[str]:
+    rows = [
+        "| lines per tick | 1 inventory: ticks (game time) | wall ms "
+        "| mc.inventory() of 50: ticks (game time) | within 5 s | wall ms |",
+        "|---|---|---|---|---|---|",
+    ]
+    for pace, got in paces.items():
+        cells = [str(pace)]
+        for players in (1, 50):
+            runs = got[players]
+            ticks = statistics.median(r.ticks for r in runs)
+            wall = statistics.median(r.wall_s for r in runs) * 1000
+            bad = sum(len(r.failures) for r in runs)
+            cells.append(
+                f"{ticks:.0f} ({ticks * TICK_MS:,.0f} ms)" + (f", {bad} failed" if bad else "")
+            )
+            if players == 50:
+                cells.append("yes" if ticks * TICK_MS <= 5000 else "**no**")
+            cells.append(f"{wall:.0f}")
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
+def page(
+    results: dict[int, dict[str, list[Outcome]]],
+    paces: dict[int, dict[int, list[Outcome]]],
+    rounds: int,
+    load: str,
+) -> str:
     lines = [
         INTRO,
         "### Results",
@@ -235,12 +332,15 @@ def page(results: dict[int, dict[str, list[Outcome]]], rounds: int, load: str) -
         "per row (medians; wall time with its range)",
         f"- **Load: {load}.** Wall times on a shared machine are not comparable with a quiet "
         "one's; ticks and chunks do not depend on the load.",
+        _ratio_line(results),
         "",
         "| players | how | outcome | game ticks (game time) | wall ms | chunks (answer) |",
         "|---|---|---|---|---|---|",
     ]
     for players, got in results.items():
         lines += [row(players, how, runs) for how, runs in got.items()]
+    if paces:
+        lines += ["", PACE_INTRO, *pace_rows(paces)]
     return "\n".join(lines) + "\n"
 
 
@@ -248,6 +348,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1 round; prints, writes no page")
     parser.add_argument("--rounds", type=int, default=None, help="rounds per row (5)")
+    parser.add_argument("--no-paces", action="store_true", help="skip the pace sweep")
     write_help = "write docs/benchmarks.md (default: yes; no with --quick)"
     parser.add_argument("--write", action=argparse.BooleanOptionalAction, help=write_help)
     args = parser.parse_args()
@@ -255,7 +356,8 @@ def main() -> None:
     logging.getLogger("mcbews_repl").setLevel(logging.ERROR)  # failures are in the table
     meter = LoadMeter.start()
     results = {n: asyncio.run(measure_world(n, rounds)) for n in PLAYER_COUNTS}
-    text = page(results, rounds, meter.describe())
+    paces = asyncio.run(measure_paces(max(1, rounds // 2))) if not args.no_paces else {}
+    text = page(results, paces, rounds, meter.describe())
     print(text)
     if (not args.quick) if args.write is None else args.write:
         docs_page.write_section("answers", text)

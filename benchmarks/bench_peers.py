@@ -41,7 +41,7 @@ WINDOW = 100  # the game's in-flight limit (docs/gateway.md); also the caller-si
 SLOW_GAME_MS = 5.0
 RSS_CONNECTIONS = (1, 10, 50)
 RSS_COMMANDS = 100
-SERVER_NAMES = ("mcbews_repl", "bedrockpy", "fcwslib", "mcpews")
+SERVER_NAMES = ("mcbews_repl", "mcbews_repl-uvloop", "bedrockpy", "fcwslib", "mcpews")
 
 Results = dict[tuple[str, str], list[dict[str, Any]]]  # (server, scenario) -> one per round
 
@@ -54,6 +54,16 @@ def servers(wanted: Sequence[str], bare: bool) -> list[Server]:
             "mcbews_repl",
             f"mcbews_repl {docs_page.git_revision()}",
             (sys.executable, str(PEERS / "serve_mcbews.py")),
+        ),
+        "mcbews_repl-uvloop": lambda: Server(
+            "mcbews_repl-uvloop",
+            f"mcbews_repl {docs_page.git_revision()} on uvloop {install.UVLOOP[1]} (optional)",
+            (
+                sys.executable,
+                str(PEERS / "serve_mcbews.py"),
+                "--uvloop",
+                str(install.uvloop_path()),
+            ),
         ),
         "bedrockpy": lambda: Server(
             "bedrockpy",
@@ -73,6 +83,8 @@ def servers(wanted: Sequence[str], bare: bool) -> list[Server]:
             WINDOW,
         ),
     }
+    if "mcbews_repl-uvloop" in wanted and install.uvloop_path() is None:
+        wanted = [name for name in wanted if name != "mcbews_repl-uvloop"]
     chosen = [made[name]() for name in wanted]
     if bare:
         chosen += [without_window(s) for s in chosen if s.caller_window]
@@ -265,7 +277,10 @@ executed), and counts what it answered and refused. It does not offer the wsencr
 subprotocol and no server encrypts. The servers, each with the smallest program its
 public API allows (`benchmarks/peers/serve_*`): this checkout's gateway
 (`mcbews_repl.serve`, defaults but `encrypt=False` and `transport="chat"`: the emulated
-game has no addon, so no transport probe precedes the commands), bedrockpy 1.0.1 and fcwslib
+game has no addon, so no transport probe precedes the commands; and `max_connections`
+raised to 50 for the 50-connection row, past its default of 32), the same program on
+uvloop 0.23.0 (optional: installed by pip into `.bench-cache/uvloop`, a column only where
+the platform has it; the package keeps asyncio's own loop), bedrockpy 1.0.1 and fcwslib
 3.0.0 (PyPI, each in its own venv under `.bench-cache/`), mcpews 4.0.1 (npm, under
 `.bench-cache/node`), installed by the script on first use. fcwslib and mcpews have no
 command window of their own, so the caller keeps at most 100 in flight for them (without

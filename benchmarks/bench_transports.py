@@ -34,6 +34,7 @@ from typing import Any
 
 import docs_page
 from bench_answers import (
+    ASKING_LABELS,
     CALL_TIMEOUT_S,
     PLAYER_COUNTS,
     TICK_MS,
@@ -105,7 +106,7 @@ async def small_calls(transport: str, calls: int) -> dict[str, list[Outcome]]:
 
 
 async def snapshots(transport: str, players: int, rounds: int) -> dict[str, list[Outcome]]:
-    got: dict[str, list[Outcome]] = {"all": [], "fanout": []}
+    got: dict[str, list[Outcome]] = {"all": [], "fanout": [], "inventory": []}
     world = world_of(players)
     names = list(world.players)  # before the beta pack's bridge player joins them
     async with linked(transport, world) as (mc, sim, connection):
@@ -172,11 +173,11 @@ def small_rows(results: dict[str, dict[str, list[Outcome]]]) -> list[str]:
 def snapshot_rows(results: dict[str, dict[int, dict[str, list[Outcome]]]]) -> list[str]:
     rows = []
     for players in PLAYER_COUNTS:
-        for how in ("all", "fanout"):
+        for how in ("all", "fanout", "inventory"):
             for transport, by_size in results.items():
                 runs = by_size[players][how]
-                calls = 1 if how == "all" else players
-                label = "one call" if how == "all" else f"{calls} calls, gathered"
+                calls = players if how == "fanout" else 1
+                label = ASKING_LABELS[how].format(calls=calls, s="s" * (calls > 1))
                 ticks = _median([r.ticks for r in runs])
                 size = _median([r.result_bytes for r in runs]) / 1024
                 rows.append(

@@ -182,6 +182,14 @@ ANSWER_RESERVED_BYTES: Final = _bound(
     "64 KiB maximum fit whatever unsolicited streams hold",
     setting=False,
 )
+PAGED_ANSWERS_MAX_BYTES: Final = _bound(
+    "paged_answers_max_bytes",
+    8 * MIB,
+    "bytes",
+    "completed pages of paged chat answers held per connection until each answer's last "
+    "page (docs/protocol.md): four answers of the 2 MiB maximum, as the addon's pull store",
+    setting=False,
+)
 
 # --- who may connect -------------------------------------------------------------------------
 MAX_CONNECTIONS: Final = _bound(

@@ -24,6 +24,8 @@ export interface SplitOptions {
   maxCodePoints?: number;
   budgetBytes?: number;
   wrapper?: string;
+  /** The most chunks one message may have (default 128). */
+  maxChunks?: number;
 }
 
 export type SplitResult = { ok: true; chunks: string[] } | { ok: false; error: string };
@@ -47,6 +49,7 @@ export function splitPayload(prefix: ChannelPrefix, id: string, payload: string,
   const maxCodePoints = options.maxCodePoints ?? UPSTREAM_CHUNK_CODE_POINTS;
   const budget = options.budgetBytes ?? COMMAND_LINE_BUDGET_BYTES;
   const wrapper = options.wrapper ?? TELL_WRAPPER;
+  const maxChunks = options.maxChunks ?? MAX_CHUNKS_PER_MESSAGE;
   const points = Array.from(payload);
   let totalGuess = 1;
   for (;;) {
@@ -54,8 +57,8 @@ export function splitPayload(prefix: ChannelPrefix, id: string, payload: string,
     if (typeof pieces === "string") return { ok: false, error: pieces };
     if (String(pieces.length).length <= String(totalGuess).length) {
       const total = pieces.length;
-      if (total > MAX_CHUNKS_PER_MESSAGE) {
-        return { ok: false, error: `payload needs ${total} chunks, more than ${MAX_CHUNKS_PER_MESSAGE}` };
+      if (total > maxChunks) {
+        return { ok: false, error: `payload needs ${total} chunks, more than ${maxChunks}` };
       }
       return { ok: true, chunks: pieces.map((piece, i) => formatChunk(prefix, id, i + 1, total, piece)) };
     }
@@ -63,18 +66,23 @@ export function splitPayload(prefix: ChannelPrefix, id: string, payload: string,
   }
 }
 
-function cut(
+/** Cut `points` from `start` into chunk contents whose lines, headed for `totalGuess`, fit the
+ * budget; at most `maxPieces` of them (answer pages stop there). The error text when a header
+ * leaves no room. */
+export function cut(
   prefix: string,
   id: string,
-  points: string[],
+  points: readonly string[],
   totalGuess: number,
   maxCodePoints: number,
   budget: number,
   wrapper: string,
+  start = 0,
+  maxPieces = Number.POSITIVE_INFINITY,
 ): string[] | string {
   const pieces: string[] = [];
-  let pos = 0;
-  for (let index = 1; ; index++) {
+  let pos = start;
+  for (let index = 1; pieces.length < maxPieces; index++) {
     const room = budget - utf8Len(wrapper + formatChunk(prefix, id, index, totalGuess, ""));
     let end = pos;
     let size = 0;
@@ -92,4 +100,5 @@ function cut(
     pos = end;
     if (pos >= points.length) return pieces;
   }
+  return pieces;
 }

@@ -6,10 +6,12 @@
 // bridge player; the pull transport keeps its text (pull.ts).
 import { encodeAnswer, errorAnswer, okAnswer, type Answer } from "./answer.js";
 import type { Capability, CapabilityContext, CapabilityResult, JobCapability } from "./capability.js";
-import { splitPayload } from "./chunks.js";
+import { splitAnswer } from "./answerPages.js";
 import { checkParams } from "./params.js";
 import { parseRequest } from "./request.js";
-import { BRIDGE_PREFIX } from "./wire.js";
+import type { SplitResult } from "./chunks.js";
+import { utf8Len } from "./json.js";
+import { PULL_ANSWER_MAX_BYTES } from "./wire.js";
 
 export type RouteOutcome =
   | { kind: "answer"; requestId: string; answer: Answer; lines: string[] }
@@ -77,12 +79,18 @@ export function routeRequest(message: string, ctx: CapabilityContext): RouteOutc
   return answerWith(decision.requestId, decision.answer);
 }
 
-/** Chunk an answer; one too large for 128 chunks becomes a CAPABILITY_FAILED answer. */
+/** Chunk an answer, paged when it needs more than 128 chunks; one larger than the pages or the
+ * byte bound allow becomes a CAPABILITY_FAILED answer. */
 export function answerWith(requestId: string, answer: Answer): RouteOutcome {
-  const split = splitPayload(BRIDGE_PREFIX, requestId, encodeAnswer(answer));
+  const text = encodeAnswer(answer);
+  const bytes = utf8Len(text);
+  const split: SplitResult =
+    bytes > PULL_ANSWER_MAX_BYTES
+      ? { ok: false, error: `${bytes} bytes, more than the ${PULL_ANSWER_MAX_BYTES} an answer may have` }
+      : splitAnswer(requestId, text);
   if (split.ok) return { kind: "answer", requestId, answer, lines: split.chunks };
   const fallback = errorAnswer("CAPABILITY_FAILED", `the answer is too large to send: ${split.error}`);
-  const retry = splitPayload(BRIDGE_PREFIX, requestId, encodeAnswer(fallback));
+  const retry = splitAnswer(requestId, encodeAnswer(fallback));
   return retry.ok
     ? { kind: "answer", requestId, answer: fallback, lines: retry.chunks }
     : { kind: "drop", reason: retry.error };

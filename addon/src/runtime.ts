@@ -12,7 +12,7 @@ import { encodeAnswer, errorAnswer, type Answer } from "./answer.js";
 import { applyPolicyCommand, decodePolicy, encodePolicy, POLICY_EVENT, type CommandPolicy } from "./policy.js";
 import { BoundedQueue } from "./queue.js";
 import { decodeAskHex, isPullId, PullStore } from "./pull.js";
-import { decideRequest, describeError, routeRequest, type RouteOutcome } from "./router.js";
+import { answerWith, decideRequest, describeError, routeRequest, type RouteOutcome } from "./router.js";
 import { formatForDisplay, parseTextFrame, TextReassembler } from "./textresp.js";
 import { pullUiId, uiChatBody, uiChatLines, uiMessageId } from "./uichat.js";
 import { BRIDGE_PLAYER, BRIDGE_REQUEST_EVENT, PULL_POLL_LIVE_SECONDS, PULL_REQUEST_EVENT, TEXT_RESPONSE_EVENT } from "./wire.js";
@@ -38,7 +38,9 @@ export interface RuntimeOptions {
   maxQueuedRequests: number;
   /** Upstream chunk lines kept waiting to be sent. */
   maxOutboxLines: number;
-  /** Chunk lines the bridge player sends per tick (spacing, not flooding chat). */
+  /** Chunk lines the bridge player sends per tick (spacing, not flooding chat): 16 sends a
+   * full inventory (15 lines) in one tick and 50 of them (817 lines) in 54 ticks, within the
+   * gateway's 5 s call timeout; docs/protocol.md, "Pacing", has the measurement. */
   linesPerTick: number;
   /** Ticks between checks that the bridge player is present. */
   bridgeCheckTicks: number;
@@ -48,8 +50,8 @@ export interface RuntimeOptions {
 
 export const DEFAULT_OPTIONS: RuntimeOptions = {
   maxQueuedRequests: 64,
-  maxOutboxLines: 4096,
-  linesPerTick: 4,
+  maxOutboxLines: 8192, // one answer of the most pages: 64 x 128 lines (about 3.7 MB at most)
+  linesPerTick: 16,
   bridgeCheckTicks: 40,
   expireEveryTicks: 20,
 };
@@ -136,7 +138,12 @@ export class BridgeRuntime {
       this.host.warn(`[mcbews] dropped a bridge request with no readable id (${outcome.reason})`);
       return;
     }
-    this.enqueueLines(outcome.lines);
+    const free = this.options.maxOutboxLines - this.outbox.length;
+    if (outcome.lines.length <= free) return this.enqueueLines(outcome.lines);
+    // Never a partial answer: the gateway would wait for chunks that were dropped.
+    const busy = `the answer needs ${outcome.lines.length} chat lines and ${free} of the addon's ${this.options.maxOutboxLines} are free; try again when the answers before it are sent`;
+    const fallback = answerWith(outcome.requestId, errorAnswer("CAPABILITY_FAILED", busy));
+    if (fallback.kind === "answer") this.enqueueLines(fallback.lines);
   }
 
   private context(source: string | null): CapabilityContext {

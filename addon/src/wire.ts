@@ -32,6 +32,8 @@ export const WAIT_REPLY = "MCBEWS|WAIT";
 export const NONE_REPLY = "MCBEWS|NONE";
 /** docs/protocol.md, pull transport: mcbews:poll found no UI chat message waiting */
 export const EMPTY_REPLY = "MCBEWS|EMPTY";
+/** docs/protocol.md, paged answers: the chat transport sends page k of n of a large answer as a chunked message whose id is <request_id>~<kk>/<nn>, two digits each */
+export const ANSWER_PAGE_MARKER = "~";
 /** docs/protocol.md, mcbews v1, requests and answers: v is fixed at 2 */
 export const REQUEST_VERSION = 2;
 /** docs/protocol.md, mcbews v1, requests and answers: the addon's error codes inside the answer's JSON */
@@ -75,6 +77,8 @@ export const TEXT_FRAME_INTERVAL_SECONDS = 0.15;
 export const PULL_PAGE_BYTES = 1024;
 /** docs/protocol.md, bounds: our choice; an answer of at most 2 MiB (about 500 full inventories) is kept for pulling, a larger one answers CAPABILITY_FAILED */
 export const PULL_ANSWER_MAX_BYTES = 2097152;
+/** docs/protocol.md, paged answers: our choice; an answer over 128 chunks goes up by chat as at most 64 pages of at most 128 chunks each (about 2 MiB, as pull_answer_max_bytes); a larger one answers CAPABILITY_FAILED */
+export const CHAT_ANSWER_MAX_PAGES = 64;
 /** docs/protocol.md, bounds: our choice; answers and UI chat messages kept in the addon for pulling, 8 MiB in all (the oldest goes first) */
 export const PULL_STORE_MAX_BYTES = 8388608;
 /** docs/protocol.md, bounds: our choice; at most 256 answers and messages kept at once (a notebook rarely has more than 100 calls in flight) */

@@ -118,8 +118,8 @@ describe("router answers", () => {
     expect(answerOf(req("loose", { x: [1] }), ctx).body).toEqual({ ok: true, result: { x: [1] } });
   });
 
-  it("an answer too large for 128 chunks becomes CAPABILITY_FAILED", () => {
-    const huge: Capability = { name: "huge", description: "", params: {}, run: () => ({ ok: true, result: { x: "x".repeat(40000) } }) };
+  it("an answer too large for 2 MiB becomes CAPABILITY_FAILED (a smaller one is paged: answerPages.test.ts)", () => {
+    const huge: Capability = { name: "huge", description: "", params: {}, run: () => ({ ok: true, result: { x: "x".repeat(2_100_000) } }) };
     const { body } = answerOf(req("huge"), { ...makeContext(), registry: createRegistry([huge]) });
     expect(body).toMatchObject({ ok: false, error: { code: "CAPABILITY_FAILED" } });
   });

@@ -68,13 +68,13 @@ describe("bridge runtime", () => {
     const fake = fakeHost();
     const rt = runtimeWith(fake);
     tick(rt);
-    rt.submitUiChat("Steve", "x".repeat(3000));
-    expect(rt.pendingLines).toBe(12);
+    rt.submitUiChat("Steve", "x".repeat(6000));
+    expect(rt.pendingLines).toBe(24);
     tick(rt);
     expect(bridge().commands).toHaveLength(DEFAULT_OPTIONS.linesPerTick);
     tick(rt, 2);
     expect(rt.pendingLines).toBe(0);
-    expect(JSON.parse(joinChunks(sentLines()))).toEqual({ player: "Steve", message: "x".repeat(3000) });
+    expect(JSON.parse(joinChunks(sentLines()))).toEqual({ player: "Steve", message: "x".repeat(6000) });
   });
 
   it("logs and drops a request with no readable id", () => {

@@ -46,6 +46,9 @@ PYTHON_PEERS = {
     "fcwslib": PythonPeer("fcwslib", "3.0.0", ("websockets==11.0.3",)),
 }
 NODE_PACKAGES = {"mcpews": "4.0.1", "ws": "8.23.0"}
+# The optional event loop measured beside asyncio's own (mcbews_repl keeps the pure default).
+UVLOOP = ("uvloop", "0.23.0")
+UVLOOP_TARGET = CACHE / "uvloop"
 
 
 def log(message: str) -> None:
@@ -72,6 +75,21 @@ def python_peer(name: str) -> Path:
         pip = [str(peer.python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
         subprocess.run([*pip, *peer.requirements], check=True)
     return peer.python
+
+
+def uvloop_path() -> Path | None:
+    """A folder holding uvloop for this interpreter (installed on first use), or None where
+    the platform has none (no wheel, no compiler): its column is then left out."""
+    name, version = UVLOOP
+    marker = UVLOOP_TARGET / f"{name}-{version}.dist-info"
+    if not marker.is_dir():
+        log(f"installing {name}=={version} into {UVLOOP_TARGET.relative_to(ROOT)}")
+        pip = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        done = subprocess.run([*pip, "--target", str(UVLOOP_TARGET), f"{name}=={version}"])
+        if done.returncode != 0 or not marker.is_dir():
+            log(f"{name} is not available here: measuring asyncio's own loop only")
+            return None
+    return UVLOOP_TARGET
 
 
 def _node_version(package: str) -> str | None:

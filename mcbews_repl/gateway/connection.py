@@ -54,6 +54,7 @@ from .settings import Settings
 from .transport import TransportChoice
 from .uichat import UiChatHooks, UiChatQueue
 from .window import CommandWindow
+from .writer import FrameWriter
 
 __all__ = ["GameConnection"]
 
@@ -92,6 +93,7 @@ class GameConnection:
         # Who watches this connection's frames and outcomes (observer.py): the bridge's.
         self.observers = observers if observers is not None else Observers()
         self._ws = websocket
+        self._writer = FrameWriter(websocket)  # several frames a socket write (writer.py)
         self._settings = settings
         self._log = log
         self.ui_chats = UiChatQueue(
@@ -105,6 +107,7 @@ class GameConnection:
             self.proto.command_frame,
             limit=settings.max_in_flight,
             queue_limit=settings.queue_limit,
+            queue_frame=self._queue_frame,
         )
         self._calls = CapabilityCalls(
             self.proto,
@@ -380,18 +383,29 @@ class GameConnection:
                 "use mc.connections or wait_connected() for a live one"
             )
 
+    def _queue_frame(self, frame: str) -> bool:
+        """:meth:`_send` without waiting for the write (the command window's frames, whose
+        replies it awaits anyway); False when the frame must go through :meth:`_send`."""
+        if self.closed or not self._settled.is_set() or not self._writer.batched:
+            return False
+        self._tap("out", frame)
+        data = frame if self._cipher is None else self._cipher.seal(frame)
+        self._writer.queue(data)
+        self.frames_out += 1
+        return True
+
     async def _send(self, frame: str) -> None:
         if not self._settled.is_set():
             await self._settled.wait()
             if self._state is State.CLOSED:  # the handshake failed: nothing may go out
                 raise self._closed_error(None)
-        # Sealing and queueing the frame happen with no await between them (websockets
-        # writes an unfragmented message before its first await), so frames reach the
-        # wire in the order the cipher stream saw them.
+        # Sealing and queueing the frame happen with no await between them (the writer
+        # queues it before its first await and writes in queue order), so frames reach
+        # the wire in the order the cipher stream saw them.
         self._tap("out", frame)
         data = frame if self._cipher is None else self._cipher.seal(frame)
         try:
-            await self._ws.send(data)
+            await self._writer.send(data)
         except WebSocketClosed as exc:
             raise self._closed_error(exc) from exc
         self.frames_out += 1
@@ -416,46 +430,52 @@ class GameConnection:
         finally:
             self._ready.set()
 
-    async def _command(self, line: str, timeout: float | None) -> CommandResult:
-        line = check_command_line(line, self.proto.budget_bytes, self.proto.frame_budget_bytes)
-        self._check_open()
-        limit = self._settings.command_timeout if timeout is None else timeout
+    async def _command(
+        self, line: str, timeout: float | None, *, record: bool = False
+    ) -> CommandResult:
+        """Run one command through the window; ``record``: log it as a ``command`` entry
+        (``command()``; calls log their own entries)."""
         start = time.monotonic()
         try:
-            async with asyncio.timeout(limit):
-                reply = await self._window.request(line)
-        except TimeoutError as exc:
-            raise RequestTimeout(
-                f"the game did not answer /{line[:60]} within {limit:g} s on connection "
-                f"#{self.id}; the world may be paused or the connection stalled"
-            ) from exc
-        elapsed = time.monotonic() - start
-        return CommandResult(
-            line, reply.status_code, reply.status_message, reply.body, elapsed, reply.request_id
+            checked = check_command_line(
+                line, self.proto.budget_bytes, self.proto.frame_budget_bytes
+            )
+            self._check_open()
+            limit = self._settings.command_timeout if timeout is None else timeout
+            try:
+                async with asyncio.timeout(limit):
+                    reply = await self._window.request(checked)
+            except TimeoutError as exc:
+                raise RequestTimeout(
+                    f"the game did not answer /{checked[:60]} within {limit:g} s on connection "
+                    f"#{self.id}; the world may be paused or the connection stalled"
+                ) from exc
+        except McbewsError as exc:
+            if record:
+                elapsed = time.monotonic() - start
+                self._record_command(line, f"✗ {type(exc).__name__}", elapsed, error=str(exc))
+            raise
+        code, message = reply.status_code, reply.status_message
+        result = CommandResult(
+            checked, code, message, reply.body, time.monotonic() - start, reply.request_id
         )
+        if record:
+            self._record_command(
+                checked,
+                f"→ {code}",
+                result.elapsed_seconds,
+                status_code=code,
+                status_message=message,
+            )
+        return result
 
     @same_call(GameCalls.command)
     async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
+        if not self.observers:  # watched() would only await it: save its coroutine
+            return await self._command(line, timeout, record=True)
         request = {"line": line, "timeout": timeout}
-        work = self._run_command(line, timeout)
+        work = self._command(line, timeout, record=True)
         return await watched(self.observers, self, "command", request, work, command_reply)
-
-    async def _run_command(self, line: str, timeout: float | None) -> CommandResult:
-        start = time.monotonic()
-        try:
-            result = await self._command(line, timeout)
-        except McbewsError as exc:
-            elapsed = time.monotonic() - start
-            self._record_command(line, f"✗ {type(exc).__name__}", elapsed, error=str(exc))
-            raise
-        self._record_command(
-            result.command,
-            f"→ {result.status_code}",
-            result.elapsed_seconds,
-            status_code=result.status_code,
-            status_message=result.status_message,
-        )
-        return result
 
     async def probe_command(self, line: str, timeout: float) -> CommandResponse | GameError:
         """Send ``line`` past the frame budget and return the game's raw reply (the doctor's

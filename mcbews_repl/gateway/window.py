@@ -43,8 +43,11 @@ class CommandWindow:
         *,
         limit: int,
         queue_limit: int,
+        queue_frame: Callable[[str], bool] | None = None,
     ) -> None:
         self._send = send
+        # Hands a frame to the writer without waiting for its write; False: use send.
+        self._queue_frame = queue_frame or (lambda frame: False)
         self._new_frame = new_frame
         self.limit = limit
         self.queue_limit = queue_limit
@@ -53,6 +56,7 @@ class CommandWindow:
         self._queue: deque[asyncio.Future[None]] = deque()
         self._refused: deque[asyncio.Future[None]] = deque()  # retries awaiting a completion
         self._waiting: dict[str, asyncio.Future[Reply]] = {}
+        self._sending: set[asyncio.Future[None]] = set()  # frames sent by a task of their own
         self._closed: ErrorFactory | None = None
 
     @property
@@ -66,11 +70,19 @@ class CommandWindow:
 
         ``new_frame`` replaces the connection's frame maker (the doctor's limits probe sends
         lines past the budget with it)."""
-        await self._acquire()
+        if self._closed is None and self.in_flight < self.limit and not self._queue:
+            self.in_flight += 1  # a free slot: _acquire()'s first case, without its coroutine
+        else:
+            await self._acquire()
         try:
+            make = new_frame or self._new_frame
             delay = _RETRY_FIRST_SECONDS
             while True:
-                reply = await self._send_once(line, new_frame or self._new_frame)
+                request_id, future = self._send_once(make(line))
+                try:
+                    reply = await future
+                finally:
+                    self._waiting.pop(request_id, None)
                 if not (
                     isinstance(reply, GameError) and reply.status_code == TOO_MANY_PENDING_REQUESTS
                 ):
@@ -145,16 +157,26 @@ class CommandWindow:
             if not waiter.done():
                 waiter.cancel()
 
-    async def _send_once(self, line: str, new_frame: Callable[[str], tuple[str, str]]) -> Reply:
-        request_id, frame = new_frame(line)
+    def _send_once(self, made: tuple[str, str]) -> tuple[str, asyncio.Future[Reply]]:
+        """Send one frame; its request id and the future of its reply (a plain future that
+        request() awaits: one coroutine less per command). A frame the writer cannot take
+        at once is sent by a task that fails the future if the send fails."""
+        request_id, frame = made
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = future
+        if not self._queue_frame(frame):
+            sending = asyncio.ensure_future(self._send_or_fail(frame, future))
+            self._sending.add(sending)
+            sending.add_done_callback(self._sending.discard)
+            # A caller that gives up (its timeout) before the frame left does not send it.
+            future.add_done_callback(lambda _: sending.cancel())
+        return request_id, future
+
+    async def _send_or_fail(self, frame: str, future: asyncio.Future[Reply]) -> None:
         try:
             await self._send(frame)
-            return await future
-        finally:
-            self._waiting.pop(request_id, None)
-            if future.done() and not future.cancelled():
-                future.exception()  # a close during the write failed it too: mark it read
-            else:
-                future.cancel()
+        except BaseException as exc:
+            if not future.done():
+                future.set_exception(exc)
+            if isinstance(exc, asyncio.CancelledError):
+                raise

@@ -30,6 +30,7 @@ from .connections import Connection, ConnectionRef, resolve
 from .counters import counter_rows
 from .diagnose import Diagnosis
 from .explore import Explore
+from .fanout import snapshot_everyone
 from .progress import progress_bar
 from .recording import Recordings
 from .results import CallResult
@@ -378,7 +379,10 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         friendly table; ``raw=True``: the addon's fields alone, shown as pandas does."""
 
         async def run() -> pd.DataFrame:
-            answer = await self._call("get_inventory_snapshot", target=name or "@a")
+            if name:
+                answer = await self._call("get_inventory_snapshot", target=name)
+            else:  # one call per player, gathered: no answer grows with the class
+                answer = await snapshot_everyone(self._call, "get_inventory_snapshot")
             return inventory_frame(answer, raw=raw)
 
         return self._submit(run(), "inventory")

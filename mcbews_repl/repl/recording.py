@@ -9,6 +9,7 @@ its own (its size limit, a full disk) the session says so once, in the cell outp
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
@@ -140,6 +141,10 @@ class Recordings:
         )
         loop = self._kernel_loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(lambda: print(message, file=sys.stderr))
+            # An empty context: ipykernel then sends the text to the cell running now. The
+            # bridge thread's own context may hold the header of the cell that started the
+            # bridge (a stop found by the reader task), and the text went there, unseen.
+            quiet = contextvars.Context()
+            loop.call_soon_threadsafe(lambda: print(message, file=sys.stderr), context=quiet)
         else:
             print(message, file=sys.stderr)

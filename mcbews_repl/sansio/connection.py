@@ -19,7 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..limits import ANSWER_RESERVED_BUFFERS, ANSWER_RESERVED_BYTES
+from ..limits import ANSWER_RESERVED_BUFFERS, ANSWER_RESERVED_BYTES, PAGED_ANSWERS_MAX_BYTES
+from .answer_pages import AnswerPages, PageId, format_page_id, parse_page_id
 from .bridge import (
     MALFORMED_RESPONSE,
     encode_capability_request,
@@ -38,6 +39,7 @@ from .events import (
 from .frames import decode_frame, encode_command, encode_subscribe
 from .reassembly import Duplicate, Failed, Reassembler
 from .wire import (
+    ANSWER_PAGE_MARKER,
     BRIDGE_PLAYER,
     BRIDGE_PREFIX,
     COMMAND_FRAME_BUDGET_BYTES,
@@ -47,7 +49,7 @@ from .wire import (
     UI_CHAT_PREFIX,
 )
 
-__all__ = ["BridgeProtocol", "CapabilityRequest", "short_id"]
+__all__ = ["BridgeProtocol", "CapabilityRequest", "RequestIds", "short_id"]
 
 # Chunk headers repeat the request id in every upstream chat line, so keep it short:
 # 12 hex digits (48 random bits) are unique enough within one connection's lifetime.
@@ -57,6 +59,30 @@ _SHORT_ID_BYTES = 6
 def short_id() -> str:
     """A short random id for bridge requests and text responses."""
     return secrets.token_hex(_SHORT_ID_BYTES)
+
+
+_COUNTER_MASK = (1 << 48) - 1  # the last group of a UUID: 12 hex digits
+
+
+class RequestIds:
+    """``requestId`` values for one connection's frames: well-formed version-4 UUIDs (the
+    game echoes the id and the wire calls for a UUID: docs/protocol.md, frames) that cost a
+    counter rather than a ``uuid4()`` each (its ``os.urandom`` call and ``UUID`` object were
+    3% of a command burst). The first 20 hex digits, with the version and variant bits, come
+    from one random UUID per connection; the last 12 count up from a random start, so ids
+    never repeat within a connection (2**48 of them) and differ between connections."""
+
+    __slots__ = ("_next", "_prefix")
+
+    def __init__(self) -> None:
+        seed = uuid.uuid4()
+        self._prefix = str(seed)[:24]  # "xxxxxxxx-xxxx-4xxx-yxxx-"
+        self._next = seed.int & _COUNTER_MASK
+
+    def __call__(self) -> str:
+        n = self._next
+        self._next = (n + 1) & _COUNTER_MASK
+        return f"{self._prefix}{n:012x}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +97,7 @@ class _Pending:
     capability: str
     deadline: float | None
     chunks: int = 0
+    pages: AnswerPages | None = None  # a paged answer's completed pages (answer_pages.py)
 
 
 class BridgeProtocol:
@@ -87,6 +114,7 @@ class BridgeProtocol:
         reassembler: Reassembler | None = None,
     ) -> None:
         self._new_id = new_id
+        self._request_ids = RequestIds()
         self.bridge_player = bridge_player
         self.budget_bytes = budget_bytes  # the command line's ceiling, UTF-8 bytes
         self.frame_budget_bytes = frame_budget_bytes  # the whole commandRequest frame's
@@ -97,6 +125,7 @@ class BridgeProtocol:
             answer_buffers=ANSWER_RESERVED_BUFFERS, answer_bytes=ANSWER_RESERVED_BYTES
         )
         self._pending: dict[str, _Pending] = {}
+        self._paged_bytes = 0  # held in _Pending.pages, at most PAGED_ANSWERS_MAX_BYTES
         self.counters: Counter[str] = Counter()
         self.protocol_version: int | None = None
 
@@ -109,7 +138,7 @@ class BridgeProtocol:
 
     def command_frame(self, line: str) -> tuple[str, str]:
         """``(request_id, frame)`` for one command; raises if it does not fit both ceilings."""
-        request_id = str(uuid.uuid4())
+        request_id = self._request_ids()
         frame = encode_command(
             request_id,
             line,
@@ -142,9 +171,21 @@ class BridgeProtocol:
         return CapabilityRequest(request_id, capability, line)
 
     def forget(self, request_id: str) -> bool:
-        """Drop a pending request and its buffer (after a timeout or a failed send)."""
+        """Drop a pending request and its buffers (after a timeout or a failed send)."""
+        pending = self._pending.pop(request_id, None)
+        self._discard(request_id, pending)
+        return pending is not None
+
+    def _discard(self, request_id: str, pending: _Pending | None) -> None:
+        """Drop the chunk buffers of a request that is no longer pending, its pages too."""
         self._reassembler.discard(Channel.BRIDGE, request_id)
-        return self._pending.pop(request_id, None) is not None
+        pages = pending.pages if pending is not None else None
+        if pages is None:
+            return
+        self._paged_bytes -= pages.size_bytes
+        for index in range(1, pages.total + 1):
+            page_id = format_page_id(request_id, index, pages.total)
+            self._reassembler.discard(Channel.BRIDGE, page_id)
 
     @property
     def pending_requests(self) -> int:
@@ -184,9 +225,12 @@ class BridgeProtocol:
         except ChunkError as exc:
             self.counters[f"rejected:{exc.reason}"] += 1
             return [FrameRejected(exc.reason, exc.detail)]
-        pending = None
+        pending, page = None, None
         if channel is Channel.BRIDGE:
-            pending = self._pending.get(message_id)
+            request_id = message_id
+            if ANSWER_PAGE_MARKER in message_id and (page := parse_page_id(message_id)):
+                request_id = page.request_id
+            pending = self._pending.get(request_id)
             if pending is None:
                 self.counters["unknown_request_id"] += 1
                 why = "a late or foreign answer chunk"
@@ -195,7 +239,30 @@ class BridgeProtocol:
         outcome = self._reassembler.feed_fields(channel, message_id, index, total, content, now)
         if outcome is None:  # the common case: more chunks to come
             return []
-        return self._on_outcome(channel, message_id, outcome, pending)
+        if page is not None and isinstance(outcome, str):
+            return self._on_page(page, outcome)
+        return self._on_outcome(channel, page.request_id if page else message_id, outcome, pending)
+
+    def _on_page(self, page: PageId, text: str) -> list[BridgeEvent]:
+        """A page of a paged answer is complete: keep it, and answer once all are here."""
+        rid = page.request_id
+        pending = self._pending[rid]
+        if pending.pages is None:
+            pending.pages = AnswerPages(page.total)
+        before = pending.pages.size_bytes
+        problem = pending.pages.add(page, text)
+        self._paged_bytes += pending.pages.size_bytes - before
+        if problem is None and self._paged_bytes > PAGED_ANSWERS_MAX_BYTES:
+            problem = f"paged answers hold more than {PAGED_ANSWERS_MAX_BYTES} bytes"
+        if problem is None and not pending.pages.complete:
+            return []
+        del self._pending[rid]
+        self._discard(rid, pending)
+        if problem is not None:
+            self.counters["rejected:bad_page"] += 1
+            return [CapabilityFailed(rid, pending.capability, MALFORMED_RESPONSE, problem)]
+        assert pending.pages is not None
+        return [interpret_bridge_answer(rid, pending.capability, pending.pages.text())]
 
     def _on_outcome(
         self,
@@ -208,6 +275,7 @@ class BridgeProtocol:
             if pending is None:
                 return [interpret_ui_chat(message_id, outcome)]
             del self._pending[message_id]
+            self._discard(message_id, pending)
             return [interpret_bridge_answer(message_id, pending.capability, outcome)]
         if isinstance(outcome, Duplicate):
             self.counters["duplicate_chunks"] += 1
@@ -216,6 +284,7 @@ class BridgeProtocol:
             self.counters[f"rejected:{outcome.reason}"] += 1
             return [FrameRejected(outcome.reason, outcome.detail, message_id)]
         del self._pending[message_id]
+        self._discard(message_id, pending)
         return [
             CapabilityFailed(
                 message_id,
@@ -234,10 +303,13 @@ class BridgeProtocol:
             r for r, p in self._pending.items() if p.deadline is not None and now >= p.deadline
         ]:
             pending = self._pending.pop(rid)
-            self._reassembler.discard(Channel.BRIDGE, rid)
+            self._discard(rid, pending)
             events.append(RequestExpired(rid, pending.capability, pending.chunks))
         for gone in self._reassembler.expire(now):
-            self._pending.pop(gone.message_id, None) if gone.channel is Channel.BRIDGE else None
+            if gone.channel is Channel.BRIDGE:
+                page = parse_page_id(gone.message_id)
+                rid = page.request_id if page else gone.message_id
+                self._discard(rid, self._pending.pop(rid, None))
             events.append(
                 BufferExpired(gone.channel.name.lower(), gone.message_id, gone.received, gone.total)
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from json.encoder import encode_basestring  # what json.dumps(s, ensure_ascii=False) runs
 from typing import Any
 
 from ..exceptions import FrameTooLarge
@@ -64,19 +65,26 @@ def encode_subscribe(request_id: str, event_name: str = "PlayerMessage") -> str:
     )
 
 
+# The constant parts of a commandRequest frame, in json.dumps's key order and separators.
+_COMMAND_HEAD = f'{{"header":{{"version":{_SERVER_HEADER_VERSION},"requestId":'
+_COMMAND_MIDDLE = (
+    ',"messagePurpose":"commandRequest","messageType":"commandRequest"},"body":{"version":'
+)
+_COMMAND_TAIL = ',"origin":{"type":"player"}}}'
+
+
 def _command_frame(request_id: str, line: str, syntax_version: int) -> str:
-    return json.dumps(
-        {
-            "header": {
-                "version": _SERVER_HEADER_VERSION,
-                "requestId": request_id,
-                "messagePurpose": "commandRequest",
-                "messageType": "commandRequest",
-            },
-            "body": {"version": syntax_version, "commandLine": line, "origin": {"type": "player"}},
-        },
-        ensure_ascii=False,
-        separators=(",", ":"),
+    """The frame, as ``json.dumps`` of it with ``ensure_ascii=False`` and compact separators
+    would write it, character for character (tests/sansio/test_frames.py checks this for
+    any line and id), for a fraction of the cost: it is built once per command."""
+    return (
+        _COMMAND_HEAD
+        + encode_basestring(request_id)
+        + _COMMAND_MIDDLE
+        + str(syntax_version)
+        + ',"commandLine":'
+        + encode_basestring(line)
+        + _COMMAND_TAIL
     )
 
 
@@ -97,7 +105,7 @@ def command_frame_bytes(
     The frame is compact JSON, so every quote or backslash in the line costs two bytes and
     a control character six. The request id is a 36-character UUID unless told otherwise.
     """
-    escaped = json.dumps(line, ensure_ascii=False)
+    escaped = encode_basestring(line)  # json.dumps(line, ensure_ascii=False), without its setup
     return _envelope_bytes(syntax_version, request_id_chars) + utf8_len(escaped) - 2
 
 

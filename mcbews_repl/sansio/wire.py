@@ -12,12 +12,14 @@ from importlib import resources
 from typing import Any, Final
 
 __all__ = [
+    "ANSWER_PAGE_MARKER",
     "ANSWER_PAGE_PREFIX",
     "ASK_COMMAND",
     "BRIDGE_PLAYER",
     "BRIDGE_PREFIX",
     "BRIDGE_REQUEST_EVENT",
     "BUFFER_TTL_SECONDS",
+    "CHAT_ANSWER_MAX_PAGES",
     "COMMAND_FRAME_BUDGET_BYTES",
     "COMMAND_LINE_BUDGET_BYTES",
     "COMMAND_SYNTAX_VERSION",
@@ -88,6 +90,7 @@ UI_PAGE_PREFIX: Final[str] = _name("ui_page_prefix")
 WAIT_REPLY: Final[str] = _name("wait_reply")
 NONE_REPLY: Final[str] = _name("none_reply")
 EMPTY_REPLY: Final[str] = _name("empty_reply")
+ANSWER_PAGE_MARKER: Final[str] = _name("answer_page_marker")
 ERROR_CODES: Final[tuple[str, ...]] = tuple(_M["error_codes"]["value"])
 TEXT_ROLES: Final[tuple[str, ...]] = tuple(_M["text_roles"]["value"])
 
@@ -110,3 +113,4 @@ TEXT_FRAME_INTERVAL_SECONDS: Final[float] = float(_limit("text_frame_interval_se
 PULL_PAGE_BYTES: Final[int] = int(_limit("pull_page_bytes"))
 PULL_ANSWER_MAX_BYTES: Final[int] = int(_limit("pull_answer_max_bytes"))
 PULL_TTL_SECONDS: Final[float] = float(_limit("pull_ttl_seconds"))
+CHAT_ANSWER_MAX_PAGES: Final[int] = int(_limit("chat_answer_max_pages"))

@@ -50,12 +50,13 @@ WORST_RUN_BYTES = 5
 # section, 4096 runs of at most 5 bytes = 20 KiB of ANSWER_BUDGET_BYTES, the rest for the
 # palette. tests/toolkit/test_blocks.py checks the two sides agree.
 MAX_BLOCKS_PER_REQUEST = 4096
-# Requests in flight at once: the addon queues at most 4096 answer lines (addon/README.md) and
-# a full answer is 128 lines, so 16 full answers fill half of it; far inside the game's
+# Requests in flight at once: the addon queues at most 8192 answer lines (addon/README.md) and
+# a full answer is 128 lines, so 16 full answers fill a quarter of it; far inside the game's
 # 100-command window.
 REQUESTS_IN_FLIGHT = 16
-# The addon sends 4 chunk lines a tick at 20 ticks a second: a full answer takes 1.6 s.
-FULL_ANSWER_SECONDS = MAX_CHUNKS_PER_MESSAGE / (4 * 20)
+# The addon sends 16 chunk lines a tick at 20 ticks a second (linesPerTick in
+# addon/src/runtime.ts): a full answer takes 0.4 s.
+FULL_ANSWER_SECONDS = MAX_CHUNKS_PER_MESSAGE / (16 * 20)
 DIMENSIONS = ("overworld", "nether", "the_end")
 
 Progress = Callable[[int, int], None]  # (positions read, positions in the box)

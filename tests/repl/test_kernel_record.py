@@ -33,7 +33,7 @@ def cells(folder: Path) -> dict[str, str]:
         "missing": f"%mc record {folder}/no/such/folder/s.jsonl",
         "bad_option": f"%mc record {folder}/x.jsonl --max-mb lots",
         "small": f"rec = mc.record('{folder}/small.jsonl', max_bytes=8192)\n"
-        "for _ in range(60):\n    await mc.command('list')\nprint(rec.recording)",
+        "for _ in range(300):\n    await mc.command('list')\nprint(rec.recording)",
         "redacted": f"with mc.record('{folder}/shared.jsonl', redact=True):\n"
         "    await mc.player('Alex')\nmc.recording",
     }

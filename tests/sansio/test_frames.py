@@ -19,6 +19,8 @@ from mcbews_repl.sansio import (
     decode_frame,
     encode_command,
 )
+from mcbews_repl.sansio.connection import RequestIds
+from mcbews_repl.sansio.frames import _command_frame
 
 from ..corpus import exact
 
@@ -167,3 +169,63 @@ def test_captured_error_frame_decodes_as_a_game_error() -> None:
     frame = json.dumps(exact("too-many-requests"))
     event = decode_frame(frame)
     assert isinstance(event, GameError) and event.status_code == -2147418109
+
+
+# --- the hot path's serializer and ids ------------------------------------------------
+
+
+def _dumped(request_id: str, line: str, version: int) -> str:
+    """The commandRequest frame as the general-purpose json.dumps writes it."""
+    frame = {
+        "header": {
+            "version": 1,
+            "requestId": request_id,
+            "messagePurpose": "commandRequest",
+            "messageType": "commandRequest",
+        },
+        "body": {"version": version, "commandLine": line, "origin": {"type": "player"}},
+    }
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+
+
+@given(
+    line=st.text(),
+    request_id=st.text(max_size=40) | st.uuids().map(str),
+    version=st.integers(min_value=-(2**40), max_value=2**40),
+)
+def test_the_command_frame_is_json_dumps_character_for_character(
+    line: str, request_id: str, version: int
+) -> None:
+    # Any text: quotes, backslashes, control characters, CJK, emoji, lone surrogates.
+    assert _command_frame(request_id, line, version) == _dumped(request_id, line, version)
+
+
+@given(line=st.text(alphabet=st.characters(exclude_categories=["Cs"]), min_size=1))
+def test_an_encoded_command_parses_back_to_its_line(line: str) -> None:
+    request_id = str(uuid.uuid4())
+    try:
+        frame = encode_command(request_id, line)
+    except (ValueError, FrameTooLarge):
+        return  # empty after stripping, a line break, or over a budget: refused, not sent
+    decoded = json.loads(frame)
+    assert decoded == json.loads(_dumped(request_id, check_command_line(line), 17039360))
+    assert len(frame.encode()) == command_frame_bytes(decoded["body"]["commandLine"])
+
+
+def test_request_ids_are_version_4_uuids_that_never_repeat() -> None:
+    ids, other = RequestIds(), RequestIds()
+    seen = [ids() for _ in range(5000)]
+    assert len(set(seen)) == len(seen)
+    for text in seen[:50] + seen[-50:]:
+        parsed = uuid.UUID(text)
+        assert str(parsed) == text and len(text) == 36
+        assert parsed.version == 4 and parsed.variant == uuid.RFC_4122
+    assert other() not in set(seen)  # another connection draws its own prefix
+
+
+def test_request_ids_wrap_within_the_last_group() -> None:
+    ids = RequestIds()
+    ids._next = (1 << 48) - 1
+    last, first = ids(), ids()
+    assert last.endswith("ffffffffffff") and first.endswith("000000000000")
+    assert last[:24] == first[:24]

@@ -95,6 +95,7 @@ var UI_PAGE_PREFIX = "MCBEWS|UI";
 var WAIT_REPLY = "MCBEWS|WAIT";
 var NONE_REPLY = "MCBEWS|NONE";
 var EMPTY_REPLY = "MCBEWS|EMPTY";
+var ANSWER_PAGE_MARKER = "~";
 var REQUEST_VERSION = 2;
 var COMMAND_LINE_BUDGET_BYTES = 461;
 var UPSTREAM_CHUNK_CODE_POINTS = 256;
@@ -105,6 +106,7 @@ var MAX_MESSAGE_BYTES = 65536;
 var MAX_TOTAL_BYTES = 262144;
 var PULL_PAGE_BYTES = 1024;
 var PULL_ANSWER_MAX_BYTES = 2097152;
+var CHAT_ANSWER_MAX_PAGES = 64;
 var PULL_STORE_MAX_BYTES = 8388608;
 var PULL_STORE_MAX_ENTRIES = 256;
 var PULL_TTL_SECONDS = 30;
@@ -609,6 +611,7 @@ function splitPayload(prefix, id, payload, options = {}) {
   const maxCodePoints = options.maxCodePoints ?? UPSTREAM_CHUNK_CODE_POINTS;
   const budget = options.budgetBytes ?? COMMAND_LINE_BUDGET_BYTES;
   const wrapper = options.wrapper ?? TELL_WRAPPER;
+  const maxChunks = options.maxChunks ?? MAX_CHUNKS_PER_MESSAGE;
   const points = Array.from(payload);
   let totalGuess = 1;
   for (; ; ) {
@@ -616,18 +619,18 @@ function splitPayload(prefix, id, payload, options = {}) {
     if (typeof pieces === "string") return { ok: false, error: pieces };
     if (String(pieces.length).length <= String(totalGuess).length) {
       const total = pieces.length;
-      if (total > MAX_CHUNKS_PER_MESSAGE) {
-        return { ok: false, error: `payload needs ${total} chunks, more than ${MAX_CHUNKS_PER_MESSAGE}` };
+      if (total > maxChunks) {
+        return { ok: false, error: `payload needs ${total} chunks, more than ${maxChunks}` };
       }
       return { ok: true, chunks: pieces.map((piece, i) => formatChunk(prefix, id, i + 1, total, piece)) };
     }
     totalGuess = pieces.length;
   }
 }
-function cut(prefix, id, points, totalGuess, maxCodePoints, budget, wrapper) {
+function cut(prefix, id, points, totalGuess, maxCodePoints, budget, wrapper, start = 0, maxPieces = Number.POSITIVE_INFINITY) {
   const pieces = [];
-  let pos = 0;
-  for (let index = 1; ; index++) {
+  let pos = start;
+  for (let index = 1; pieces.length < maxPieces; index++) {
     const room = budget - utf8Len(wrapper + formatChunk(prefix, id, index, totalGuess, ""));
     let end = pos;
     let size = 0;
@@ -645,6 +648,37 @@ function cut(prefix, id, points, totalGuess, maxCodePoints, budget, wrapper) {
     pos = end;
     if (pos >= points.length) return pieces;
   }
+  return pieces;
+}
+
+// src/answerPages.ts
+var two = (n) => String(n).padStart(2, "0");
+function pageId(requestId, index, total) {
+  return `${requestId}${ANSWER_PAGE_MARKER}${two(index)}/${two(total)}`;
+}
+function splitAnswer(requestId, text, options = {}) {
+  const maxChunks = options.maxChunks ?? MAX_CHUNKS_PER_MESSAGE;
+  const maxPages = options.maxPages ?? CHAT_ANSWER_MAX_PAGES;
+  const maxCodePoints = options.maxCodePoints ?? UPSTREAM_CHUNK_CODE_POINTS;
+  const budget = options.budgetBytes ?? COMMAND_LINE_BUDGET_BYTES;
+  if (requestId.includes(ANSWER_PAGE_MARKER)) return { ok: false, error: `a request id must not contain '${ANSWER_PAGE_MARKER}'` };
+  const whole = splitPayload(BRIDGE_PREFIX, requestId, text, { maxCodePoints, budgetBytes: budget, maxChunks });
+  if (whole.ok || !whole.error.startsWith("payload needs")) return whole;
+  const points = Array.from(text);
+  const pages = [];
+  const placeholder = pageId(requestId, 0, 0);
+  for (let pos = 0; pos < points.length; ) {
+    if (pages.length >= maxPages) return { ok: false, error: `the answer needs more than ${maxPages} pages of ${maxChunks} chunks` };
+    const pieces = cut(BRIDGE_PREFIX, placeholder, points, maxChunks, maxCodePoints, budget, TELL_WRAPPER, pos, maxChunks);
+    if (typeof pieces === "string") return { ok: false, error: pieces };
+    pages.push(pieces);
+    pos += pieces.reduce((sum, piece) => sum + Array.from(piece).length, 0);
+  }
+  const lines = pages.flatMap((pieces, k) => {
+    const id = pageId(requestId, k + 1, pages.length);
+    return pieces.map((piece, i) => formatChunk(BRIDGE_PREFIX, id, i + 1, pieces.length, piece));
+  });
+  return { ok: true, chunks: lines };
 }
 
 // src/params.ts
@@ -767,10 +801,12 @@ function routeRequest(message, ctx) {
   return answerWith(decision.requestId, decision.answer);
 }
 function answerWith(requestId, answer) {
-  const split = splitPayload(BRIDGE_PREFIX, requestId, encodeAnswer(answer));
+  const text = encodeAnswer(answer);
+  const bytes = utf8Len(text);
+  const split = bytes > PULL_ANSWER_MAX_BYTES ? { ok: false, error: `${bytes} bytes, more than the ${PULL_ANSWER_MAX_BYTES} an answer may have` } : splitAnswer(requestId, text);
   if (split.ok) return { kind: "answer", requestId, answer, lines: split.chunks };
   const fallback = errorAnswer("CAPABILITY_FAILED", `the answer is too large to send: ${split.error}`);
-  const retry = splitPayload(BRIDGE_PREFIX, requestId, encodeAnswer(fallback));
+  const retry = splitAnswer(requestId, encodeAnswer(fallback));
   return retry.ok ? { kind: "answer", requestId, answer: fallback, lines: retry.chunks } : { kind: "drop", reason: retry.error };
 }
 function describeError(err) {
@@ -1167,8 +1203,9 @@ function uiChatLines(messageId, player, message, conversationId) {
 // src/runtime.ts
 var DEFAULT_OPTIONS = {
   maxQueuedRequests: 64,
-  maxOutboxLines: 4096,
-  linesPerTick: 4,
+  maxOutboxLines: 8192,
+  // one answer of the most pages: 64 x 128 lines (about 3.7 MB at most)
+  linesPerTick: 16,
   bridgeCheckTicks: 40,
   expireEveryTicks: 20
 };
@@ -1235,7 +1272,11 @@ var BridgeRuntime = class {
       this.host.warn(`[mcbews] dropped a bridge request with no readable id (${outcome.reason})`);
       return;
     }
-    this.enqueueLines(outcome.lines);
+    const free = this.options.maxOutboxLines - this.outbox.length;
+    if (outcome.lines.length <= free) return this.enqueueLines(outcome.lines);
+    const busy = `the answer needs ${outcome.lines.length} chat lines and ${free} of the addon's ${this.options.maxOutboxLines} are free; try again when the answers before it are sent`;
+    const fallback = answerWith(outcome.requestId, errorAnswer("CAPABILITY_FAILED", busy));
+    if (fallback.kind === "answer") this.enqueueLines(fallback.lines);
   }
   context(source) {
     return {

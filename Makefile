@@ -12,7 +12,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks captures test test-fast lint pytest addon-test bench bench-peers bench-answers bench-transports soak clean
+.PHONY: run demo notebooks captures test test-fast lint pytest addon-test bench bench-peers bench-answers bench-transports bench-worlds soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -81,6 +81,11 @@ bench-answers: $(STAMP)
 # whispers): a small call, snapshots of 1, 10 and 50 full inventories, the cost at idle.
 bench-transports: $(STAMP)
 	$(BIN)/python benchmarks/bench_transports.py $(ARGS)
+
+# A classroom at scale: 1, 10, 30 and 50 simulated worlds on one bridge; mc.each.players()
+# and mc.each.inventory() times, commands per second, bridge memory per world.
+bench-worlds: $(STAMP)
+	$(BIN)/python benchmarks/bench_worlds.py $(ARGS)
 
 # Ten minutes of worlds coming and going, notebook traffic and a hostile peer; prints a
 # table (docs/benchmarks.md). ARGS=--quick runs it for 60 s.

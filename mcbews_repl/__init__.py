@@ -14,6 +14,7 @@ from .exceptions import (
     McbewsError,
     NotConnected,
     RequestTimeout,
+    WhichWorld,
 )
 from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
 from .repl.launch import start  # scripts: the notebook's mc handle on a thread of its own
@@ -37,6 +38,7 @@ __all__ = [
     "RequestTimeout",
     "Settings",
     "UiChat",
+    "WhichWorld",
     "__version__",
     "serve",
     "start",

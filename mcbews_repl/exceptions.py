@@ -7,6 +7,7 @@
     ├── InvalidArgument        (also ValueError) a toolkit argument broke a rule; nothing was sent
     ├── NotConnected           no game client is connected (or the chosen one is gone)
     │   └── BridgeStopped      the bridge itself was stopped (``%mc stop``, unload, ``close()``)
+    ├── WhichWorld             (also LookupError) several worlds are connected: say which one
     ├── AddressInUse           (also OSError) another program already listens on the port
     ├── GameDisconnected       the game connection closed while a request was pending (the
     │                          websockets ConnectionClosed, if any, is its __cause__)
@@ -53,6 +54,7 @@ __all__ = [
     "PackError",
     "PrototypeError",
     "RequestTimeout",
+    "WhichWorld",
 ]
 
 
@@ -114,6 +116,14 @@ class NotConnected(McbewsError):
 
 class BridgeStopped(NotConnected):
     """The bridge was stopped, so nothing can reach a game until it is started again."""
+
+
+class WhichWorld(McbewsError, LookupError):
+    """Several worlds are connected and a call that needs one was not told which.
+
+    The message lists them and says how to choose: ``mc.world("Ana")``, ``mc.each``, or
+    ``%mc --world`` / ``%mc --all``. Nothing was sent (never to the newest by chance).
+    """
 
 
 class AddressInUse(McbewsError, OSError):

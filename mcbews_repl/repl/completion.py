@@ -38,11 +38,34 @@ def candidates(line: str, mc: Minecraft | None) -> tuple[str, list[str]] | None:
     position = len(words) - (1 if typing else 0)  # index of the word being typed
     if position == 0:
         return None  # still typing "%mc" itself: IPython's magic matcher answers that
+    routed = _routed(words, position, mc)
+    if routed is not None:  # %mc --world NAME ..., %mc --all ...
+        return (
+            routed
+            if isinstance(routed, tuple)
+            else (typing, [o for o in routed if o.startswith(typing)])
+        )
     if position == 1:
         offered = [s.name for s in SUBCOMMANDS] + ["/" + c for c in COMMON_COMMANDS]
+        offered += ["--all", "--world"]
     else:
         offered = _for_sub(words[1], words[position - 1], position, typing, mc)
     return typing, [o for o in offered if o.startswith(typing)]
+
+
+def _routed(
+    words: list[str], position: int, mc: Minecraft | None
+) -> tuple[str, list[str]] | list[str] | None:
+    """After ``--world``: the worlds' names, then the line as if typed alone; after
+    ``--all``: what runs on every world."""
+    if len(words) < 2 or words[1] not in ("--world", "--all") or position < 2:
+        return None
+    if words[1] == "--all":
+        return ["players", "inv"] + ["/" + c for c in COMMON_COMMANDS] if position == 2 else []
+    if position == 2:
+        return [r.name for r in mc._roster.connected()] if mc is not None else []
+    rest = " ".join(["%mc", *words[3:]]) + (" " if position == len(words) else "")
+    return candidates(rest, mc) or ("", [])
 
 
 def _for_sub(

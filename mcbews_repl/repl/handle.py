@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
@@ -18,12 +19,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
-from ..exceptions import BridgeStopped
+from ..exceptions import BridgeStopped, NotConnected
 from ..gateway import Bridge, CommandResult, GameConnection, UiChat
 from ..gateway.delivery import Progress
 from ..gateway.game_calls import GameCalls, same_call
 from ..limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED
 from .addon_dev import AddonDev
+from .classroom import ManyWorlds
 from .connections import Connection, ConnectionRef, resolve
 from .counters import counter_rows
 from .diagnose import Diagnosis
@@ -43,6 +45,8 @@ from .tables import (
     players_frame,
 )
 from .watch import Watch
+from .world import BoundWorld
+from .worlds import Roster, RoutedBridge, WorldRecord
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,7 +58,8 @@ __all__ = ["CallbackFailure", "Minecraft", "UiMessage"]
 T = TypeVar("T")
 # What mc adds to every game call (gateway/game_calls.py).
 _IN_THE_NOTEBOOK = (
-    "On ``mc``: ``connection`` picks the game (a handle or its id; default: the newest);"
+    "On ``mc``: ``connection`` picks the game (a handle or its id; default: the only one,"
+    " and with several WhichWorld asks which: mc.world(NAME));"
     " returns a Pending (await it, or .result() in a script)."
 )
 UiCallback = Callable[["UiMessage"], Any]
@@ -77,7 +82,8 @@ CLOSE_TIMEOUT_SECONDS = 5.0
 class UiMessage:
     """A UI chat message as a notebook callback sees it.
 
-    ``connection`` is the game it came from; ``reply`` answers there, in the same
+    ``connection`` is the game it came from and ``world`` its world (``mc`` bound to it,
+    so ``msg.world.command(...)`` acts there); ``reply`` answers there, in the same
     conversation, and is safe on any loop.
     """
 
@@ -86,6 +92,7 @@ class UiMessage:
     conversation_id: str | None
     message_id: str
     connection: Connection | None = field(default=None, repr=False, compare=False)
+    world: Any = field(default=None, repr=False, compare=False)
 
     def reply(self, text: str, *, role: str = "assistant") -> Pending[int]:
         """Answer in the player's panel: ``await msg.reply("...")`` or ``.result()``."""
@@ -116,12 +123,14 @@ def _sim_defaults_from(env: Mapping[str, str]) -> dict[str, Any]:
     return {key: env[var].lower() for key, var in _SIM_ENV.items() if env.get(var)}
 
 
-class Minecraft(Explore, Watch, Recordings, Diagnosis):
+class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
     """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ...
 
     The toolkit's queries, scoreboard, contexts and agent tools come from :class:`Explore`;
     the live map, tracks and interactive tables from :class:`Watch`; ``record()`` and
-    ``recording`` from :class:`Recordings`; ``doctor()`` from :class:`Diagnosis`.
+    ``recording`` from :class:`Recordings`; ``doctor()`` from :class:`Diagnosis`;
+    ``worlds``, ``world()`` and ``each`` from :class:`ManyWorlds`. With several worlds
+    connected, a call that needs one and was not told which raises ``WhichWorld``.
     """
 
     def __init__(
@@ -134,7 +143,10 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         owns_runtime: bool = False,
     ) -> None:
         self._runtime = runtime
-        self._bridge = bridge
+        # Calls go to the only connected world; with several, they ask which (worlds.py).
+        self._roster = Roster(bridge, time.time)
+        bridge.log.add_listener(self._roster.on_entry)
+        self._bridge: Bridge = RoutedBridge(bridge, self._roster.only_one)
         self._kernel_loop = kernel_loop
         self._call_timeout = call_timeout
         self._owns_runtime = owns_runtime  # mcbews_repl.start(): close() also ends the thread
@@ -145,6 +157,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         self.callback_failure_count = 0
         self._callback_tasks: set[asyncio.Task[None]] = set()
         self.sim: Any = None  # the simulated world, once `%mc sim` started one
+        self.sims: list[Any] = []  # the simulated class of mc.simulate(worlds=N)
         # Which pack and world %mc sim makes when not told (simulate.SimOptions' fields):
         # the MCBEWS_SIM_* variables, or the extension's McbewsRepl settings.
         self.sim_defaults: dict[str, Any] = _sim_defaults_from(os.environ)
@@ -193,6 +206,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
     async def _close(self) -> None:
         if self.sim is not None:
             await self.sim.close()
+        await asyncio.gather(*(sim.close() for sim in self.sims))
         await self._bridge.close()
 
     def __enter__(self) -> Minecraft:
@@ -237,8 +251,9 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
 
     def simulate(
         self,
-        players: list[str] | None = None,
+        players: list[Any] | None = None,
         *,
+        worlds: int | None = None,
         legacy: bool = False,
         addon: str | None = None,
         pack: str | None = None,
@@ -248,7 +263,12 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         """Connect a simulated world (what ``%mc sim`` does). ``pack``: ``"stable"`` (no
         experiments, the default) or ``"beta"``; ``beta_apis``: True, False or ``"auto"`` (on
         with the beta pack); ``edition``: ``"bedrock"`` or ``"education"`` (no Beta APIs);
-        ``addon``: your own build's simulator bundle (``sim_stable.js``)."""
+        ``addon``: your own build's simulator bundle (``sim_stable.js``).
+
+        ``worlds=N`` starts a simulated class instead: N worlds, each hosted by its own
+        student (``players``: a host name per world, or a list of names per world; default
+        Ana, Ben, Chloe ...), each with its own seed; the Pending gives their sim handles."""
+        from .classroom import start_classroom
         from .simulate import SimOptions, start_sim
 
         if addon is not None and not Path(addon).is_file():
@@ -260,6 +280,10 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         chosen = {**self.sim_defaults, **{k: v for k, v in given.items() if v is not None}}
         options = SimOptions(**chosen)
         options.resolved()  # a bad choice raises here, before anything starts
+        if worlds is not None:
+            if legacy or addon is not None:
+                raise ValueError("worlds= starts the shipped pack's modern worlds only")
+            return start_classroom(self, worlds, players, options)
         return start_sim(self, players, legacy=legacy, addon=addon, options=options)
 
     # --- the calls --------------------------------------------------------------------------
@@ -333,16 +357,19 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         return self._submit(self._player(name), f"player {name or ''}".strip())
 
     async def _player(self, name: str | None) -> PlayerSnapshot:
-        target = name or self._local_player() or "@a"
-        rows = player_rows(await self._call("get_player_snapshot", target=target))
+        game = self._bridge.pick()
+        target = name or game.local_player or "@a"
+        rows = player_rows(await self._call("get_player_snapshot", target=target, game=game))
         if not rows:
             raise LookupError(f"no player {target!r} in the world; try mc.players()")
         return rows[0]
 
     def players(self) -> Pending[pd.DataFrame]:
         async def run() -> pd.DataFrame:
-            frame = players_frame(await self._call("get_player_snapshot", target="@a"))
+            game = self._bridge.pick()
+            frame = players_frame(await self._call("get_player_snapshot", target="@a", game=game))
             self.seen_players.update(str(name) for name in frame["name"])  # for Tab
+            self._roster.saw_players(game, (str(n) for n in frame["name"]))  # mc.worlds
             return frame
 
         return self._submit(run(), "players")
@@ -392,12 +419,23 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         players = {c.id: c.local_player or "" for c in self._bridge.connections}
         return self._done(events_frame(entries, players), "events")
 
-    async def _call(self, capability: str, **payload: Any) -> dict[str, Any]:
-        return await self._bridge.call(capability, payload, timeout=self._call_timeout)
+    async def _call(
+        self, capability: str, *, game: GameConnection | None = None, **payload: Any
+    ) -> dict[str, Any]:
+        return await self._bridge.call(
+            capability, payload, timeout=self._call_timeout, connection=game
+        )
+
+    def _bound_world(self, record: WorldRecord) -> World:
+        """The handle ``mc.world(...)`` gives (World is made below, over this class)."""
+        return World(self, record)
 
     def _local_player(self) -> str | None:
-        connections = self._bridge.connections
-        return connections[-1].local_player if connections else None
+        """The host of the world calls go to (None: no game yet, so the call says so)."""
+        try:
+            return self._bridge.pick().local_player
+        except NotConnected:
+            return None
 
     # --- UI chat ----------------------------------------------------------------------------
 
@@ -451,8 +489,9 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         raw = message.connection
         source = Connection(raw, self._submit) if isinstance(raw, GameConnection) else None
         mine = UiMessage(
-            message.player, message.message, message.conversation_id, message.message_id, source
-        )
+            message.player, message.message, message.conversation_id, message.message_id, source,
+            self._world_of_id(raw.id if isinstance(raw, GameConnection) else None),
+        )  # fmt: skip
         try:
             outcome = callback(mine)
         except Exception as exc:
@@ -474,7 +513,9 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         except Exception as exc:
             self._report(callback, message, exc)
 
-    def _report(self, callback: UiCallback, message: UiChat, exc: BaseException) -> None:
+    def _report(
+        self, callback: UiCallback, message: UiChat, exc: BaseException, what: str = "UI chat"
+    ) -> None:
         name = getattr(callback, "__qualname__", repr(callback))
         text = "".join(traceback.format_exception(exc))
         self.callback_failures.append(
@@ -484,7 +525,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         if self.callback_failure_count > CALLBACK_FAILURES_PRINTED:
             return  # counted, shown by %mc, the newest kept: a flood must not flood the cell
         print(
-            f"UI chat callback {name} failed on {message.player}'s message "
+            f"{what} callback {name} failed on {message.player}'s message "
             f"{message.message[:200]!r}:\n{text}",
             file=sys.stderr,
         )
@@ -503,7 +544,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis):
         if self._stopped:
             return Status.of(self._bridge, stopped=True)
         limits = counter_rows(self._bridge, self.callback_failure_count, CALLBACK_FAILURES_KEPT)
-        return Status.of(self._bridge, limits=limits)
+        return Status.of(self._bridge, limits=limits, worlds=self._roster.status_rows())
 
     def __repr__(self) -> str:
         s = self.status()
@@ -525,3 +566,7 @@ def _settle(finished: asyncio.Future[None]) -> None:
     loop = finished.get_loop()
     if not loop.is_closed():
         loop.call_soon_threadsafe(settle)
+
+
+class World(BoundWorld, Minecraft):
+    """``mc`` bound to one world: ``await mc.world("Ana").inventory()`` (world.py)."""

@@ -26,6 +26,7 @@ from .magicargs import parse_value
 from .runtime import Pending
 from .usage import BY_NAME, SUBCOMMANDS, help_text
 from .views import tag
+from .world_magics import WorldMagics
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
@@ -36,13 +37,15 @@ __all__ = ["McMagics", "parse_value"]
 
 
 @magics_class
-class McMagics(ExploreMagics, AddonMagics, Magics):
+class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
     def __init__(self, shell: InteractiveShell, extension: Extension) -> None:
         super().__init__(shell)
         self.ext = extension
 
     @property
     def handle(self) -> Minecraft:
+        if self._bound is not None:
+            return self._bound  # %mc --world NAME ...: this line talks to that world
         if self.ext.mc is None:
             raise UsageError("the bridge is not running; start it with %mc serve")
         return self.ext.mc  # a stopped one says so on every call
@@ -57,6 +60,8 @@ class McMagics(ExploreMagics, AddonMagics, Magics):
             return self.handle.status()
         if line.startswith("/"):
             return self._cmd(line[1:])
+        if line.startswith("--"):
+            return self._routed(line)
         word, _, rest = line.partition(" ")
         handler: Callable[[str], Any] | None = getattr(self, f"_sub_{word}", None)
         if word not in BY_NAME or handler is None:
@@ -104,6 +109,7 @@ class McMagics(ExploreMagics, AddonMagics, Magics):
         try:
             pending = self.handle.simulate(
                 names,
+                worlds=args.worlds,
                 legacy=args.legacy,
                 addon=args.addon,
                 pack=args.pack,
@@ -169,7 +175,7 @@ class McMagics(ExploreMagics, AddonMagics, Magics):
         mc = self.handle
         games = mc.connections
         if games:
-            who = games[-1].local_player or "the newest game"
+            who = mc._local_player() or "the connected game"  # several: WhichWorld says so
             print(f"Checking {who}'s game; this takes a few seconds (more when something fails).")
         if args.probe_limits:
             print(f"Warning: {PROBE_WARNING}")

@@ -34,10 +34,17 @@ class Status:
     stopped: bool = False
     # What the bridge's bounds did (counters.py): rows shown only once something happened.
     limits: list[tuple[str, str]] = field(default_factory=list, repr=False)
+    # The worlds (worlds.py's records as rows), connected and dropped, when mc knows them.
+    worlds: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @classmethod
     def of(
-        cls, bridge: Bridge, *, stopped: bool = False, limits: list[tuple[str, str]] | None = None
+        cls,
+        bridge: Bridge,
+        *,
+        stopped: bool = False,
+        limits: list[tuple[str, str]] | None = None,
+        worlds: list[dict[str, Any]] | None = None,
     ) -> Status:
         games = [] if stopped else bridge.connections
         connections: list[dict[str, Any]] = [
@@ -55,15 +62,18 @@ class Status:
         recent = bridge.events(0)[-STATUS_RECENT_EVENTS:]
         pending = sum(c["pending"] for c in connections)
         return cls(
-            bridge.url, bridge.connect_command, connections, pending, recent, stopped, limits or []
-        )
+            bridge.url, bridge.connect_command, connections, pending, recent, stopped,
+            limits or [], [] if stopped else worlds or [],
+        )  # fmt: skip
 
     @property
     def headline(self) -> str:
         if self.stopped:
             return "stopped"
         games = len(self.connections)
-        return f"listening on {self.url}, {games} game{'' if games == 1 else 's'} connected"
+        said = f"listening on {self.url}, {games} game{'' if games == 1 else 's'} connected"
+        dropped = sum(not w["connected"] for w in self.worlds)
+        return said + (f", {dropped} dropped" if dropped else "")
 
 
 # How each connection's answers travel, as the status panel says it (transport.py).
@@ -100,14 +110,51 @@ def status_fields(s: Status) -> list[tuple[str, object]]:
         ]
     else:
         rows = [("to connect", f"type {s.connect_command} in Minecraft")]
-        rows += [(f"game #{c['id']}", _game(c)) for c in s.connections]
+        rows += _world_rows(s) if _by_world(s) else [(f"game #{c['id']}", _game(c))
+                                                     for c in s.connections]  # fmt: skip
         if not s.connections:
             rows.append(("games", "none yet; no Minecraft at hand? run %mc sim"))
         rows += s.limits
+    names = {i: w["name"] for w in s.worlds for i in w["ids"]} if _by_world(s) else {}
     for entry in s.recent:
         at = dt.datetime.fromtimestamp(entry.at).strftime("%H:%M:%S")
-        rows.append((at, event_sentence(entry)))
+        rows.append((at, _in_world(event_sentence(entry), entry, names)))
     return rows
+
+
+def _by_world(s: Status) -> bool:
+    """One world that never dropped reads as before; several, or any drop, by world."""
+    return len(s.worlds) > 1 or any(not w["connected"] for w in s.worlds)
+
+
+def _clock(at: float | None) -> str:
+    return "?" if at is None else dt.datetime.fromtimestamp(at).strftime("%H:%M:%S")
+
+
+def _world_rows(s: Status) -> list[tuple[str, object]]:
+    """Connected worlds first (who, since when, how), then the ones that dropped."""
+    games = {c["id"]: c for c in s.connections}
+    rows: list[tuple[str, object]] = []
+    for w in sorted(s.worlds, key=lambda w: not w["connected"]):
+        label = f"{w['name']} (#{w['id']})"
+        game = games.get(w["id"])
+        if w["connected"] and game is not None:
+            rows.append((label, f"connected since {_clock(w['since'])}: {_game(game)}"))
+        else:
+            rows.append((label, f"dropped at {_clock(w['dropped'])} (was {w['address']}); "
+                                "keeps its name when it connects again"))  # fmt: skip
+    return rows
+
+
+def _in_world(sentence: str, entry: LogEntry, names: Mapping[int, str]) -> str:
+    """The sentence told by world: "Ana: ..." in place of, or before, "Game #3"."""
+    name = names.get(entry.connection) if entry.connection is not None else None
+    if name is None:
+        return sentence
+    for said in (f"Game #{entry.connection}", f"game #{entry.connection}"):
+        if said in sentence:
+            return sentence.replace(said, f"{name} (#{entry.connection})")
+    return f"{name}: {sentence}"
 
 
 def _ms(data: Mapping[str, Any]) -> str:

@@ -13,7 +13,16 @@ from typing import Any
 
 from IPython.core.error import UsageError
 
-__all__ = ["CELL_USAGE", "SUBCOMMANDS", "Option", "SubCommand", "help_text", "markdown_table"]
+__all__ = [
+    "ALL_USAGE",
+    "CELL_USAGE",
+    "SUBCOMMANDS",
+    "WORLD_USAGE",
+    "Option",
+    "SubCommand",
+    "help_text",
+    "markdown_table",
+]
 
 _PORT_MAX = 65535
 
@@ -137,6 +146,7 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
         "told (or your own build of it)",
         (
             Option(("--players",), "Steve,Alex", {"default": None}),
+            Option(("--worlds",), "N", {"type": int, "default": None}),
             Option(("--pack",), "stable|beta", {"choices": ["stable", "beta"], "default": None}),
             Option(
                 ("--beta-apis",),
@@ -152,6 +162,8 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
             Option(("--addon",), "sim_stable.js|PACK_FOLDER", {"default": None}),
         ),
     ),
+    SubCommand("worlds", "the worlds as a DataFrame: name, address, players, the latest event; "
+               "who is connected and who dropped"),
     SubCommand("cmd", "run one command (also %mc /<command>); {, $ and @ pass through untouched",
                words="<command>", completes="commands"),
     SubCommand("player", "a player's card (default: the connected player)", words="[name]",
@@ -259,6 +271,13 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
     ),
 )  # fmt: skip
 CELL_USAGE = ("%%mc", "one command per line (# comments allowed); a table of the results")
+# The many-worlds prefixes (world_magics.py reads them).
+ALL_USAGE = (
+    "%mc --all players | inv [name] | /<command>",
+    "the same on every connected world at once: one table with a world column, and an "
+    "error column for a world that failed or timed out",
+)
+WORLD_USAGE = ("%mc --world NAME <sub-command>", "any sub-command on one world (name or id)")
 CAPABILITY_CELL = SubCommand(
     "capability",
     "the cell is a JavaScript capability module, registered at once in the simulated world's "
@@ -271,7 +290,8 @@ BY_NAME = {s.name: s for s in SUBCOMMANDS}
 def _rows() -> list[tuple[str, str]]:
     rows = [("%mc [status]", BY_NAME["status"].summary)]
     rows += [(s.synopsis(), s.summary) for s in SUBCOMMANDS if s.name != "status"]
-    return [*rows, CELL_USAGE, ("%" + CAPABILITY_CELL.synopsis(), CAPABILITY_CELL.summary)]
+    capability = ("%" + CAPABILITY_CELL.synopsis(), CAPABILITY_CELL.summary)
+    return [*rows, WORLD_USAGE, ALL_USAGE, CELL_USAGE, capability]
 
 
 def help_text() -> str:

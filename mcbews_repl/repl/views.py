@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ __all__ = [
     "tag",
     "view_of",
     "visible_columns",
+    "world_view",
 ]
 
 VIEW_KEY = "mcbews_view"  # DataFrame.attrs: the view's name
@@ -259,6 +260,38 @@ VIEWS: dict[str, View] = {
         *_WHERE,
     ), picks=("player", "dimension")),
 }  # fmt: skip
+
+
+def _failed(row: Any) -> bool:
+    return not _empty(row.get("error"))
+
+
+def _unless_failed(column: Column) -> Column:
+    """``column``, blank on a row that stands for a world that failed (its error says why)."""
+    text, shown = column.text, column.html
+    return replace(
+        column,
+        text=lambda row: "" if _failed(row) else text(row),
+        html=None if shown is None else (lambda row: "" if _failed(row) else shown(row)),
+    )
+
+
+def _by_world(view: View) -> View:
+    """``view`` with a world column in front and an error column at the end (mc.each)."""
+    columns = (
+        Column("world", _get("world")),
+        *(_unless_failed(c) for c in view.columns),
+        Column("error", _get("error"), wrap=True),
+    )
+    return View(f"{view.name} by world", columns, view.index, ("world", *view.picks))
+
+
+VIEWS.update({f"{name} by world": _by_world(view) for name, view in list(VIEWS.items())})
+
+
+def world_view(view: str) -> str:
+    """The name of ``view``'s form with ``world`` and ``error`` columns (mc.each's tables)."""
+    return f"{view} by world"
 
 
 def tag(frame: pd.DataFrame, view: str) -> pd.DataFrame:

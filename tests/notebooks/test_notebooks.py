@@ -276,6 +276,35 @@ def check_07_mapping_a_region(nb: Any, out: str) -> None:
     assert "<image href='data:image/png;base64," in terrain and ">Steve</text>" in terrain
 
 
+CLASS = ["Ana", "Ben", "Chloe", "Dev", "Emma"]
+
+
+def cell_is(nb: Any, source: str) -> Any:
+    return next(c for c in nb.cells if c.cell_type == "code" and c.source.strip() == source)
+
+
+def check_08_classroom(nb: Any, out: str) -> None:
+    listing = texts(cell_is(nb, "mc.worlds"))
+    assert all(f"<td>{name}</td>" in listing for name in CLASS)  # five worlds, by their hosts
+    table = cell_with(nb, "inventory = await mc.each.inventory()")
+    [inventory] = [o["data"]["text/html"] for o in table.outputs if "text/html" in o["data"]]
+    assert sorted(set(column(inventory, "world"))) == CLASS
+    assert column(inventory, "world") == column(inventory, "player")  # each in her own world
+    given = texts(cell_with(nb, "give @a apple 3"))
+    assert all(f"Gave Apple * 3 to {name}" in given for name in CLASS)
+    apples = texts(cell_with(nb, 'after["item"] == "apple"'))
+    assert all(f"<td>{name}</td>" in apples for name in CLASS)
+    asked = texts(cell_with(nb, 'mc.world("Chloe").sim.ask'))
+    assert "[assistant]</span> A torch: a stick under a piece of coal" in asked
+    online = texts(cell_is(nb, "%mc"))
+    assert "4 games connected, 1 dropped" in online
+    assert re.search(r"Dev \(#4\).{0,40}dropped at \d\d:\d\d:\d\d", online)
+    for name in ("Ana", "Ben", "Chloe", "Emma"):
+        assert re.search(rf"{name} \(#\d\).{{0,40}}connected since .{{0,30}}{name}'s game", online)
+    four = texts(cell_with(nb, "the four still connected"))
+    assert ">Dev<" not in four and all(f">{n}</td>" in four for n in ("Ana", "Ben", "Emma"))
+
+
 PROTOTYPING = "05_prototyping_a_capability.ipynb"
 CHECKS = {
     "01_getting_started.ipynb": check_01_getting_started,
@@ -285,6 +314,7 @@ CHECKS = {
     "05_prototyping_a_capability.ipynb": check_05_prototyping_a_capability,
     "06_protocol_step_by_step.ipynb": check_06_protocol_step_by_step,
     "07_mapping_a_region.ipynb": check_07_mapping_a_region,
+    "08_classroom.ipynb": check_08_classroom,
 }
 # What runs again with the beta pack: the UI chat bot and the inventory over chat (what the
 # chat transport was made for), a world tour and the block map over pull.

@@ -38,6 +38,7 @@ LIVE_MAGICS = {
     "doctor": ("%mc doctor --bogus", "UsageError: %mc doctor: unrecognized arguments: --bogus"),
     "record": ("%mc record /no/such/folder/x.jsonl", "CaptureError: cannot record to /no/such"),
     "map": ("%mc map --every 0.01", "UsageError: %mc map: every=0.01: the map looks at most"),
+    "worlds": ("%mc worlds Ana", "UsageError: %mc worlds takes no words"),
     "addon": ("%mc addon publish", "UsageError: %mc addon: unknown action 'publish'"),
 }
 # After %mc stop: the sub-commands that need a bridge say it is stopped.
@@ -76,6 +77,7 @@ LIVE_CALLS = {
     "map": ("mc.map(every=0)", "ValueError: every=0: the map looks at most every 0.25 s"),
     "track": ("await mc.track(seconds=0)", "ValueError: seconds=0: give how long to track"),
     "explore": ("mc.explore('inventory')", "TypeError: mc.explore takes a DataFrame"),
+    "world": ("mc.world('Nobody')", "NotConnected: no world 'Nobody'; connected: Steve (id"),
 }
 # After close(): every call that needs the bridge says it is stopped.
 STOPPED_CALLS = {
@@ -99,12 +101,14 @@ STOPPED_CALLS = {
     "record": "mc.record('never-written.jsonl')",
     "map": "mc.map()",
     "track": "mc.track(1)",
+    "on_event": "mc.on_event(print)",
 }
 # Methods that cannot fail, with the reason.
 NEVER_FAIL = {
     "status": "reads local state, also of a stopped bridge",
     "close": "stopping twice is allowed",
     "off_ui_chat": "removing an absent callback is allowed",
+    "off_event": "removing an absent callback is allowed",
 }
 
 
@@ -135,7 +139,7 @@ def test_no_method_hands_out_a_coroutine(shell: Any) -> None:
     for name in public_methods():
         assert not inspect.iscoroutinefunction(getattr(Minecraft, name)), name
     for name, code in STOPPED_CALLS.items():  # with the bridge running, each is a Pending
-        if name in {"on_ui_chat", "simulate", "map", "record"}:
+        if name in {"on_ui_chat", "on_event", "simulate", "map", "record"}:
             # a callback registry, a restart of the world other tests use, a picture, and a
             # file handle (returned at once: a bad path must say so before anything is recorded)
             continue

@@ -202,6 +202,16 @@ def run_all(page: Any, url: str) -> None:
         arg=PANEL,
         timeout=300_000,
     )
+    # A widget (the live map) draws a moment after its cell ran: give every output area
+    # time to show something; one that never does still fails the emptiness check.
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            """(panel) => [...document.querySelectorAll(panel + ' .jp-OutputArea-output')]
+                .every((e) => e.innerText.trim()
+                    || e.querySelector('img, svg, canvas, table, progress'))""",
+            arg=PANEL,
+            timeout=30_000,
+        )
 
 
 def outputs(page: Any) -> list[dict[str, Any]]:

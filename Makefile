@@ -52,7 +52,14 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check mcbews_repl tests benchmarks
 	$(BIN)/mypy mcbews_repl
 
-pytest: $(STAMP)
+# The addon's toolchain (npm ci) before pytest too: the `%%mc capability --ts` test compiles
+# with it, and must not skip on a clean checkout.
+ADDON_DEPS := addon/node_modules/.installed
+$(ADDON_DEPS): addon/package-lock.json
+	cd addon && npm ci --no-audit --no-fund
+	touch $(ADDON_DEPS)
+
+pytest: $(STAMP) $(ADDON_DEPS)
 	$(BIN)/pytest
 
 test: lint pytest addon-test
@@ -62,8 +69,8 @@ test: lint pytest addon-test
 test-fast: lint
 	$(BIN)/pytest -m "not slow and not browser"
 
-addon-test:
-	cd addon && npm ci --no-audit --no-fund && npm test
+addon-test: $(ADDON_DEPS)
+	cd addon && npm test
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sansio.py

@@ -99,10 +99,10 @@ def loops(sim: SimWorld, iterations: int, repeats: int) -> tuple[float, float]:
     for code in (source, guard_loops(source)):
         runs = []
         for _ in range(repeats):
-            sim.host._arm()
-            start = time.perf_counter()
-            ctx.eval(code)
-            runs.append((time.perf_counter() - start) * 1000)
+            with sim.host._job():  # one job, as the host runs it: its deadline starts now
+                start = time.perf_counter()
+                ctx.eval(code)
+                runs.append((time.perf_counter() - start) * 1000)
         best.append(min(runs))
     return best[0], best[1]
 

@@ -5,11 +5,15 @@ module loader, so the addon is built with ``@minecraft/*`` bound to objects that
 ``shim.js`` installs on ``globalThis``. Every JS -> Python call goes through one callable
 taking and returning JSON text (:mod:`.hostapi` answers it); Python -> JS calls go through
 ``globalThis.__sim_host``. A script error is logged with its JS stack and kept in
-:attr:`ScriptHost.errors`; it never hangs the world. The binding refuses to call into Python
-while its own time limit is set, so the watchdog is the loops' own: :mod:`.modules` makes
-every loop of a module it loads check the clock against the hang threshold (docs/sim.md);
-memory and stack are bounded as well. Prototypes (:meth:`ScriptHost.define_prototype`) are
-loaded into the running addon by :mod:`.modules` and ``modules.js``.
+:attr:`ScriptHost.errors`; it never hangs the world.
+
+Each entry from Python into JavaScript is one *job* (a tick's callbacks, an event, a custom
+command, a prototype's load, with the promise jobs it leaves), and each job may run for the
+hang threshold (docs/sim.md "The watchdog"): the loops of every module the host loads check
+the clock themselves (:mod:`.modules`), and the engine's own interrupt (:mod:`.interrupt`)
+ends whatever else runs on, where this platform lets it be installed. Memory and stack are
+bounded as well. Prototypes (:meth:`ScriptHost.define_prototype`) are loaded into the running
+addon by :mod:`.modules` and ``modules.js``, whose one entry function hands back only text.
 """
 
 from __future__ import annotations
@@ -18,19 +22,23 @@ import json
 import logging
 import re
 import time
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import quickjs  # type: ignore[import-untyped]  # the binding ships no stubs
 
 from ..exceptions import PrototypeError
 from .facts import restricted_execution
 from .hostapi import HostApi
+from .interrupt import attach, detach
 from .modules import ModuleSyntaxError, wrap_module
 
-__all__ = ["ScriptError", "ScriptHost", "bundled_addon", "declared_dependencies"]
+__all__ = ["ScriptError", "ScriptHost", "Watchdog", "bundled_addon", "declared_dependencies"]
 
 log = logging.getLogger("mcbews_repl.sim")
 
@@ -39,9 +47,22 @@ log = logging.getLogger("mcbews_repl.sim")
 SCRIPT_MEMORY_LIMIT_BYTES = 250 * 1024 * 1024
 SCRIPT_STACK_LIMIT_BYTES = 4 * 1024 * 1024  # deep enough for JSON, bounded for runaway recursion
 HANG_THRESHOLD_MS = 3000
+# The engine's interrupt comes this much later than the loops' own checks, so a loop a module
+# wrote ends with the WatchdogError the addon can still answer with (docs/sim.md).
+ENGINE_GRACE_MS = 500
 # Each loaded module starts at its own multiple of this many lines (modules.js): a stack
 # frame's line number then says which module and which of its lines. Longer modules are refused.
 SLOT_LINES = 10_000
+
+
+# Which watchdog a script host runs: the engine's interrupt and the loops' checks, or only the
+# loops' checks (a platform where the interrupt cannot be installed, or asked for).
+Watchdog = Literal["engine", "loops"]
+
+
+def hang_message(threshold_ms: int) -> str:
+    return (f"script hang: ran longer than {threshold_ms} ms without returning (the watchdog's "
+            "hang threshold), so it was interrupted")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -98,7 +119,9 @@ def _line_of(label: str, text: str) -> int | None:
 
 class ScriptHost:
     """The addon's script context. ``bundle_source``: a simulator bundle to load at once;
-    None leaves loading to the caller (:func:`.packs.load_pack` links a pack's modules)."""
+    None leaves loading to the caller (:func:`.packs.load_pack` links a pack's modules).
+    ``watchdog="loops"`` leaves the engine's interrupt out (what a platform without it gets);
+    :attr:`watchdog` says which one runs."""
 
     def __init__(
         self,
@@ -106,45 +129,96 @@ class ScriptHost:
         bundle_source: str | None,
         *,
         hang_threshold_ms: int = HANG_THRESHOLD_MS,
+        watchdog: Watchdog = "engine",
     ) -> None:
         self.api = api
         self.errors: list[ScriptError] = []
         self.hang_threshold_ms = hang_threshold_ms
+        self.hang_message = hang_message(hang_threshold_ms)
         self._slots: dict[str, int] = {}
+        self._depth = 0  # entries from Python into JS now running (JS -> Python -> JS nests)
+        self._job_deadline = 0.0  # time.monotonic() at which the running job is past it
         self._ctx = quickjs.Context()
         self._ctx.set_memory_limit(SCRIPT_MEMORY_LIMIT_BYTES)
         self._ctx.set_max_stack_size(SCRIPT_STACK_LIMIT_BYTES)
+        self._watch = attach(self._ctx, SCRIPT_STACK_LIMIT_BYTES) if watchdog == "engine" else None
+        if self._watch is not None:
+            weakref.finalize(self, detach, self._watch)
+        self.watchdog: Watchdog = "engine" if self._watch is not None else "loops"
         self._ctx.add_callable("__sim_call", self._call)
-        self._ctx.eval(_source("shim.js"))
         self._ctx.set("__sim_slot_lines", SLOT_LINES)
-        self._ctx.set("__sim_hang_ms", hang_threshold_ms)
-        self._arm()
-        self._ctx.eval(_source("modules.js"))
-        self._modules = {
-            name: self._ctx.eval(f"__mcbews_modules.{name}")
-            for name in ("label", "run", "define", "remove", "names")
-        }
-        self._fns = {
-            name: self._ctx.eval(f"__sim_host.{name}")
-            for name in ("startup", "worldLoad", "tick", "scriptEvent", "customCommand")
-        }
-        self._ctx.eval("__sim_host.configure")(json.dumps(restricted_execution()))
+        self._ctx.set("__sim_hang_message", self.hang_message)
+        self._entry: Any = None
+        with self._job():
+            self._ctx.eval(_source("shim.js"))
+            self._entry = self._ctx.eval(_source("modules.js"))  # the one entry from Python
+        self._enter("configure", json.dumps(restricted_execution()))
         if bundle_source is not None:
             self._load_module(bundle_source)
 
-    def _arm(self) -> None:
-        """Start the watchdog's clock: the script now entered may run this long."""
-        self._ctx.set("__sim_deadline", time.time() * 1000.0 + self.hang_threshold_ms)
+    # --- jobs: each entry from Python, watched ---------------------------------------------
+    @contextmanager
+    def _job(self) -> Iterator[None]:
+        """One entry from Python into JS and the promise jobs it leaves: the watchdog's clock
+        starts here. An entry nested in it (JS -> Python -> JS) belongs to the same job."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._depth = 1
+        self._job_deadline = time.monotonic() + self.hang_threshold_ms / 1000
+        if self._watch is not None:
+            self._watch.start((self.hang_threshold_ms + ENGINE_GRACE_MS) / 1000)
+        if self._entry is not None:  # the loops' own deadline, in ms since the epoch
+            self._entry("arm", time.time() * 1000.0 + self.hang_threshold_ms)
+        try:
+            yield
+        finally:
+            self._depth = 0
+            if self._watch is not None:
+                self._watch.stop()
+
+    def _call_entry(self, name: str, *args: Any) -> tuple[bool, Any]:
+        """Call an entry of modules.js/shim.js: (True, its value) or (False, the error's
+        text). It never raises for a script's error; the engine's own (the interrupt, out of
+        memory) reach here as a JSException."""
+        try:
+            ok, value = json.loads(self._entry(name, *args))
+        except quickjs.JSException as exc:
+            return False, self._failure_text(js_error_text(exc))
+        return (True, value) if ok else (False, self._failure_text(str(value)))
+
+    def _failure_text(self, text: str) -> str:
+        """A job's error as shown: once the engine interrupted the job, what ended it is the
+        hang, whatever error the interrupt surfaced as."""
+        if self._watch is None or not self._watch.fired:
+            return text
+        _, _, frames = text.partition("\n")
+        return f"WatchdogError: {self.hang_message}" + (f"\n{frames}" if frames else "")
+
+    def _drain(self) -> None:
+        """Run the promise jobs left pending (form answers, .then chains), as part of the
+        running job; past its deadline the rest wait for the next entry."""
+        while time.monotonic() < self._job_deadline and not (self._watch and self._watch.fired):
+            try:
+                if not self._ctx.execute_pending_job():
+                    return
+            except quickjs.JSException as exc:
+                self._script_error("promise job", self._failure_text(js_error_text(exc)))
+
+    def drain(self) -> None:
+        """Run pending promise jobs to completion (or to the hang threshold)."""
+        with self._job():
+            self._drain()
 
     def _load_module(self, source: str) -> None:
-        self._arm()
-        promise = self._ctx.module(source)
-        self._ctx.set("__sim_loaded", promise)
-        self._ctx.eval(
-            "__sim_loaded.then(() => {}, (e) => __sim_call('script_error', JSON.stringify("
-            "{where: 'module load', message: String(e), stack: (e && e.stack) || ''})))"
-        )
-        self.drain()
+        with self._job():
+            promise = self._ctx.module(source)
+            self._call_entry("loaded", promise)
+            self._drain()
         if self.errors:
             first = self.errors[0]
             raise RuntimeError(f"the addon failed to load: {first.message}\n{first.stack}")
@@ -155,7 +229,9 @@ class ScriptHost:
         exception into a SystemError, so failures travel back as ``{"__error": ...}``."""
         try:
             if op == "script_error":
-                self._script_error(json.loads(args_json))
+                data = json.loads(args_json)
+                self._script_error(data.get("where", "?"), data.get("message", ""),
+                                   data.get("stack", ""))  # fmt: skip
                 return "null"
             result: Any = self.api.handle(op, json.loads(args_json))
             return json.dumps(result)
@@ -165,33 +241,21 @@ class ScriptHost:
 
     def fail(self, where: str, message: str) -> None:
         """Record a script error as the game's content log would show it (no JS ran)."""
-        self._script_error({"where": where, "message": message, "stack": f"    at {where}"})
+        self._script_error(where, message, f"    at {where}")
 
-    def _script_error(self, data: dict[str, str]) -> None:
-        error = ScriptError(data.get("where", "?"), data.get("message", ""), data.get("stack", ""))
+    def _script_error(self, where: str, message: str, stack: str | None = None) -> None:
+        error = ScriptError(where, message, message if stack is None else stack)
         self.errors.append(error)
         log.error("addon script error in %s: %s\n%s", error.where, error.message, error.stack)
 
     # --- Python -> JS ---------------------------------------------------------------
-    def drain(self) -> None:
-        """Run pending promise jobs (form answers, .then chains) to completion."""
-        try:
-            while True:
-                self._arm()
-                if not self._ctx.execute_pending_job():
-                    break
-        except quickjs.JSException as exc:
-            self._script_error({"where": "promise job", "message": str(exc), "stack": str(exc)})
-
     def _enter(self, method: str, *args: Any) -> Any:
-        self._arm()
-        try:
-            value = self._fns[method](*args)
-        except quickjs.JSException as exc:
-            self._script_error({"where": method, "message": str(exc), "stack": str(exc)})
-            value = None
-        self.drain()
-        return value
+        with self._job():
+            ok, value = self._call_entry(method, *args)
+            if not ok:
+                self._script_error(method, value)
+            self._drain()
+        return value if ok else None
 
     def startup(self) -> None:
         self._enter("startup")
@@ -223,9 +287,10 @@ class ScriptHost:
         return result
 
     # --- modules and prototypes (modules.py, modules.js) -----------------------------
-    def compile_module(self, label: str, source: str, *, user: bool) -> Any:
-        """Evaluate a module as a function at its own slot; raise :class:`PrototypeError`
-        with the source's line for a syntax error."""
+    def compile_module(self, label: str, source: str, *, user: bool) -> int:
+        """Evaluate a module as a function at its own slot (returned: :meth:`run_module` and
+        :meth:`define_prototype` run it); raise :class:`PrototypeError` with the source's
+        line for a syntax error."""
         if source.count("\n") >= SLOT_LINES - 2:
             raise PrototypeError(f"{label} is too long: keep it under {SLOT_LINES - 2} lines")
         try:
@@ -233,49 +298,46 @@ class ScriptHost:
         except ModuleSyntaxError as exc:
             raise PrototypeError(f"{label}, line {exc.line}: {exc}", exc.line) from None
         slot = self._slots.setdefault(label, len(self._slots) + 1)
-        self._modules["label"](slot, label, user)
-        self._arm()
-        try:
-            return self._ctx.eval("\n" * (slot * SLOT_LINES) + wrapped.function)
-        except quickjs.JSException as exc:
-            text = js_error_text(exc)
-            line = _line_of(label, text)
-            where = label if line is None else f"{label}, line {line}"
-            last = source.count("\n") + 1
-            if line is not None and line > last:  # past the end: a brace or bracket too many
-                line, where = last, f"{label}, at its end (a brace or bracket too many?)"
-            raise PrototypeError(f"{where}: {text.splitlines()[0]}", line) from None
+        with self._job():
+            self._call_entry("label", slot, label, user)
+            ok, text = self._call_entry("compile", slot, wrapped.function)
+        if ok:
+            return slot
+        line = _line_of(label, text)
+        where = label if line is None else f"{label}, line {line}"
+        last = source.count("\n") + 1
+        if line is not None and line > last:  # past the end: a brace or bracket too many
+            line, where = last, f"{label}, at its end (a brace or bracket too many?)"
+        raise PrototypeError(f"{where}: {text.splitlines()[0]}", line)
 
     def module_imports(self, source: str) -> list[str]:
         return wrap_module(source).imports
 
-    def run_module(self, path: str, function: Any, resolved: dict[str, str]) -> None:
+    def run_module(self, path: str, slot: int, resolved: dict[str, str]) -> None:
         """Run one module of a pack; its relative imports resolve through ``resolved``."""
-        self._call_js(path, self._modules["run"], path, function, json.dumps(resolved))
+        self._load_step(path, "run", path, slot, json.dumps(resolved))
 
     def define_prototype(self, name: str, source: str) -> dict[str, str]:
         """Register a notebook's capability module into the running addon (replacing one of
         that name); return its params; raise :class:`PrototypeError` saying why it was not."""
-        function = self.compile_module(f"cell {name}", source, user=True)
-        defined = self._call_js(f"cell {name}", self._modules["define"], name, function)
+        slot = self.compile_module(f"cell {name}", source, user=True)
+        defined = self._load_step(f"cell {name}", "define", name, slot)
         params: dict[str, str] = json.loads(defined)["params"]
         return params
 
     def remove_prototype(self, name: str) -> bool:
-        return bool(self._modules["remove"](name))
+        return bool(self._load_step(f"cell {name}", "remove", name))
 
     def prototype_names(self) -> list[str]:
-        names: list[str] = json.loads(self._modules["names"]())
+        names: list[str] = json.loads(self._load_step("the prototypes", "names"))
         return names
 
-    def _call_js(self, label: str, fn: Any, *args: Any) -> Any:
-        self._arm()
-        try:
-            return fn(*args)
-        except quickjs.JSException as exc:
-            text = js_error_text(exc)
-            line = _line_of(label, text)
-            shown = text if line is not None else text.splitlines()[0]  # no frame of its own
-            raise PrototypeError(f"{label} failed to load: {shown}", line) from None
-        finally:
-            self.drain()
+    def _load_step(self, label: str, entry: str, *args: Any) -> Any:
+        with self._job():
+            ok, value = self._call_entry(entry, *args)
+            self._drain()
+        if ok:
+            return value
+        line = _line_of(label, value)
+        shown = value if line is not None else value.splitlines()[0]  # no frame of its own
+        raise PrototypeError(f"{label} failed to load: {shown}", line)

@@ -23,7 +23,7 @@ from ..addon.checks import imports_of, pack_files, pack_problems, script_entry
 from ..exceptions import PackError
 from .cmdtypes import CommandOutcome, Context, Handler
 from .facts import EXECUTION_FAIL, text
-from .host import ScriptHost
+from .host import ScriptHost, Watchdog
 from .hostapi import HostApi
 from .parse import Reader
 
@@ -88,7 +88,9 @@ def _link_order(pack: LoadedPack, entry: str) -> list[tuple[str, dict[str, str]]
     return order
 
 
-def load_pack(api: HostApi, pack: LoadedPack, *, hang_threshold_ms: int) -> ScriptHost:
+def load_pack(
+    api: HostApi, pack: LoadedPack, *, hang_threshold_ms: int, watchdog: Watchdog = "engine"
+) -> ScriptHost:
     """A script host running ``pack`` (checked first); raise :class:`PackError` if it fails
     its checks or a module does not load (the game's content log would show the error)."""
     problems = pack_problems(pack.files)
@@ -96,11 +98,11 @@ def load_pack(api: HostApi, pack: LoadedPack, *, hang_threshold_ms: int) -> Scri
         raise PackError(f"the pack {pack.name} fails its checks:\n  " + "\n  ".join(problems))
     entry = script_entry(pack.manifest)
     assert entry is not None  # pack_problems checked it
-    host = ScriptHost(api, None, hang_threshold_ms=hang_threshold_ms)
+    host = ScriptHost(api, None, hang_threshold_ms=hang_threshold_ms, watchdog=watchdog)
     for path, resolved in _link_order(pack, entry):
         source = pack.files[path].decode("utf-8")
-        function = host.compile_module(path, source, user=path.startswith(USER_MODULES))
-        host.run_module(path, function, resolved)
+        slot = host.compile_module(path, source, user=path.startswith(USER_MODULES))
+        host.run_module(path, slot, resolved)
     if host.errors:
         first = host.errors[0]
         raise PackError(f"the pack {pack.name} failed to load: {first.message}\n{first.stack}")

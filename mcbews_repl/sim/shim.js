@@ -5,8 +5,12 @@
 // reads a dozen properties of the same player in a row.
 "use strict";
 (() => {
+  // The one way into Python, kept in this closure: scripts cannot reach it but through the
+  // Script API below, so nothing a script hands the engine can call Python on its own.
+  const host = __sim_call;
+  delete globalThis.__sim_call;
   const call = (op, args) => {
-    const out = JSON.parse(__sim_call(op, JSON.stringify(args ?? {})));
+    const out = JSON.parse(host(op, JSON.stringify(args ?? {})));
     if (out !== null && typeof out === "object" && "__error" in out) throw new Error(out.__error);
     return out;
   };
@@ -25,6 +29,9 @@
   let blockVersion = null;
   let blocksChecked = false;
   const invalidate = () => { cache = new Map(); blocksChecked = false; };
+  // Each entry from Python starts afresh: the engine's interrupt skips every finally block,
+  // so an interrupted custom command leaves no restricted execution behind it.
+  const enter = () => { invalidate(); restricted = false; };
   const blocksCurrent = () => {
     if (blocksChecked) return;
     const version = call("blocks_version", {});
@@ -253,7 +260,7 @@
   const report = (where, err) => {
     const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     const stack = err instanceof Error && err.stack ? err.stack : "";
-    try { __sim_call("script_error", JSON.stringify({ where, message, stack })); } catch (_) { /* host gone */ }
+    try { host("script_error", JSON.stringify({ where, message, stack })); } catch (_) { /* host gone */ }
   };
   const guard = (where, fn) => { try { return fn(); } catch (err) { report(where, err); return undefined; } };
 
@@ -358,13 +365,19 @@
     error: (...a) => call("log", { level: "error", message: a.map(String).join(" ") }),
   };
 
+  // A microtask that throws would hand the engine its exception to report to Python; report
+  // it here, as the game reports any script error.
+  const queueMicrotask = globalThis.queueMicrotask;
+  globalThis.queueMicrotask = (fn) => queueMicrotask(typeof fn === "function" ? () => guard("microtask", fn) : fn);
+
   // --- entries Python calls (one JSON string in, one out) -------------------------------
   globalThis.__sim_host = {
     configure(json) { facts = JSON.parse(json); },
-    startup: () => { invalidate(); system.beforeEvents.startup._fire({ customCommandRegistry: registry }); },
-    worldLoad: () => { invalidate(); world.afterEvents.worldLoad._fire({}); },
+    report,
+    startup: () => { enter(); system.beforeEvents.startup._fire({ customCommandRegistry: registry }); },
+    worldLoad: () => { enter(); world.afterEvents.worldLoad._fire({}); },
     tick(tick) {
-      invalidate();
+      enter();
       currentTick = tick;
       for (const [id, job] of [...jobs]) {
         if (job.due > tick || !jobs.has(id)) continue;
@@ -381,13 +394,13 @@
       return next;
     },
     scriptEvent(json) {
-      invalidate();
+      enter();
       const e = JSON.parse(json);
       const sourceEntity = e.sourcePlayer === null ? undefined : new Player(e.sourcePlayer);
       system.afterEvents.scriptEventReceive._fire({ id: e.id, message: e.message, sourceType: e.sourceType, sourceEntity });
     },
     customCommand(json) {
-      invalidate();
+      enter();
       const c = JSON.parse(json);
       const fn = customCommands.get(c.name);
       if (fn === undefined) return JSON.stringify({ status: 1, message: `unknown custom command ${c.name}` });

@@ -25,7 +25,7 @@ from .commands import CommandOutcome, Effects, Interpreter
 from .custom import run_custom_command
 from .defaults import default_world
 from .facts import CUSTOM_COMMAND_FAILURE, EXTERNAL_SENDER, MODERN_EVENT_VERSION
-from .host import HANG_THRESHOLD_MS, ScriptHost, bundled_addon, declared_dependencies
+from .host import HANG_THRESHOLD_MS, ScriptHost, Watchdog, bundled_addon, declared_dependencies
 from .hostapi import HostApi, HostOptions
 from .model import ChatLine, WorldState
 from .packs import LoadedPack, find_script_pack, load_pack, reload_handler
@@ -71,6 +71,7 @@ class SimWorld:
         script_error: bool = False,
         behavior_packs: str | Path | None = None,
         hang_threshold_ms: int = HANG_THRESHOLD_MS,
+        watchdog: Watchdog = "engine",
     ) -> None:
         if pack not in ("stable", "beta"):
             raise ValueError(f"pack must be 'stable' or 'beta', not {pack!r}")
@@ -117,6 +118,9 @@ class SimWorld:
         # bundled addon, and /reload loads it again (packs.py, docs/sim.md).
         self.behavior_packs = None if behavior_packs is None else Path(behavior_packs)
         self.hang_threshold_ms = hang_threshold_ms
+        if watchdog not in ("engine", "loops"):
+            raise ValueError(f"watchdog must be 'engine' or 'loops', not {watchdog!r}")
+        self._watchdog: Watchdog = watchdog
         self.api = HostApi(self.world, self._run_as, HostOptions(beta_apis=beta_apis))
         self.host: ScriptHost | None = None
         self.client: GameClient | None = None
@@ -168,9 +172,11 @@ class SimWorld:
             log.warning("sim: the addon is not loaded: %s", self.addon_refused)
             return
         if pack is not None:
-            self.host = load_pack(self.api, pack, hang_threshold_ms=self.hang_threshold_ms)
+            self.host = load_pack(self.api, pack, hang_threshold_ms=self.hang_threshold_ms,
+                                  watchdog=self._watchdog)  # fmt: skip
         else:
-            self.host = ScriptHost(self.api, source, hang_threshold_ms=self.hang_threshold_ms)
+            self.host = ScriptHost(self.api, source, hang_threshold_ms=self.hang_threshold_ms,
+                                   watchdog=self._watchdog)  # fmt: skip
         self.host.startup()
         self.host.world_load()
 
@@ -277,6 +283,12 @@ class SimWorld:
     def inbox(self, player: str) -> list[str]:
         """Everything ``player`` has been shown: text responses, tells, tellraw, say."""
         return list(self.world.players[player].inbox)
+
+    @property
+    def watchdog(self) -> Watchdog:
+        """Which watchdog bounds the scripts: ``"engine"`` (QuickJS's own interrupt, and the
+        loops' checks) or ``"loops"`` (only the loops of modules it loads; docs/sim.md)."""
+        return self.host.watchdog if self.host is not None else self._watchdog
 
     @property
     def script_errors(self) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from ..sim import SimWorld, Vec3, default_world, make_player
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from ..gateway import Bridge
     from .handle import Minecraft, World
     from .runtime import Pending, Runtime
-    from .simulate import SimHandle, SimOptions, Submit
+    from .simulate import SimHandle, SimOptions
     from .worlds import Roster
 
 __all__ = ["CLASS_NAMES", "ManyWorlds", "classroom_world", "start_classroom"]
@@ -103,14 +104,23 @@ def start_classroom(
     rosters = _worlds_players(worlds, players)
     pack, beta_apis, edition = options.resolved()
 
+    def world(names: list[str], seed: int) -> Callable[[], SimWorld]:
+        return lambda: SimWorld(classroom_world(names, seed), pack=pack, beta_apis=beta_apis,
+                                edition=edition, seed=seed)  # fmt: skip
+
     async def run() -> list[SimHandle]:
         await asyncio.gather(*(sim.close() for sim in mc.sims))
         mc.sims = []
-        sims = [SimWorld(classroom_world(names, seed), pack=pack, beta_apis=beta_apis,
-                         edition=edition, seed=seed)
-                for seed, names in enumerate(rosters, start=1)]  # fmt: skip
-        mc.sims = [SimHandle(sim, mc._submit) for sim in sims]
-        await asyncio.gather(*(sim.connect(mc.url) for sim in sims))
+        # Each world on a thread of its own (simulate.py), started side by side.
+        launched = await asyncio.gather(
+            *(SimHandle.launch(world(names, seed), mc.url, f"mcbews-sim-{names[0]}")
+              for seed, names in enumerate(rosters, start=1)),
+            return_exceptions=True,
+        )  # fmt: skip
+        mc.sims = [h for h in launched if isinstance(h, SimHandle)]
+        for failed in launched:
+            if isinstance(failed, BaseException):
+                raise failed
         async with asyncio.timeout(_CONNECT_TIMEOUT_SECONDS):
             await _all_ready(mc.bridge, {names[0] for names in rosters})
         return list(mc.sims)
@@ -135,7 +145,7 @@ class ManyWorlds:
         _roster: Roster
         _bridge: Bridge
         _runtime: Runtime
-        _submit: Submit
+        _submit: Callable[..., Pending[Any]]
         sims: list[SimHandle]
 
     @property

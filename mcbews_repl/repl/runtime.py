@@ -123,14 +123,15 @@ class Runtime:
 
         return self.submit(wrap()).result(timeout)
 
-    def stop(self) -> None:
-        """Stop the loop (its tasks are cancelled and awaited) and join the thread."""
+    def stop(self, join_seconds: float = STOP_JOIN_SECONDS) -> None:
+        """Stop the loop (its tasks are cancelled and awaited) and join the thread, waiting
+        at most ``join_seconds`` (0: ask it to stop and leave it to the process)."""
         if not self.running or self._loop is None:
             return
         self._loop.call_soon_threadsafe(self._loop.stop)
         assert self._thread is not None
-        self._thread.join(STOP_JOIN_SECONDS)
+        self._thread.join(join_seconds)
         if self._thread.is_alive():
-            log.warning("the bridge thread did not stop within %.0f s", STOP_JOIN_SECONDS)
+            log.warning("the %s thread did not stop within %g s", self._name, join_seconds)
         self._thread = None
         self._loop = None

@@ -1,13 +1,18 @@
-"""``%mc sim``: a simulated world on the runtime thread, connected to this session's bridge.
+"""``%mc sim``: a simulated world on a thread of its own, connected to this session's bridge.
 
-The world and its QuickJS context belong to the runtime thread's loop. Notebook code runs
-on another thread, so ``mc.sim`` is a :class:`SimHandle` whose methods hop onto that loop
-and wait for the answer: ``mc.sim.ui_chat("Alex", "hi")`` is safe from any cell.
+Each world and its QuickJS context belong to their own event-loop thread (a
+:class:`~.runtime.Runtime` named ``mcbews-sim...``), not to the bridge's: a script that runs
+long there (up to the watchdog's hang threshold, docs/sim.md) holds up that world only, never
+the bridge or another game. The world still reaches the bridge over a real WebSocket, as the
+game does. Notebook code runs on yet another thread, so ``mc.sim`` is a :class:`SimHandle`
+whose methods hop onto the world's loop and wait for the answer: ``mc.sim.ui_chat("Alex",
+"hi")`` is safe from any cell.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,13 +24,14 @@ from ..sim.commands import CommandOutcome
 from ..sim.model import WorldState
 from ..sim.simworld import Edition, Pack
 from .render import GameText
-from .runtime import Pending
+from .runtime import Pending, Runtime
 
 if TYPE_CHECKING:
     from .handle import Minecraft
 
 __all__ = ["SimHandle", "SimOptions", "make_world", "start_sim"]
 
+log = logging.getLogger("mcbews_repl.repl")
 T = TypeVar("T")
 # Where extra players asked for by name stand: a row along x, a few blocks apart.
 _SPACING_BLOCKS = 4.0
@@ -33,9 +39,9 @@ _SPACING_BLOCKS = 4.0
 _SIM_CALL_TIMEOUT_SECONDS = 30.0
 # How often ask() looks at the player's screen while it waits for the answer.
 _ASK_POLL_SECONDS = 0.05
-
-Submit = Callable[[Coroutine[Any, Any, Any], str], Pending[Any]]
-
+# How long closing a world may wait for its thread: a script job there ends within the hang
+# threshold and the engine's grace (3.5 s); mc.close() gives everything 5 s.
+_SIM_CLOSE_SECONDS = 4.0
 
 _SWITCH = {"on": True, "off": False, "true": True, "false": False}
 
@@ -71,11 +77,35 @@ class SimOptions:
 
 
 class SimHandle:
-    """Thread-safe access to the simulated world for notebook and REPL code."""
+    """Thread-safe access to a simulated world that runs on a thread of its own."""
 
-    def __init__(self, world: SimWorld, submit: Submit) -> None:
-        self.raw = world  # the SimWorld itself: touch it only on the runtime thread
-        self._submit = submit
+    def __init__(self, world: SimWorld, thread: Runtime) -> None:
+        self.raw = world  # the SimWorld itself: touch it only on its own thread (raw.loop)
+        self._thread = thread
+
+    @classmethod
+    async def launch(
+        cls, make: Callable[[], SimWorld], url: str, name: str = "mcbews-sim"
+    ) -> SimHandle:
+        """Start a thread named ``name``, make the world there and connect it to ``url``
+        (what ``/connect`` does); awaitable from any loop."""
+        thread = Runtime(name=name)
+        thread.start()
+
+        async def connect() -> SimWorld:
+            world = make()
+            await world.connect(url)
+            return world
+
+        try:
+            world = await thread.submit(connect(), f"{name}: connect")
+        except BaseException:
+            thread.stop()
+            raise
+        return cls(world, thread)
+
+    def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]:
+        return self._thread.submit(coro, label)
 
     def _on_loop(self, fn: Callable[..., T], *args: Any) -> T:
         try:
@@ -84,7 +114,11 @@ class SimHandle:
             running = None
         if running is not None and running is self.raw.loop:
             return fn(*args)  # already on the simulator's loop: waiting would deadlock
-        return self.raw.call_threadsafe(fn, *args).result(_SIM_CALL_TIMEOUT_SECONDS)
+
+        async def call() -> T:
+            return fn(*args)
+
+        return self._submit(call(), "the simulated world").result(_SIM_CALL_TIMEOUT_SECONDS)
 
     def ui_chat(self, player: str, message: str) -> None:
         """``player`` types ``message`` into the addon's chat panel."""
@@ -149,8 +183,28 @@ class SimHandle:
         """Why the world did not load the pack (a beta pack without Beta APIs), or None."""
         return self.raw.addon_refused
 
+    @property
+    def watchdog(self) -> str:
+        """Which watchdog bounds its scripts: ``engine`` or ``loops`` (docs/sim.md)."""
+        return self.raw.watchdog
+
     async def close(self) -> None:
-        await self.raw.close()
+        """Close the world on its thread, then end the thread (awaitable from any loop). A
+        world still busy after a while is left to its thread, which the process ends."""
+        if not self._thread.running:
+            return
+        closing = self._submit(self.raw.close(), "close the simulated world")
+
+        async def closed() -> None:
+            await closing
+
+        try:
+            await asyncio.wait_for(closed(), _SIM_CLOSE_SECONDS)
+        except TimeoutError:
+            log.warning("the simulated world did not close within %g s", _SIM_CLOSE_SECONDS)
+            self._thread.stop(join_seconds=0.0)
+            return
+        self._thread.stop()
 
     def _people(self) -> str:
         return ", ".join(p.name for p in self.world.players.values() if not p.simulated)
@@ -202,16 +256,12 @@ def start_sim(
             await mc.sim.close()
             mc.sim = None
         bundle: str | Path | bool = Path(addon) if addon is not None else True
-        sim = SimWorld(
-            make_world(names),
-            legacy_events=legacy,
-            addon=bundle,
-            pack=pack,
-            beta_apis=beta_apis,
-            edition=edition,
-        )
-        await sim.connect(mc.url)
-        handle = mc.sim = SimHandle(sim, mc._submit)
+
+        def world() -> SimWorld:
+            return SimWorld(make_world(names), legacy_events=legacy, addon=bundle, pack=pack,
+                            beta_apis=beta_apis, edition=edition)  # fmt: skip
+
+        handle = mc.sim = await SimHandle.launch(world, mc.url)
         await mc.bridge.wait_connected(timeout=30)
         return handle
 

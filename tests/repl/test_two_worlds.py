@@ -58,15 +58,18 @@ RECEIVED: dict[str, list[str]] = {}
 def two(shell: Any) -> Iterator[tuple[Minecraft, SimHandle, SimHandle]]:
     mc = shell.user_ns["mc"]
     assert isinstance(mc, Minecraft) and mc.sim is not None
-    loop = mc.sim.raw.loop  # the runtime thread's loop, where both worlds must live
-    second = SimWorld(make_world(["Alex", "Bea"]), fast=True, pack="beta", beta_apis=True)
-    RECEIVED["second"] = record_commands(second)
-    asyncio.run_coroutine_threadsafe(second.connect(mc.url), loop).result(30)
+
+    def second_world() -> SimWorld:
+        world = SimWorld(make_world(["Alex", "Bea"]), fast=True, pack="beta", beta_apis=True)
+        RECEIVED["second"] = record_commands(world)
+        return world
+
+    second = asyncio.run(SimHandle.launch(second_world, mc.url, "mcbews-sim-second"))
     wait_until(lambda: [c.local_player for c in mc.connections] == ["Steve", "Alex"])
     wait_until(lambda: [c.transport for c in mc.connections] == ["pull", "pull"])
     wait_until(lambda: "MCBEWS_BRIDGE" in second.world.players)
-    yield mc, mc.sim, SimHandle(second, mc._submit)
-    asyncio.run_coroutine_threadsafe(second.close(), loop).result(30)
+    yield mc, mc.sim, second
+    asyncio.run(second.close())
     wait_until(lambda: len(mc.connections) == 1)
 
 

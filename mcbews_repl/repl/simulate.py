@@ -204,10 +204,13 @@ class SimHandle:
             log.warning("the simulated world did not close within %g s", _SIM_CLOSE_SECONDS)
             self._thread.stop(join_seconds=0.0)
             return
+        except Exception:  # its thread ends all the same
+            log.warning("the simulated world failed to close cleanly", exc_info=True)
         self._thread.stop()
 
     def _people(self) -> str:
-        return ", ".join(p.name for p in self.world.players.values() if not p.simulated)
+        players = list(self.world.players.values())  # the world's thread may add one meanwhile
+        return ", ".join(p.name for p in players if not p.simulated)
 
     def __repr__(self) -> str:
         # The addon's own simulated player (MCBEWS_BRIDGE) is plumbing, not a player.

@@ -7,10 +7,15 @@ from typing import Any
 
 import pytest
 
+from mcbews_repl.sim import interrupt
+
 from .kernel import run_in_kernel
 from .test_kernel_display import errors, texts
 
-pytestmark = pytest.mark.slow  # a real kernel
+pytestmark = [
+    pytest.mark.slow,  # a real kernel
+    pytest.mark.skipif(not interrupt.available(), reason="needs QuickJS's interrupt"),
+]
 
 HANG = """%%mc capability hang
 eval("while (true) {}");

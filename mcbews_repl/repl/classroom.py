@@ -111,9 +111,10 @@ def start_classroom(
     async def run() -> list[SimHandle]:
         await asyncio.gather(*(sim.close() for sim in mc.sims))
         mc.sims = []
-        # Each world on a thread of its own (simulate.py), started side by side.
+        # Each world on a thread of its own (simulate.py), started side by side, then
+        # connected one after another, so that the connections' ids follow the class list.
         launched = await asyncio.gather(
-            *(SimHandle.launch(world(names, seed), mc.url, f"mcbews-sim-{names[0]}")
+            *(SimHandle.launch(world(names, seed), None, f"mcbews-sim-{names[0]}")
               for seed, names in enumerate(rosters, start=1)),
             return_exceptions=True,
         )  # fmt: skip
@@ -121,6 +122,8 @@ def start_classroom(
         for failed in launched:
             if isinstance(failed, BaseException):
                 raise failed
+        for sim in mc.sims:
+            await sim.connect(mc.url)
         async with asyncio.timeout(_CONNECT_TIMEOUT_SECONDS):
             await _all_ready(mc.bridge, {names[0] for names in rosters})
         return list(mc.sims)

@@ -85,24 +85,28 @@ class SimHandle:
 
     @classmethod
     async def launch(
-        cls, make: Callable[[], SimWorld], url: str, name: str = "mcbews-sim"
+        cls, make: Callable[[], SimWorld], url: str | None, name: str = "mcbews-sim"
     ) -> SimHandle:
-        """Start a thread named ``name``, make the world there and connect it to ``url``
-        (what ``/connect`` does); awaitable from any loop."""
+        """Start a thread named ``name``, make the world there (its addon loaded) and, given
+        a ``url``, connect it (what ``/connect`` does); awaitable from any loop."""
         thread = Runtime(name=name)
         thread.start()
 
-        async def connect() -> SimWorld:
+        async def begin() -> SimWorld:
             world = make()
-            await world.connect(url)
+            await (world.start() if url is None else world.connect(url))
             return world
 
         try:
-            world = await thread.submit(connect(), f"{name}: connect")
+            world = await thread.submit(begin(), f"{name}: start")
         except BaseException:
             thread.stop()
             raise
         return cls(world, thread)
+
+    def connect(self, url: str) -> Pending[None]:
+        """``/connect <url>`` in this world (a new connection replaces its old one)."""
+        return self._submit(self.raw.connect(url), "connect the simulated world")
 
     def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]:
         return self._thread.submit(coro, label)

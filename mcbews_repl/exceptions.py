@@ -29,10 +29,17 @@
         HandshakeRefused (sim/wsencrypt.py, also ValueError), ModuleSyntaxError
         (sim/modules.py, also ValueError; the script host raises it as a PrototypeError)
 
+    CallInterrupted            (a KeyboardInterrupt, on purpose not a McbewsError) Ctrl-C or
+                               Interrupt Kernel stopped a call a cell was waiting for; the
+                               message says what had been sent. An interrupt must not be
+                               caught by ``except Exception``, so it is the one exception
+                               outside the tree.
+
 Remote misbehaviour (malformed frames, junk chunks) is never raised: the sans-I/O core
 reports it as events. Plain local misuse (a bad argument) raises ``ValueError`` or
 ``TypeError`` with a message that says what to fix. tests/test_exceptions.py checks that
-every public exception class of the package derives from :class:`McbewsError`.
+every public exception class of the package derives from :class:`McbewsError`, but for
+:class:`CallInterrupted`.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from __future__ import annotations
 __all__ = [
     "AddressInUse",
     "BridgeStopped",
+    "CallInterrupted",
     "CapabilityError",
     "CaptureError",
     "ChunkError",
@@ -218,3 +226,13 @@ class PrototypeError(McbewsError):
 class PackError(McbewsError, ValueError):
     """A behavior pack fails a check (manifest, module graph), or cannot be written or loaded
     where it was asked to go; the message says what to fix."""
+
+
+class CallInterrupted(KeyboardInterrupt):
+    """Ctrl-C or Interrupt Kernel stopped a call while a cell waited for it.
+
+    The call was cancelled at the source: nothing more is sent for it, what it had queued
+    was withdrawn, and the addon was told to drop its work. The message says what had
+    been sent. It is a ``KeyboardInterrupt`` (not a :class:`McbewsError`) so that
+    ``except Exception`` around a call does not swallow the user's interrupt.
+    """

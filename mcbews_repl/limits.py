@@ -64,6 +64,23 @@ HANDSHAKE_TIMEOUT_SECONDS: Final = _bound(
     "the handshake's getlocalplayername must not hold wait_connected() for long",
 )
 
+CANCEL_NOTICE_TIMEOUT_SECONDS: Final = _bound(
+    "cancel_notice_timeout",
+    5.0,
+    "seconds",
+    "a `mcbews:cancel` notice the game has not taken in 5 s is given up (counted): the "
+    "addon's 30 s TTL drops the work it names anyway",
+    setting=False,
+)
+CANCEL_CONFIRM_SECONDS: Final = _bound(
+    "cancel_confirm",
+    2.0,
+    "seconds",
+    "how long an interrupted cell waits for the bridge's thread to confirm that the call "
+    "stopped (normally a few milliseconds), so its message can say what was sent",
+    setting=False,
+)
+
 # --- the event log ---------------------------------------------------------------------------
 LOG_CAPACITY_ENTRIES: Final = _bound(
     "log_capacity",

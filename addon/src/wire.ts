@@ -32,6 +32,8 @@ export const WAIT_REPLY = "MCBEWS|WAIT";
 export const NONE_REPLY = "MCBEWS|NONE";
 /** docs/protocol.md, pull transport: mcbews:poll found no UI chat message waiting */
 export const EMPTY_REPLY = "MCBEWS|EMPTY";
+/** docs/protocol.md, cancelling: `scriptevent mcbews:cancel <id> [<id> ...]` tells the addon to drop the work and the answers it holds for those request or text-response ids (both transports) */
+export const CANCEL_EVENT = "mcbews:cancel";
 /** docs/protocol.md, paged answers: the chat transport sends page k of n of a large answer as a chunked message whose id is <request_id>~<kk>/<nn>, two digits each */
 export const ANSWER_PAGE_MARKER = "~";
 /** docs/protocol.md, mcbews v1, requests and answers: v is fixed at 2 */
@@ -87,5 +89,7 @@ export const PULL_STORE_MAX_ENTRIES = 256;
 export const PULL_TTL_SECONDS = 30;
 /** docs/protocol.md, bounds: our choice; UI chat messages waiting to be polled; a player whose message finds 64 waiting is told it was not sent */
 export const UI_CHAT_WAITING_MAX = 64;
+/** docs/protocol.md, cancelling: our choice; the addon remembers at most 256 cancelled ids (for the pull TTL, 30 s), so an answer that finishes after its cancel is dropped, not kept */
+export const CANCEL_IDS_KEPT = 256;
 /** docs/protocol.md, UI chat: our choice; a poll within the last 5 s means a connection reads UI chat by pulling, so the beta pack queues it instead of sending it as chat */
 export const PULL_POLL_LIVE_SECONDS = 5;

@@ -4,7 +4,8 @@ The request goes down as a ``scriptevent`` command through the command window; t
 comes back as chat chunks that the sans-I/O core reassembles into a result or a failure.
 Whatever happens (answer, ``ok:false``, timeout, disconnect, cancellation) the ``finally``
 removes the pending request and its chunk buffer, so late chunks find nothing and are
-counted as ``unknown_request_id``.
+counted as ``unknown_request_id``; a cancelled call also has the addon told to drop the
+request's work (cancel.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..sansio import (
     RequestExpired,
 )
 from .results import CommandResult
+from .scope import current_scope
 
 __all__ = ["Answer", "CapabilityCalls"]
 
@@ -40,11 +42,13 @@ class CapabilityCalls:
         record: Record,
         *,
         where: str,
+        cancelled: Callable[[str], None] = lambda request_id: None,
     ) -> None:
         self._proto = proto
         self._run_command = run_command
         self._record = record
         self._where = where
+        self._cancelled = cancelled  # the addon is told to drop the request's work
         self._futures: dict[str, asyncio.Future[Answer]] = {}
 
     def __len__(self) -> int:
@@ -62,6 +66,9 @@ class CapabilityCalls:
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._futures[request.request_id] = future
         start, outcome = time.monotonic(), "error"
+        scope = current_scope()
+        if scope is not None:
+            scope.requests += 1
         try:
             async with asyncio.timeout(timeout):
                 (await self._run_command(request.command_line)).raise_for_status()
@@ -70,6 +77,10 @@ class CapabilityCalls:
         except TimeoutError as exc:
             outcome = "timeout"
             raise RequestTimeout(self.timeout_message(request, timeout)) from exc
+        except asyncio.CancelledError:
+            outcome = "cancelled"
+            self._cancelled(request.request_id)
+            raise
         finally:
             self._forget(request, future, outcome, time.monotonic() - start, record)
         return self._unwrap(request, answer, timeout)

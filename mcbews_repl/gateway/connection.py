@@ -41,6 +41,7 @@ from ..sansio import (
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from ..sansio.handshake import State
 from .calls import CapabilityCalls
+from .cancel import CancelNotices
 from .delivery import Progress, deliver_text, encode_text_lines
 from .encryption import EncryptionError, SessionCipher
 from .eventlog import EventLog
@@ -109,11 +110,14 @@ class GameConnection:
             queue_limit=settings.queue_limit,
             queue_frame=self._queue_frame,
         )
+        # Calls cancelled after their request went down: the addon is told to drop the work.
+        self.cancel_notices = CancelNotices(self._command, where=f"connection #{connection_id}")
         self._calls = CapabilityCalls(
             self.proto,
             lambda line: self._command(line, None),
             self._record,
             where=f"connection #{connection_id}",
+            cancelled=self.cancel_notices.add,
         )
         self._inbound = Inbound(
             self.proto,
@@ -128,6 +132,7 @@ class GameConnection:
             lambda line: self._command(line, None),
             self._record,
             where=f"connection #{connection_id}",
+            cancelled=self.cancel_notices.add,
         )
         self._poll_commands = 0  # commands the poller has in the window now
         self._poller = Poller(
@@ -358,6 +363,7 @@ class GameConnection:
         self._state = State.CLOSED
         self._settled.set()
         self._transport.cancel()
+        self.cancel_notices.close()
         if self._polling is not None:
             self._polling.cancel()
         failed = self._window.fail_all(lambda: self._closed_error(cause))
@@ -589,6 +595,7 @@ class GameConnection:
             prelude=self._settings.text_prelude,
             interval=interval,
             progress=progress,
+            cancelled=self.cancel_notices.add,
         )
         self._record(
             "text",

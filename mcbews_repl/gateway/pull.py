@@ -37,6 +37,7 @@ from ..sansio.pull import (
     encode_pull_request,
 )
 from .results import CommandResult
+from .scope import current_scope
 
 __all__ = ["ANSWER_LOST", "Poller", "PullCalls"]
 
@@ -99,10 +100,18 @@ def _add(pages: PageSet, page: Page) -> None:
 class PullCalls:
     """Capability calls of one connection over the pull transport."""
 
-    def __init__(self, run_command: RunCommand, record: Record, *, where: str) -> None:
+    def __init__(
+        self,
+        run_command: RunCommand,
+        record: Record,
+        *,
+        where: str,
+        cancelled: Callable[[str], None] = lambda request_id: None,
+    ) -> None:
         self._run = run_command
         self._record = record
         self._where = where
+        self._cancelled = cancelled  # the addon is told to drop the request's work
         self.pending = 0
 
     async def call(
@@ -116,6 +125,9 @@ class PullCalls:
         request = encode_pull_request(short_id(), capability, payload)
         start, outcome = time.monotonic(), "error"
         self.pending += 1
+        scope = current_scope()
+        if scope is not None:
+            scope.requests += 1
         try:
             async with asyncio.timeout(timeout):
                 text = await self._answer_text(request)
@@ -130,6 +142,10 @@ class PullCalls:
         except _Lost as exc:
             outcome = "failed"
             raise CapabilityError(exc.code, exc.message, capability) from None
+        except asyncio.CancelledError:
+            outcome = "cancelled"
+            self._cancelled(request.request_id)
+            raise
         finally:
             self.pending -= 1
             if record:

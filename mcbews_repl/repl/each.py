@@ -104,7 +104,12 @@ class Each:
                       zip(started, answers, strict=True)]  # fmt: skip
             return _combine([name for name, _ in started], frames, view)
 
-        return self._mc._submit(gather(), f"each {label}")
+        pending = self._mc._submit(gather(), f"each {label}")
+        if pending.scope is not None:  # what the worlds' calls send counts as this call's
+            pending.scope.parts += [
+                p.scope for _, p in started if isinstance(p, Pending) and p.scope
+            ]
+        return pending
 
     def __repr__(self) -> str:
         names = ", ".join(w.name for w in self._mc._connected_worlds()) or "none connected"

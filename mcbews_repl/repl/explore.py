@@ -22,7 +22,7 @@ from ..toolkit.answers import EntityList, ItemCount, ScoreList
 from ..toolkit.blocks import Box, read_blocks, split_box
 from ..toolkit.live import LiveEvents
 from .connections import ConnectionRef, Submit, resolve
-from .progress import blocks_bar
+from .progress import Bar, blocks_bar, until_cancelled
 from .runtime import Pending, Runtime
 from .tables import entities_frame, events_frame
 
@@ -174,7 +174,7 @@ class Explore:
         """
         box = Box.between(corner1, corner2)  # a bad corner raises here, before anything is sent
         limit = self._bridge.settings.call_timeout if timeout is None else timeout
-        bar: list[Callable[[int, int], None] | None] = [None]  # shown once the read is on its way
+        bar: list[Bar | None] = [None]  # shown once the read is on its way
 
         def progress(done: int, total: int) -> None:
             if bar[0] is not None:
@@ -182,10 +182,11 @@ class Explore:
 
         async def run() -> BlockRegion:
             chosen = resolve(self._bridge, connection)
-            return await read_blocks(
+            read = read_blocks(
                 self._bridge, corner1, corner2, dimension, states=states, timeout=limit,
                 connection=chosen, progress=progress,
             )  # fmt: skip
+            return await until_cancelled(read, lambda: bar[0])
 
         pending = self._submit(run(), f"blocks {box.size[0]}x{box.size[1]}x{box.size[2]}")
         bar[0] = blocks_bar(box.volume, len(split_box(box)))  # not for a stopped bridge

@@ -31,7 +31,7 @@ from .counters import counter_rows
 from .diagnose import Diagnosis
 from .explore import Explore
 from .fanout import snapshot_everyone
-from .progress import progress_bar
+from .progress import progress_bar, until_cancelled
 from .recording import Recordings
 from .results import CallResult
 from .runtime import Pending, Runtime
@@ -341,14 +341,15 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         title: str | None = None,
         connection: ConnectionRef | None = None,
     ) -> Pending[int]:
-        if progress is None:
-            progress = progress_bar(len(text))
+        bar = progress_bar(len(text)) if progress is None else None
 
         async def run() -> int:
-            return await self._bridge.send_text(
-                player, text, role=role, progress=progress, conversation_id=conversation_id,
-                title=title, connection=resolve(self._bridge, connection),
+            sending = self._bridge.send_text(
+                player, text, role=role, progress=progress or bar,
+                conversation_id=conversation_id, title=title,
+                connection=resolve(self._bridge, connection),
             )  # fmt: skip
+            return await until_cancelled(sending, lambda: bar)
 
         return self._submit(run(), f"send_text to {player}")
 

@@ -118,6 +118,14 @@ class SimHandle:
         """``player`` types ``message`` in the game's own chat (a PlayerMessage of type chat)."""
         self._on_loop(self.raw.chat, player, message)
 
+    def pause(self) -> None:
+        """Pause the game, as its pause menu does: no ticks, so nothing is answered."""
+        self._on_loop(setattr, self.raw.clock, "paused", True)
+
+    def resume(self) -> None:
+        """Let a paused game go on: what waited is answered at its next ticks."""
+        self._on_loop(setattr, self.raw.clock, "paused", False)
+
     def inbox(self, player: str) -> list[str]:
         """Everything ``player`` has been shown (text responses, tells, tellraw, say)."""
         return self._on_loop(self.raw.inbox, player)

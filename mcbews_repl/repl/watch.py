@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .livemap import MIN_EVERY_SECONDS, LiveMap, StaticMap, widgets_available
 from .mapdraw import MapPoint, MapSnapshot
-from .progress import samples_bar
+from .progress import samples_bar, until_cancelled
 from .runtime import Pending
 from .tables import track_frame, track_rows
 
@@ -170,7 +170,7 @@ class Watch:
                     bar(k + 1, samples)
             return track_frame(rows)
 
-        return self._submit(run(), f"track {seconds:g} s")
+        return self._submit(until_cancelled(run(), lambda: bar), f"track {seconds:g} s")
 
     # --- exploring a frame --------------------------------------------------------------
 

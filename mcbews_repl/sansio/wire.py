@@ -19,6 +19,8 @@ __all__ = [
     "BRIDGE_PREFIX",
     "BRIDGE_REQUEST_EVENT",
     "BUFFER_TTL_SECONDS",
+    "CANCEL_EVENT",
+    "CANCEL_IDS_KEPT",
     "CHAT_ANSWER_MAX_PAGES",
     "COMMAND_FRAME_BUDGET_BYTES",
     "COMMAND_LINE_BUDGET_BYTES",
@@ -91,6 +93,7 @@ WAIT_REPLY: Final[str] = _name("wait_reply")
 NONE_REPLY: Final[str] = _name("none_reply")
 EMPTY_REPLY: Final[str] = _name("empty_reply")
 ANSWER_PAGE_MARKER: Final[str] = _name("answer_page_marker")
+CANCEL_EVENT: Final[str] = _name("cancel_event")
 ERROR_CODES: Final[tuple[str, ...]] = tuple(_M["error_codes"]["value"])
 TEXT_ROLES: Final[tuple[str, ...]] = tuple(_M["text_roles"]["value"])
 
@@ -114,3 +117,4 @@ PULL_PAGE_BYTES: Final[int] = int(_limit("pull_page_bytes"))
 PULL_ANSWER_MAX_BYTES: Final[int] = int(_limit("pull_answer_max_bytes"))
 PULL_TTL_SECONDS: Final[float] = float(_limit("pull_ttl_seconds"))
 CHAT_ANSWER_MAX_PAGES: Final[int] = int(_limit("chat_answer_max_pages"))
+CANCEL_IDS_KEPT: Final[int] = int(_limit("cancel_ids_kept"))

@@ -4,6 +4,7 @@ shown (not dropped), and printable text, newline and tab pass unchanged."""
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -85,3 +86,18 @@ def test_a_page_gets_escaped_clean_text(text: str) -> None:
     page = escape_html(text)
     assert not any(unsafe(ch) for ch in page)
     assert not set(page) & set("<>\"'")
+
+
+def test_pages_and_markup_escape_only_through_cleaned_text() -> None:
+    # One way into a page or rich markup, so no rendering escapes without cleaning: HTML
+    # through escape_html, rich markup through render.plain_markup (the doctor's table,
+    # which sits below the REPL, cleans before it escapes).
+    package = Path(__file__).resolve().parents[1] / "mcbews_repl"
+    allowed = {"html.escape": {"cleantext.py"},
+               "rich.markup": {"repl/render.py", "doctor/view.py"}}  # fmt: skip
+    for path in package.rglob("*.py"):
+        where = path.relative_to(package).as_posix()
+        source = path.read_text(encoding="utf-8")
+        for call, homes in allowed.items():
+            assert call not in source or where in homes, f"{where} uses {call}"
+    assert "escape(clean_text(" in (package / "doctor" / "view.py").read_text(encoding="utf-8")

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from .cleantext import clean_text
 from .sansio import (
     BridgeProtocol,
     Channel,
@@ -33,8 +34,9 @@ DESCRIPTION = (
 
 
 def game_text(text: str) -> str:
-    """Game text as the player sees it: colours on a terminal, the bare words elsewhere."""
-    return to_ansi(text) if sys.stdout.isatty() else strip_codes(text)
+    """Game text as the player sees it: colours on a terminal, the bare words elsewhere
+    (control characters made visible in both)."""
+    return to_ansi(text) if sys.stdout.isatty() else clean_text(strip_codes(text))
 
 
 def _chat_frame(sender: str, message: str) -> str:
@@ -52,16 +54,16 @@ async def live_demo() -> int:
         print(f"Bridge listening; a real player would type: {mc.connect_command}")
         await sim.connect(mc.url)
         game = await mc.wait_connected(timeout=30)
-        print(f"A simulated game connected as {game.local_player}.\n")
+        print(clean_text(f"A simulated game connected as {game.local_player}.\n"))
         result = await mc.command("list")
-        print(f"/list -> {result.status_message}")
+        print(f"/list -> {game_text(result.status_message)}")
         snap = await mc.call("get_player_snapshot", target="@a")
         for p in snap["players"]:
             loc = p["location"]
-            print(
+            print(clean_text(
                 f"  {p['name']:6} at {loc['x']:.1f} {loc['y']:.1f} {loc['z']:.1f} in "
                 f"{p['dimension']}, health {p['health']['current']}"
-            )
+            ))  # fmt: skip
         inv = await mc.call("get_inventory_snapshot", target="Steve")
         items = inv["players"][0]["slots"]
         print(

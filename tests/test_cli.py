@@ -82,3 +82,13 @@ def test_addon_export_writes_the_stable_pack_and_says_how_to_get_the_other(
         "mcbews_bridge.mcaddon",
         "mcbews_bridge_beta.mcaddon",
     ]
+
+
+def test_game_text_shows_control_characters_as_marks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcbews_repl.cli import game_text
+
+    said = "§aHi \x1b]0;pwned\x07Eve\u202e"
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    assert game_text(said) == "Hi ␛]0;pwned␇Eve⟨U+202E⟩"
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert game_text(said) == "\x1b[38;2;85;255;85mHi ␛]0;pwned␇Eve⟨U+202E⟩\x1b[0m"

@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..cleantext import clean_text
 from ..exceptions import CaptureError
 from .records import Capture, read_capture
 from .redact import redact
@@ -49,7 +50,8 @@ async def _replay(args: argparse.Namespace, capture: Capture) -> int:
     for conn in conns:
 
         def say(line: str, conn: int = conn) -> None:
-            print(f"game #{conn}: no recorded answer for /{line[:200]}", flush=True)
+            # A recorded command may name a player as the game spelt it: shown cleaned.
+            print(clean_text(f"game #{conn}: no recorded answer for /{line[:200]}"), flush=True)
 
         game = ReplayGame(capture, conn, fast=args.fast, on_unanswered=say)
         print(game.script.describe(), flush=True)

@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..cleantext import clean_text
 from ..exceptions import CapabilityError, NotConnected
 from ..sansio.formatting import strip_codes
 from .runtime import Pending
@@ -113,7 +114,7 @@ class Each:
 
     def __repr__(self) -> str:
         names = ", ".join(w.name for w in self._mc._connected_worlds()) or "none connected"
-        return f"<mc.each: {names}; {self.timeout:g} s per world>"
+        return clean_text(f"<mc.each: {names}; {self.timeout:g} s per world>")
 
 
 _NOTHING = object()  # a world that has nothing to say (no rows, no error)

@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
+from ..cleantext import clean_text
 from ..exceptions import BridgeStopped, NotConnected
 from ..gateway import Bridge, CommandResult, GameConnection, UiChat
 from ..gateway.delivery import Progress
@@ -525,11 +526,9 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         self.callback_failure_count += 1
         if self.callback_failure_count > CALLBACK_FAILURES_PRINTED:
             return  # counted, shown by %mc, the newest kept: a flood must not flood the cell
-        print(
-            f"{what} callback {name} failed on {message.player}'s message "
-            f"{message.message[:200]!r}:\n{text}",
-            file=sys.stderr,
-        )
+        said = f"{what} callback {name} failed on {message.player}'s message "
+        # The player's name and the traceback's message come from the game: cleaned.
+        print(clean_text(f"{said}{message.message[:200]!r}:\n{text}"), file=sys.stderr)
         if self.callback_failure_count == CALLBACK_FAILURES_PRINTED:
             print(
                 f"UI chat callbacks failed {CALLBACK_FAILURES_PRINTED} times; later failures "

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
+from ..cleantext import clean_text
 from ..doctor import PROBE_WARNING
 from ..exceptions import McbewsError
 from ..sansio.formatting import strip_codes
@@ -168,7 +169,7 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
         if not player or not text.strip():
             raise UsageError("usage: %mc tell <player> <text>")
         frames = self._wait(self.handle.send_text(player, text))
-        print(f"Sent to {player} in {frames} frame(s).")
+        print(clean_text(f"Sent to {player} in {frames} frame(s)."))
 
     def _sub_doctor(self, rest: str) -> Any:
         args = BY_NAME["doctor"].parse(rest)
@@ -176,7 +177,8 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
         games = mc.connections
         if games:
             who = mc._local_player() or "the connected game"  # several: WhichWorld says so
-            print(f"Checking {who}'s game; this takes a few seconds (more when something fails).")
+            print(clean_text(f"Checking {who}'s game; this takes a few seconds (more when "
+                             "something fails)."))  # fmt: skip
         if args.probe_limits:
             print(f"Warning: {PROBE_WARNING}")
         return self._wait(

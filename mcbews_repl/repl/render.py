@@ -2,15 +2,17 @@
 
 Nothing here is a method of the data classes: the extension registers these functions
 with IPython's display formatters when it loads and removes them when it unloads.
-rich is imported only when a terminal rendering is actually asked for.
+rich is imported only when a terminal rendering is actually asked for. Every piece of text
+is cleaned (``mcbews_repl.cleantext``) before it is styled: a name's control characters
+show as marks, and only our own colours reach the terminal.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 from typing import Any
 
+from ..cleantext import clean_text, escape_html
 from ..sansio.formatting import runs, to_html
 
 __all__ = [
@@ -23,6 +25,7 @@ __all__ = [
     "game_markup",
     "game_text_html",
     "game_text_text",
+    "plain_markup",
 ]
 
 _OK, _FAIL = "#1a7f37", "#cf222e"
@@ -36,10 +39,15 @@ def _e(value: object) -> str:
     return to_html(str(value))
 
 
-def game_markup(value: object) -> str:
-    """Game text as rich markup: escaped, its § codes turned into rich styles."""
+def plain_markup(value: object) -> str:
+    """Text as rich markup that shows it as it is: cleaned, then escaped (no § colours)."""
     from rich.markup import escape
 
+    return escape(clean_text(str(value)))
+
+
+def game_markup(value: object) -> str:
+    """Game text as rich markup: cleaned, escaped, its § codes turned into rich styles."""
     parts = []
     for run in runs(str(value)):
         style = " ".join(
@@ -47,7 +55,8 @@ def game_markup(value: object) -> str:
             + ["bold"] * run.bold
             + ["italic"] * run.italic
         )
-        parts.append(f"[{style}]{escape(run.text)}[/]" if style else escape(run.text))
+        words = plain_markup(run.text)
+        parts.append(f"[{style}]{words}[/]" if style else words)
     return "".join(parts)
 
 
@@ -80,7 +89,7 @@ def command_html(
     )
     return (
         f"<div style='border-left:4px solid {colour};padding:4px 10px;font-family:monospace'>"
-        f"<b style='color:{colour}'>{mark} /{html.escape(command)}</b> "
+        f"<b style='color:{colour}'>{mark} /{escape_html(command)}</b> "
         f"<span style='{_MUTED}'>status {status_code}</span>"
         # say, me and tellraw answer without a statusMessage: no empty line for them
         + (f"<br>{_e(message)}" if message else "")
@@ -92,12 +101,10 @@ def command_html(
 def command_text(
     command: str, ok: bool, status_code: int, message: str, extra: dict[str, Any]
 ) -> str:
-    from rich.markup import escape
-
     colour, mark = ("green", "✔") if ok else ("red", "✘")
-    lines = [f"[bold {colour}]{mark} /{escape(command)}[/] [dim]status {status_code}[/]"]
+    lines = [f"[bold {colour}]{mark} /{plain_markup(command)}[/] [dim]status {status_code}[/]"]
     lines += [f"  {game_markup(message)}"] if message else []
-    lines += [f"  [dim]{escape(str(k))}:[/] {game_markup(v)}" for k, v in extra.items()]
+    lines += [f"  [dim]{plain_markup(k)}:[/] {game_markup(v)}" for k, v in extra.items()]
     return ansi("\n".join(lines))
 
 
@@ -118,10 +125,8 @@ def card_html(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -
 
 
 def card_text(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -> str:
-    from rich.markup import escape
-
-    lines = [f"[bold cyan]{game_markup(title)}[/]  [dim]{escape(subtitle)}[/]"]
-    lines += [f"  [bold]{escape(k)}[/]: {game_markup(v)}" for k, v in fields]
+    lines = [f"[bold cyan]{game_markup(title)}[/]  [dim]{plain_markup(subtitle)}[/]"]
+    lines += [f"  [bold]{plain_markup(k)}[/]: {game_markup(v)}" for k, v in fields]
     return ansi("\n".join(lines))
 
 

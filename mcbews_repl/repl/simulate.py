@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..cleantext import clean_text
 from ..exceptions import RequestTimeout
 from ..sim import SimWorld, Vec3, default_world, make_player
 from ..sim.commands import CommandOutcome
@@ -161,7 +162,8 @@ class SimHandle:
         await self.raw.close()
 
     def _people(self) -> str:
-        return ", ".join(p.name for p in self.world.players.values() if not p.simulated)
+        """The players' names, for messages and the repr: cleaned (players chose them)."""
+        return clean_text(", ".join(p.name for p in self.world.players.values() if not p.simulated))
 
     def __repr__(self) -> str:
         # The addon's own simulated player (MCBEWS_BRIDGE) is plumbing, not a player.

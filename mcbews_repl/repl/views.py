@@ -9,16 +9,19 @@ A frame whose columns were changed (a selection, a new column) is no longer what
 knows, so it shows as pandas shows any frame; so does every other DataFrame.
 
 The views are chosen by name from :data:`VIEWS`; pandas is imported only when a frame is
-shown, by whoever made it.
+shown, by whoever made it. The frame's cells keep the game's text as it came (a name with
+control characters still equals the name); what the view shows is cleaned
+(``mcbews_repl.cleantext``), and so is pandas' own rendering of any other frame.
 """
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
+
+from ..cleantext import clean_text, escape_html
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -95,13 +98,13 @@ def bar_colour(fraction: float) -> str:
 def bar_html(fraction: float, label: str, title: str = "") -> str:
     """A small horizontal bar (green, amber below half, red below a fifth) and its label."""
     width = max(0.0, min(1.0, fraction)) * 100
-    hint = f" title='{html.escape(title)}'" if title else ""
+    hint = f" title='{escape_html(title)}'" if title else ""
     return (
         f"<span{hint} style='white-space:nowrap'>"
         "<span style='display:inline-block;width:40px;height:8px;margin-right:5px;"
         "vertical-align:middle;border-radius:4px;background:rgba(128,128,128,.25)'>"
         f"<span style='display:block;width:{width:.0f}%;height:100%;border-radius:4px;"
-        f"background:{bar_colour(fraction)}'></span></span>{html.escape(label)}</span>"
+        f"background:{bar_colour(fraction)}'></span></span>{escape_html(label)}</span>"
     )
 
 
@@ -124,11 +127,15 @@ class Column:
     hide_empty: bool = True
     title: Cell | None = None  # a tooltip (the full id behind a short name)
 
+    def words(self, row: Any) -> str:
+        """The cell's text as shown: cleaned (``text`` keeps the game's characters)."""
+        return clean_text(self.text(row))
+
     def html_cell(self, row: Any) -> str:
-        body = self.html(row) if self.html is not None else html.escape(self.text(row))
+        body = self.html(row) if self.html is not None else escape_html(self.text(row))
         style = f"text-align:{self.align};vertical-align:top"
         style += ";white-space:pre-line;max-width:16em" if self.wrap else ""
-        hint = f" title='{html.escape(self.title(row))}'" if self.title is not None else ""
+        hint = f" title='{escape_html(self.title(row))}'" if self.title is not None else ""
         return f"<td style='{style}'{hint}>{body}</td>"
 
 
@@ -175,9 +182,9 @@ def _name_text(row: Any) -> str:
 
 def _name_html(row: Any) -> str:
     tag, lore = row.get("nameTag"), row.get("lore")
-    shown = html.escape(str(tag)) if not _empty(tag) else ""
+    shown = escape_html(str(tag)) if not _empty(tag) else ""
     if not _empty(lore):
-        lines = html.escape(str(lore).replace(" / ", "\n"))
+        lines = escape_html(str(lore).replace(" / ", "\n"))
         shown += f"<div style='{_MUTED};font-size:0.9em;font-style:italic'>{lines}</div>"
     return shown
 
@@ -190,7 +197,7 @@ def _health_text(row: Any) -> str:
 def _health_html(row: Any) -> str:
     now, most = row.get("health"), row.get("maxHealth")
     if _empty(now) or _empty(most) or not float(most):
-        return html.escape(_health_text(row))
+        return escape_html(_health_text(row))
     return bar_html(float(now) / float(most), _health_text(row))
 
 
@@ -339,12 +346,13 @@ def frame_html(frame: pd.DataFrame) -> str:
     view = view_of(frame)
     if view is None:
         pandas_html = getattr(frame, "_repr_html_")  # noqa: B009 - pandas-stubs lack it
-        return str(pandas_html())
+        # pandas writes no control character of its own: what it holds came in the cells.
+        return clean_text(str(pandas_html()))
     columns = visible_columns(view, frame)
     rows, left_out = _rows(frame)
-    index = f"<th style='text-align:right'>{html.escape(view.index)}</th>" if view.index else ""
+    index = f"<th style='text-align:right'>{escape_html(view.index)}</th>" if view.index else ""
     head = index + "".join(
-        f"<th style='text-align:{c.align}'>{html.escape(c.header)}</th>" for c in columns
+        f"<th style='text-align:{c.align}'>{escape_html(c.header)}</th>" for c in columns
     )
     body = []
     for position, (label, row) in enumerate(rows):
@@ -352,7 +360,7 @@ def frame_html(frame: pd.DataFrame) -> str:
             span = len(columns) + bool(view.index)
             body.append(f"<tr><td colspan='{span}' style='{_MUTED}'>… {left_out} more rows"
                         "</td></tr>")  # fmt: skip
-        cells = f"<th style='text-align:right'>{html.escape(str(label))}</th>" if index else ""
+        cells = f"<th style='text-align:right'>{escape_html(str(label))}</th>" if index else ""
         body.append("<tr>" + cells + "".join(c.html_cell(row) for c in columns) + "</tr>")
     count = f"{len(frame)} row{'s' * (len(frame) != 1)}"
     return (
@@ -367,14 +375,14 @@ def frame_text(frame: pd.DataFrame) -> str:
     """``frame`` as terminal text through its view (pandas' own text when it has none)."""
     view = view_of(frame)
     if view is None:
-        return repr(frame)
+        return clean_text(repr(frame))  # pandas' text, plain: only the cells can hold controls
     columns = visible_columns(view, frame)
     rows, left_out = _rows(frame)
     grid = [[c.header for c in columns]]
-    grid += [[c.text(row).replace("\n", " / ") for c in columns] for _, row in rows]
+    grid += [[c.words(row).replace("\n", " / ") for c in columns] for _, row in rows]
     aligns = [c.align for c in columns]
     if view.index:
-        grid = [[view.index if k == 0 else str(rows[k - 1][0]), *line]
+        grid = [[view.index if k == 0 else clean_text(str(rows[k - 1][0])), *line]
                 for k, line in enumerate(grid)]  # fmt: skip
         aligns = ["right", *aligns]
     widths = [max(len(line[k]) for line in grid) for k in range(len(aligns))]

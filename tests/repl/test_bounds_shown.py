@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -11,7 +12,12 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from mcbews_repl.limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED, MAX_CONNECTIONS
+from mcbews_repl.limits import (
+    CALLBACK_FAILURES_KEPT,
+    CALLBACK_FAILURES_PRINTED,
+    MAX_CONNECTIONS,
+    MAX_CONNECTIONS_PER_ADDRESS,
+)
 from mcbews_repl.repl.config import McbewsRepl
 
 from .test_magics import mc_of, render, wait_until
@@ -113,6 +119,31 @@ def test_refused_handshakes_and_cut_text_show_in_the_panel(shell: Any) -> None:
     assert "event log" in text and "1 long text cut" in text
     chat = [e for e in mc.bridge.events() if e.kind == "chat" and "truncated" in e.data][-1]
     assert "chars, cut to 4,096]" in chat.data["message"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="binding 127.0.0.30 is a Linux facility")
+def test_a_machine_beyond_its_share_of_games_is_refused_and_shown(shell: Any) -> None:
+    env = McbewsRepl()
+    env.apply_environment({"MCBEWS_MAX_CONNECTIONS_PER_ADDRESS": "3"})
+    assert env.max_connections_per_address == 3
+    try:
+        shell.run_line_magic("config", "McbewsRepl.max_connections_per_address = 1")
+        shell.run_line_magic("mc", "serve --port 0")
+        shell.run_line_magic("mc", "sim")
+        mc = mc_of(shell)
+        assert mc.bridge.settings.max_connections_per_address == 1
+        machine = {"source_address": ("127.0.0.30", 0), "open_timeout": 10}
+        with connect(mc.url, **machine), pytest.raises(InvalidStatus) as refused:
+            connect(mc.url, **machine).close()
+        assert refused.value.response.status_code == 429
+        assert b"max_connections_per_address" in refused.value.response.body
+        assert "1 handshake beyond max_connections_per_address" in panel(shell)
+        assert shell.run_line_magic("mc", "/say still served").ok
+    finally:
+        default = MAX_CONNECTIONS_PER_ADDRESS
+        shell.run_line_magic("config", f"McbewsRepl.max_connections_per_address = {default}")
+        shell.run_line_magic("mc", "serve --port 0")
+        shell.run_line_magic("mc", "sim")
 
 
 def test_max_connections_is_a_setting_and_refusals_show(shell: Any) -> None:

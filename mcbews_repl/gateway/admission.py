@@ -105,7 +105,7 @@ class Admission:
     def opened(self, address: str) -> bool:
         """A socket was accepted: True to serve it, False (recorded) to close it now."""
         now = self._clock()
-        reason = self.half_open.open(address, proven=self.proven.holds(address, now))
+        reason = self.half_open.open(address, proven=self._proven(address, now))
         if reason is None:
             return True
         if reason == "max_half_open":
@@ -143,7 +143,7 @@ class Admission:
         if self._token is None:
             return None
         now = self._clock()
-        proven = self.proven.holds(address, now)
+        proven = self._proven(address, now)
         delay = self.throttle.admit(address, now)
         if not proven and (refusal := self._over_budget(websocket, address, delay, now)):
             return refusal
@@ -237,6 +237,12 @@ class Admission:
         self.refusals.refused("max_connections", address, summary, self._clock(), limit=limit)
         text = f"this bridge already serves {limit} games (max_connections); try later"
         return HTTPStatus.SERVICE_UNAVAILABLE, text
+
+    def _proven(self, address: str, now: float) -> bool:
+        """A game from ``address`` is connected, or one left less than the TTL ago."""
+        if self._token is None or self.proven.ttl <= 0:
+            return False  # no token to prove, or the standing turned off
+        return address in self._games or self.proven.holds(address, now)
 
     def game_opened(self, address: str) -> None:
         self._games[address] += 1

@@ -165,3 +165,42 @@ async def test_every_refusal_is_in_the_event_log_with_its_reason() -> None:
                 assert entry.data.get("reason") and entry.data.get("peer"), entry
         # A flood's refusals are counted in summaries, not written one by one.
         assert len([e for e in mc.events() if e.kind == "refused"]) < 12
+
+
+# Budgets that one wrong token spends for a quarter of an hour: whatever comes next is
+# decided by the rules, not by how fast this machine is.
+SPENT_AT_ONCE = {
+    "handshake_failure_burst": 1,
+    "handshake_failures_per_second": 0.001,
+    "handshake_max_delay": 0.1,
+    "handshake_failure_burst_all": 1,
+    "handshake_failures_per_second_all": 0.001,
+}
+
+
+@pytest.mark.parametrize("ttl", [3600.0, 0.0], ids=["proven", "standing turned off"])
+async def test_a_right_token_from_a_guessing_address_is_checked_once_it_proved(ttl: float) -> None:
+    async with serve(port=0, **FAST, **SPENT_AT_ONCE, proven_address_ttl=ttl) as mc:
+        home = "127.0.0.24"
+        async with FakeGame(mc.url, local_address=home):
+            await mc.wait_connected(timeout=10)
+        await until(lambda: not mc.connections)
+        assert (await knock(wrong_url(mc), home))[0] == 403  # its budget, spent
+        assert (await knock(wrong_url(mc), stranger(1)))[0] in (403, 429)  # everyone's too
+        status, text = await knock(mc.url, home)
+        if ttl:
+            assert status == 101
+        else:  # every address held to the budgets: the game waits out its own flood
+            assert status == 429 and "from this address" in text
+
+
+async def test_an_address_whose_game_is_connected_stays_proven_past_the_ttl() -> None:
+    async with serve(port=0, **FAST, **SPENT_AT_ONCE, proven_address_ttl=0.2) as mc:
+        home = "127.0.0.25"
+        async with FakeGame(mc.url, local_address=home, player="A"):
+            await mc.wait_connected(timeout=10)
+            await until(lambda: not mc._admission.proven.holds(home, time.monotonic()))
+            await knock(wrong_url(mc), stranger(2))  # the strangers' budget, spent
+            assert (await knock(wrong_url(mc), stranger(3)))[0] == 429
+            async with FakeGame(mc.url, local_address=home, player="B"):
+                await until(lambda: len(mc.connections) == 2)

@@ -9,6 +9,7 @@ import asyncio
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 
 import pytest
@@ -85,43 +86,47 @@ async def test_wrong_tokens_from_many_addresses_share_one_budget(mc: Bridge) -> 
     assert mc.counters["refused:wrong_token"] == checked
 
 
-async def test_a_game_connects_through_a_flood_from_its_own_address(mc: Bridge) -> None:
-    home = "127.0.0.7"  # a student machine: its game and a guesser share the address
+async def prove(mc: Bridge, home: str) -> None:
+    """A game connects from ``home`` with the right token, then leaves."""
     async with FakeGame(mc.url, local_address=home):
         await mc.wait_connected(timeout=10)
     await until(lambda: not mc.connections)
+
+
+async def connects_during(
+    mc: Bridge, home: str, sources: list[str], parallel: int, flooding: Callable[[], bool]
+) -> Counter[int]:
+    """Flood wrong tokens from ``sources``; once ``flooding()`` says the budgets are spent,
+    a game from ``home`` connects three times. The flood's answers."""
     stop = asyncio.Event()
-    flooding = asyncio.ensure_future(flood(wrong_url(mc), [home], stop, parallel=32))
+    guesses = asyncio.ensure_future(flood(wrong_url(mc), sources, stop, parallel))
     try:
-        # Well past the address's own burst: strangers would be refused unchecked by now.
-        await until(lambda: mc.counters["refused:wrong_token"] >= 40, timeout=60)
+        await until(flooding, timeout=60)
         for _ in range(3):
             async with FakeGame(mc.url, local_address=home):
                 await until(lambda: len(mc.connections) == 1)
             await until(lambda: not mc.connections)
     finally:
         stop.set()
-        answers = await flooding
+        answers = await guesses
+    return answers
+
+
+async def test_a_game_connects_through_a_flood_from_its_own_address(mc: Bridge) -> None:
+    home = "127.0.0.7"  # a student machine: its game and a guesser share the address
+    await prove(mc, home)
+    # Well past the address's own burst: strangers would be refused unchecked by now.
+    answers = await connects_during(
+        mc, home, [home], 32, lambda: mc.counters["refused:wrong_token"] >= 40
+    )
     assert answers[101] == 0 and answers[403] >= 40
 
 
 async def test_a_proven_address_is_served_while_strangers_flood(mc: Bridge) -> None:
     home = "127.0.0.8"
-    async with FakeGame(mc.url, local_address=home):
-        await mc.wait_connected(timeout=10)
-    await until(lambda: not mc.connections)
-    stop = asyncio.Event()
+    await prove(mc, home)
     crowd = [stranger(k) for k in range(200)]
-    flooding = asyncio.ensure_future(flood(wrong_url(mc), crowd, stop, parallel=24))
-    try:
-        await until(lambda: mc.counters["refused:throttled_all"] >= 50, timeout=60)
-        for _ in range(3):
-            async with FakeGame(mc.url, local_address=home):
-                await until(lambda: len(mc.connections) == 1)
-            await until(lambda: not mc.connections)
-    finally:
-        stop.set()
-        await flooding
+    await connects_during(mc, home, crowd, 24, lambda: mc.counters["refused:throttled_all"] >= 50)
 
 
 async def test_one_address_holds_at_most_its_share_of_the_games() -> None:
@@ -182,9 +187,7 @@ SPENT_AT_ONCE = {
 async def test_a_right_token_from_a_guessing_address_is_checked_once_it_proved(ttl: float) -> None:
     async with serve(port=0, **FAST, **SPENT_AT_ONCE, proven_address_ttl=ttl) as mc:
         home = "127.0.0.24"
-        async with FakeGame(mc.url, local_address=home):
-            await mc.wait_connected(timeout=10)
-        await until(lambda: not mc.connections)
+        await prove(mc, home)
         assert (await knock(wrong_url(mc), home))[0] == 403  # its budget, spent
         assert (await knock(wrong_url(mc), stranger(1)))[0] in (403, 429)  # everyone's too
         status, text = await knock(mc.url, home)

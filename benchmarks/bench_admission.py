@@ -7,8 +7,9 @@ and the attacks in this one, as a peer on the network would. ``--before REV`` me
 same attacks against the bridge of commit ``REV`` too (its ``mcbews_repl`` extracted with
 ``git archive`` into a temporary directory), side by side. Scenarios:
 
-* wrong-token handshakes from 1 source address (32 at once) and from 500 (127.0.x.y, 64 at
-  once), for a while: tokens checked (HTTP 403) and refused unchecked (429) per second;
+* wrong-token handshakes from 1 source address (32 at once), from 500 (127.0.x.y, 64 at
+  once), and from 1 address whose game had connected (32 at once), for a while: tokens
+  checked (HTTP 403), refused unchecked (429) and closed unanswered per second;
 * a right-token game under a flood from 500 addresses and from its own address (which had
   connected before): how long each of 20 connects takes, and how many were refused;
 * 1,100 sockets that send nothing, against a bridge whose process may hold 1,024
@@ -189,9 +190,18 @@ class Figures:
     waited: float | None = None
 
 
+FLOODS = (  # name, sources, lanes, whether a game connected from the sources first
+    ("1 address", [HOME], 32, False),
+    ("500 addresses", STRANGERS, 64, False),
+    ("1 proven address (the cost)", [HOME], 32, True),
+)
+
+
 async def measure_floods(code: Path | None, seconds: float, work: Path, figures: Figures) -> None:
-    for name, sources, parallel in (("1 address", [HOME], 32), ("500 addresses", STRANGERS, 64)):
-        with bridge(code, work / f"flood-{len(sources)}.log") as url:
+    for name, sources, parallel, proven in FLOODS:
+        with bridge(code, work / "flood.log") as url:
+            if proven:
+                await right_token_connects(url, HOME, 1)
             start = time.monotonic()
             answers = await wrong_token_flood(url, sources, seconds, parallel)
             elapsed = time.monotonic() - start
@@ -310,7 +320,9 @@ def page(text: str, seconds: float, load: str) -> str:
 `.venv/bin/python benchmarks/bench_admission.py --before REV` (`--quick` for a short look)
 runs the bridge in a child process with its defaults and attacks it from this one: wrong-token
 handshakes for {seconds:g} s per scenario (each lane sends its next one when the last is
-answered), a right-token game whose address had connected before, and {HALF_OPEN:,} sockets
+answered; "proven": a game had connected from that address first, so its tokens are always
+checked, which is what that standing costs), a right-token game whose address had connected
+before, and {HALF_OPEN:,} sockets
 that send nothing against a bridge held to {DESCRIPTORS:,} descriptors. Source addresses
 are loopback ones (127.0.x.y), so the attacker and the bridge share the machine's two
 cores: the rates are the bridge's answers, not the network's.

@@ -16,8 +16,9 @@ same attacks against the bridge of commit ``REV`` too (its ``mcbews_repl`` extra
   descriptors: log lines about failed accepts, tracebacks, and how long a right-token game
   then takes to connect (trying again every 0.2 s, as a player retyping ``/connect``).
 
-The attack coroutines (:func:`wrong_token_flood`, :func:`half_open_sockets`,
-:func:`right_token_connects`) take a URL and source addresses, so a soak can reuse them.
+The attacks (:func:`wrong_token_flood`, :func:`half_open_sockets` and its coroutine twin
+:func:`hold_half_open`, :func:`right_token_connects`) take a URL or port and source
+addresses, so a soak can reuse them.
 """
 
 from __future__ import annotations
@@ -119,6 +120,40 @@ def half_open_sockets(
             sock.sendall(send)
         socks.append(sock)
     return socks
+
+
+async def hold_half_open(
+    port: int,
+    count: int,
+    seconds: float,
+    sources: Sequence[str] = ("127.0.0.1",),
+    send: bytes = b"",
+) -> Counter[str]:
+    """The same from inside an event loop (a soak's): ``count`` connections that send
+    ``send`` and wait ``seconds``; how many the bridge ``closed`` early, ``held`` or
+    ``failed`` to connect at all."""
+
+    async def one(source: str) -> str:
+        try:
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(source, 0)
+            )
+        except OSError:
+            return "failed"
+        try:
+            writer.write(send)
+            try:
+                async with asyncio.timeout(seconds):
+                    await reader.read()  # returns (b"") when the bridge closes its end
+                return "closed"
+            except TimeoutError:
+                return "held"
+        except OSError:
+            return "closed"
+        finally:
+            writer.close()
+
+    return Counter(await asyncio.gather(*(one(sources[k % len(sources)]) for k in range(count))))
 
 
 async def right_token_connects(

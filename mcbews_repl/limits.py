@@ -253,6 +253,90 @@ HANDSHAKES_DELAYED_MAX: Final = _bound(
     "beyond it attempts are refused at once",
     setting=False,
 )
+HANDSHAKE_FAILURE_BURST_ALL: Final = _bound(
+    "handshake_failure_burst_all",
+    40,
+    "attempts",
+    "wrong-token checks at full speed across every address that has not proved the token: "
+    "a class typing /connect at once, typos included, stays inside it",
+)
+HANDSHAKE_FAILURES_PER_SECOND_ALL: Final = _bound(
+    "handshake_failures_per_second_all",
+    20.0,
+    "attempts/s",
+    "past that burst, token checks of all such addresses together; beyond it refused "
+    "unchecked (429). 500 addresses were checked at 1,549/s with only the per-address "
+    "pace; at 20/s finding the 32-bit token takes 3.4 years on average",
+)
+PROVEN_ADDRESS_TTL_SECONDS: Final = _bound(
+    "proven_address_ttl",
+    3600.0,
+    "seconds",
+    "an address whose game connected with the right token is checked in spite of any "
+    "budget for this long after its last game left (a lesson); 0 remembers none",
+)
+PROVEN_ADDRESSES_MAX: Final = _bound(
+    "proven_addresses_max",
+    1024,
+    "addresses",
+    "addresses remembered as having proved the token; only the right token adds one, and "
+    "the one proved longest ago is forgotten first",
+    setting=False,
+)
+MAX_CONNECTIONS_PER_ADDRESS: Final = _bound(
+    "max_connections_per_address",
+    4,
+    "connections",
+    "game connections open at once from one source address (a classroom has a game per "
+    "machine), so one token holder cannot take every slot; this machine's own address "
+    "(127.0.0.1, ::1: the simulated class, tests) is not held to it",
+)
+MAX_HALF_OPEN: Final = _bound(
+    "max_half_open",
+    128,
+    "connections",
+    "sockets accepted whose opening handshake is not answered yet, in all; beyond it a "
+    "new one is closed at once. 1,100 such sockets at a 1,024-descriptor limit made asyncio "
+    "log 7,748 accept errors in 8 s",
+)
+HALF_OPEN_PROVEN_EXTRA: Final = _bound(
+    "half_open_proven_extra",
+    32,
+    "connections",
+    "room beyond max_half_open that only addresses that proved the token may use, so "
+    "strangers holding sockets open cannot keep a known game out",
+    setting=False,
+)
+MAX_HALF_OPEN_PER_ADDRESS: Final = _bound(
+    "max_half_open_per_address",
+    8,
+    "connections",
+    "the same, per source address: a game opens one at a time; this machine's own address "
+    "is held only to max_half_open (a simulated class opens its worlds at once)",
+)
+REQUEST_TIMEOUT_SECONDS: Final = _bound(
+    "request_timeout",
+    3.0,
+    "seconds",
+    "a new socket must send its whole HTTP request within this, before its token is "
+    "checked; the game sends it at once, a socket that sends nothing or half is closed",
+)
+REFUSAL_SUMMARY_SECONDS: Final = _bound(
+    "refusal_summary_interval",
+    10.0,
+    "seconds",
+    "the first refusal of a reason is recorded at once; while more follow, they are counted "
+    "and recorded as one summary entry this often, so a flood cannot flood the event log",
+    setting=False,
+)
+REFUSAL_ADDRESSES_COUNTED: Final = _bound(
+    "refusal_addresses_counted",
+    256,
+    "addresses",
+    "distinct source addresses one refusal summary counts by name; refusals from further "
+    "addresses are counted together",
+    setting=False,
+)
 READER_FRAMES_PER_TURN: Final = _bound(
     "reader_frames_per_turn",
     16,

@@ -75,6 +75,7 @@ class Extension:
             text_interval=cfg.text_interval,
             encrypt=policy if policy is not None else cfg.encrypt_value,
             max_connections=cfg.max_connections,
+            max_connections_per_address=cfg.max_connections_per_address,
             transport=cfg.transport.lower(),
         )
         return bridge, port is None, policy  # an explicit --port is a choice, not a wish

@@ -273,3 +273,30 @@ CAPTURE_FRAME_MAX_BYTES: Final = _bound(
     "are a few KiB at most, and one hostile 1 MiB frame must not end a recording",
     setting=False,
 )
+CAPTURE_LINE_MAX_BYTES: Final = _bound(
+    "capture_line_max_bytes",
+    CAPTURE_MAX_BYTES,
+    "bytes",
+    "reading a capture (replay, redact) refuses a longer line before parsing it, having read "
+    "no more of it than this: no line of a recording within the default size is longer, and "
+    "a 200 MB line was once read whole (685 MB resident)",
+    setting=False,
+)
+CAPTURE_READ_MAX_BYTES: Final = _bound(
+    "capture_read_max_bytes",
+    4 * CAPTURE_MAX_BYTES,
+    "bytes",
+    "reading a capture keeps every record in memory (about three times the file's size), so "
+    "a file past four default recordings is refused; read_capture(max_bytes=...) and "
+    "mcbews-repl replay --max-mb read a larger one on purpose",
+    setting=False,
+)
+CAPTURE_JSON_DEPTH_MAX: Final = _bound(
+    "capture_json_depth_max",
+    100,
+    "levels",
+    "a capture line nesting deeper is refused before it is parsed: the deepest record in "
+    "tests/captures nests 9 levels (a capability result inside a call record), and Python's "
+    "parser fails near 1,000 (a 100,000-deep line once ended replay with a RecursionError)",
+    setting=False,
+)

@@ -25,7 +25,13 @@ from typing import IO, Any, Literal
 from ..exceptions import CaptureError
 from ..gateway import Bridge, GameConnection
 from ..gateway.observer import Direction, Outcome
-from ..limits import CAPTURE_FRAME_MAX_BYTES, CAPTURE_MAX_BYTES, KIB
+from ..limits import (
+    CAPTURE_FRAME_MAX_BYTES,
+    CAPTURE_LINE_MAX_BYTES,
+    CAPTURE_MAX_BYTES,
+    CAPTURE_READ_MAX_BYTES,
+    KIB,
+)
 from ..version import __version__
 from .records import CallRecord, EndRecord, FrameRecord, Header, encode_line, read_capture
 from .redact import redact
@@ -236,7 +242,12 @@ class Recorder:
     def _finish(self) -> None:
         """Complete the header with the games' facts; write the redacted capture if asked."""
         try:
-            capture = read_capture(self._raw_path)
+            # Its own file: as large as it was allowed to grow.
+            capture = read_capture(
+                self._raw_path,
+                max_bytes=max(self.max_bytes, CAPTURE_READ_MAX_BYTES),
+                max_line_bytes=max(self.max_bytes, CAPTURE_LINE_MAX_BYTES),
+            )
             capture.header.games = {
                 str(cid): game_facts(c, joined_late=cid in self._late)
                 for cid, c in self._games.items()

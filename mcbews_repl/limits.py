@@ -118,6 +118,14 @@ UI_CHAT_BACKLOG: Final = _bound(
     "UI chat messages waiting for a callback slot, per connection; beyond it a message is "
     "dropped, counted (ui_chat_dropped) and recorded",
 )
+UI_CHAT_BACKLOG_BYTES: Final = _bound(
+    "ui_chat_backlog_bytes",
+    1 * MIB,
+    "bytes",
+    "the same backlog's size (its messages' strings as held): 256 messages of the 2 MiB a "
+    "pull message could once have took one notebook from 43 to 580 MB; now a message is at "
+    "most 64 KiB, and a game's backlog at most this, whichever bound comes first",
+)
 CALLBACK_FAILURES_KEPT: Final = _bound(
     "callback_failures_kept",
     100,

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..exceptions import FrameTooLarge
-from .bridge import encode_request_body
+from .bridge import UI_CHAT_MAX_BYTES, encode_request_body
 from .frames import command_frame_bytes
 from .jsonwire import dumps_wire, utf8_len
 from .wire import (
@@ -49,6 +49,7 @@ from .wire import (
 
 __all__ = [
     "MAX_PAGES",
+    "UI_MAX_PAGES",
     "Empty",
     "NotKept",
     "Page",
@@ -64,15 +65,25 @@ __all__ = [
     "encode_pull",
     "encode_pull_request",
     "format_page",
+    "max_pages",
     "request_text",
     "split_pages",
 ]
 
 PageKind = Literal["answer", "ui"]
 
-# Every page but the last holds more than PULL_PAGE_BYTES - 4 bytes (a cut falls between
-# code points, at most 4 bytes each), so an answer within its bound needs at most this many.
-MAX_PAGES = -(-PULL_ANSWER_MAX_BYTES // (PULL_PAGE_BYTES - 3))
+
+def max_pages(max_bytes: int, page_bytes: int = PULL_PAGE_BYTES) -> int:
+    """The most pages a text of at most ``max_bytes`` takes: every page but the last holds
+    more than ``page_bytes - 4`` bytes (a cut falls between code points of up to 4 bytes)."""
+    return -(-max_bytes // (page_bytes - 3))
+
+
+# An answer within its bound needs at most this many pages, a UI chat message this many:
+# a first page that says more is refused before anything more is pulled.
+MAX_PAGES = max_pages(PULL_ANSWER_MAX_BYTES)
+UI_MAX_PAGES = max_pages(UI_CHAT_MAX_BYTES)
+_MAX_BYTES: dict[PageKind, int] = {"answer": PULL_ANSWER_MAX_BYTES, "ui": UI_CHAT_MAX_BYTES}
 # Ids travel as one bare word of a command line: letters and digits only, so no quoting
 # rule of the game's command parser is relied on (docs/protocol.md).
 _ID = re.compile(r"[A-Za-z0-9]{1,64}")
@@ -282,16 +293,24 @@ def decode_reply(text: str, page_bytes: int = PULL_PAGE_BYTES) -> PullReply:
 class PageSet:
     """The pages of one answer or UI chat message, as they are pulled (in any order).
 
-    Bounded like the addon's store: at most ``max_bytes`` in all and ``MAX_PAGES`` pages.
-    :meth:`add` returns why a page does not belong (a reason code), or None.
+    Bounded by what one message of its kind may hold: ``max_bytes`` (2 MiB for an answer,
+    like the addon's store; 64 KiB for a UI chat message, as on the chat transport) and the
+    pages that takes. :meth:`add` returns why a page does not belong (a reason code:
+    ``too_many_pages`` when a page says more pages than the bound allows, which the first
+    page tells before any other is pulled), or None.
     """
 
     def __init__(
-        self, kind: PageKind, message_id: str, max_bytes: int = PULL_ANSWER_MAX_BYTES
+        self,
+        kind: PageKind,
+        message_id: str,
+        max_bytes: int | None = None,
+        page_bytes: int = PULL_PAGE_BYTES,
     ) -> None:
         self.kind = kind
         self.message_id = message_id
-        self.max_bytes = max_bytes
+        self.max_bytes = _MAX_BYTES[kind] if max_bytes is None else max_bytes
+        self.max_pages = max_pages(self.max_bytes, page_bytes)
         self.total: int | None = None
         self.size_bytes = 0
         self._pages: dict[int, str] = {}
@@ -301,6 +320,8 @@ class PageSet:
             return "foreign_page"
         if self.total is not None and page.total != self.total:
             return "total_changed"
+        if page.total > self.max_pages:
+            return "too_many_pages"
         seen = self._pages.get(page.index)
         if seen is not None:
             return None if seen == page.content else "conflicting_duplicate"

@@ -315,6 +315,12 @@ class Reassembler:
         self._release(buf)
         return True
 
+    def clear(self) -> None:
+        """Drop every buffer and every remembered message (the connection closed)."""
+        self._buffers.clear()
+        self._recent.clear()
+        self._total_bytes = self._unsolicited_buffers = self._unsolicited_bytes = 0
+
     def _remember(self, key: tuple[Channel, str], now: float) -> None:
         recent = self._recent
         recent.pop(key, None)  # re-inserted at the end: the newest

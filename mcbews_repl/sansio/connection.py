@@ -299,7 +299,7 @@ class BridgeProtocol:
         if pending is None:  # UI chat: past the reassembler's cap is past UI_CHAT_MAX_BYTES
             reason = _UI_CHAT_REASONS.get(outcome.reason, outcome.reason)
             self.counters[f"rejected:{reason}"] += 1
-            return [FrameRejected(reason, outcome.detail, message_id)]
+            return [FrameRejected(reason, outcome.detail, outcome.message_id)]
         del self._pending[message_id]
         self._discard(message_id, pending)
         return [

@@ -37,6 +37,7 @@ from .wire import (
     COMMAND_FRAME_BUDGET_BYTES,
     COMMAND_LINE_BUDGET_BYTES,
     EMPTY_REPLY,
+    MAX_MESSAGE_ID_CHARS,
     NONE_REPLY,
     POLL_COMMAND,
     PULL_ANSWER_MAX_BYTES,
@@ -86,7 +87,7 @@ UI_MAX_PAGES = max_pages(UI_CHAT_MAX_BYTES)
 _MAX_BYTES: dict[PageKind, int] = {"answer": PULL_ANSWER_MAX_BYTES, "ui": UI_CHAT_MAX_BYTES}
 # Ids travel as one bare word of a command line: letters and digits only, so no quoting
 # rule of the game's command parser is relied on (docs/protocol.md).
-_ID = re.compile(r"[A-Za-z0-9]{1,64}")
+_ID = re.compile(f"[A-Za-z0-9]{{1,{MAX_MESSAGE_ID_CHARS}}}")
 # Digits of a page number or count; MAX_PAGES needs 4, a little room for bad senders.
 _MAX_NUMBER_DIGITS = 7
 _PREFIXES: dict[str, PageKind] = {ANSWER_PAGE_PREFIX: "answer", UI_PAGE_PREFIX: "ui"}
@@ -155,7 +156,7 @@ def _ascii_json(body: Any) -> str:
 def request_text(request_id: str, capability: str, payload: Mapping[str, Any] | None = None) -> str:
     """The request's JSON, compact and pure ASCII (other characters as ``\\uXXXX``)."""
     if not _ID.fullmatch(request_id):
-        raise ValueError("a pull request id must be 1-64 letters and digits")
+        raise ValueError(f"a pull request id must be 1-{MAX_MESSAGE_ID_CHARS} letters and digits")
     return encode_request_body(request_id, capability, payload, _ascii_json)
 
 
@@ -204,7 +205,7 @@ def encode_pull_request(
 def encode_pull(message_id: str, page: int = 1) -> str:
     """``mcbews:pull <id> <page>``: one page of a kept answer or UI chat message."""
     if not _ID.fullmatch(message_id):
-        raise ValueError("a pull id must be 1-64 letters and digits")
+        raise ValueError(f"a pull id must be 1-{MAX_MESSAGE_ID_CHARS} letters and digits")
     if not 1 <= page <= MAX_PAGES:
         raise ValueError(f"page must be 1..{MAX_PAGES}, not {page}")
     return f"{PULL_COMMAND} {message_id} {page}"
@@ -255,7 +256,8 @@ def _decode_page(kind: PageKind, rest: str, page_bytes: int) -> Page | ReplyReje
         return ReplyRejected("field_count", f"expected <id>|<i>/<n>|<content>: {rest[:60]!r}")
     message_id, position, content = fields
     if not _ID.fullmatch(message_id):
-        return ReplyRejected("bad_id", f"{message_id[:40]!r} is not 1-64 letters and digits")
+        why = f"is not 1-{MAX_MESSAGE_ID_CHARS} letters and digits"
+        return ReplyRejected("bad_id", f"{message_id[:40]!r} {why}")
     index_text, slash, total_text = position.partition("/")
     index, total = _number(index_text), _number(total_text)
     if not slash or index is None or total is None or not 1 <= index <= total:

@@ -116,7 +116,9 @@ class Recorder:
         self._token = token
         self._on_stop = on_stop
         self._detach: Callable[[], object] | None = None
-        self._games: dict[int, GameConnection] = {}
+        # Each game recorded: its connection while open, its facts once it has closed (a
+        # game that left must not be kept alive by a recording, whatever it held).
+        self._games: dict[int, GameConnection | dict[str, Any]] = {}
         self._start = time.monotonic()
         self._raw_path = self.path
         self._file: IO[bytes] | None = None
@@ -204,8 +206,18 @@ class Recorder:
     def _wanted(self, connection: GameConnection) -> bool:
         if self._only is not None and connection is not self._only:
             return False
-        self._games.setdefault(connection.id, connection)
+        if connection.id not in self._games:  # a new game: the closed ones become facts
+            self._games = {cid: self._facts(cid, g) for cid, g in self._games.items()}
+            self._games[connection.id] = connection
         return True
+
+    def _facts(
+        self, cid: int, game: GameConnection | dict[str, Any]
+    ) -> GameConnection | dict[str, Any]:
+        """``game``'s facts once it has closed (they no longer change), else the game."""
+        if isinstance(game, dict) or not game.closed:
+            return game
+        return game_facts(game, joined_late=cid in self._late)
 
     def _now(self) -> float:
         return round(time.monotonic() - self._start, 6)
@@ -249,8 +261,8 @@ class Recorder:
                 max_line_bytes=max(self.max_bytes, CAPTURE_LINE_MAX_BYTES),
             )
             capture.header.games = {
-                str(cid): game_facts(c, joined_late=cid in self._late)
-                for cid, c in self._games.items()
+                str(cid): g if isinstance(g, dict) else game_facts(g, joined_late=cid in self._late)
+                for cid, g in self._games.items()
             }
             capture.header.complete = True
             if self.redact:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -208,6 +209,10 @@ def test_malformed_input_never_raises(lines: list[str], sender: str, raw: list[s
         proto.receive_text(text, 0.0)
     proto.expire(1000.0)
     assert proto.pending_requests == 0
+    # Counters are keyed by our own reason codes, never by what the peer sent: junk of any
+    # variety cannot grow them into a store of remote strings.
+    for key in proto.counters:
+        assert re.fullmatch(r"[a-z_]+(:[a-z_]+)?", key) and len(key) <= 48, key
 
 
 def _flood_frames(count: int, total: int = 128, size: int = 200) -> list[str]:

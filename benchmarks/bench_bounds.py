@@ -313,6 +313,16 @@ of a capture whose second line nests 100,000 deep or is 200 MB long (peak reside
 memory of the command)."""
 
 
+NOTES = """What stays in \"now\" after the games left is mostly their part of the event log (each
+UI chat message is an entry, its text cut to 4,096 characters) and the four messages a game
+still running in the sleeping callback; before, every waiting message stayed until the
+callback reached it. Over pull a 2 MiB message is refused by its first page (nothing
+waits); 60 KB messages fill a game's 1 MiB backlog (17 wait, 4 run) and the rest are
+dropped and counted. The 200 MB line was read whole before, then parsed; now reading stops
+at the line limit (16 MiB, read twice over while buffered: the 32 MB above the command's
+42 MB at rest)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="32 messages a game; no page")
@@ -345,6 +355,8 @@ def main() -> None:
             f"- Load: {meter.describe()}.",
             "",
             table(now, before, args.before or "", args.quick),
+            "",
+            NOTES,
         ]
     )
     print(text)

@@ -248,7 +248,10 @@ def _lines(
 
 
 # A JSON string (escapes included), unrolled so a long string is one run of the regex engine.
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# Its closing quote is optional: an unterminated string runs to the end of the text, so a
+# failed match is never retried from each later quote (which took quadratic time on a line
+# of escaped quotes).
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
 

@@ -27,6 +27,7 @@ from ..sansio.bridge import (
 )
 from ..sansio.connection import short_id
 from ..sansio.pull import (
+    UI_MAX_PAGES,
     Empty,
     NotKept,
     Page,
@@ -242,9 +243,10 @@ class Poller:
 
 def _ui_chat_lost(first: Page, lost: _Lost) -> tuple[str, str]:
     """Why a UI chat message could not be read: a reason code and a detail."""
-    bound = f"{UI_CHAT_MAX_BYTES:,} bytes, the most a UI chat message may hold"
+    bound = f"{UI_CHAT_MAX_BYTES:,} bytes (the most a UI chat message may hold)"
     if lost.problem == "too_many_pages":
-        return "ui_chat_too_large", f"{first.total:,} pages, more than {bound} takes; not pulled"
+        most = f"the {UI_MAX_PAGES} that {bound} take"
+        return "ui_chat_too_large", f"{first.total:,} pages, more than {most}; not pulled"
     if lost.problem == "message_too_large":
         return "ui_chat_too_large", f"its pages pass {bound}"
     return "ui_chat_lost", lost.message

@@ -9,6 +9,7 @@ tally. ``bench_bounds.py`` runs them; ``bench_soak.py`` or any other script may 
   most its store takes, 256 of them), served page by page until ``leave`` is set.
 - :func:`ui_chat_chunk_flood`: the same over the chat transport: UI chat messages as
   ``MCBEWS|UI_CHAT`` chunks from the bridge player, each of ``message_bytes``.
+- :func:`ui_chat_id_flood`: one-chunk UI chat messages whose ids are half a megabyte each.
 - :func:`chat_flood`: ``chats`` chat messages of ``chat_bytes`` each, as fast as the socket
   takes them.
 - :func:`hostile_capture`: a capture file whose second line nests ``depth`` deep, or is
@@ -37,6 +38,7 @@ __all__ = [
     "chat_flood",
     "hostile_capture",
     "ui_chat_chunk_flood",
+    "ui_chat_id_flood",
     "ui_chat_pull_flood",
 ]
 
@@ -188,6 +190,21 @@ async def ui_chat_chunk_flood(
     finally:
         await game.close()
     return {"chunks": sent, "messages": messages}
+
+
+async def ui_chat_id_flood(
+    url: str, *, messages: int = 300, id_chars: int = 500_000, player: str = "Mallory"
+) -> dict[str, Any]:
+    """``messages`` one-chunk UI chat messages whose ids are ``id_chars`` long (each frame
+    under the bridge's 1 MiB): ids are kept as keys, so they must be bounded too."""
+    game = await Game(url, player).connect()
+    try:
+        for k in range(messages):
+            line = f"MCBEWS|UI_CHAT|{k}-{'i' * id_chars}|1/1|{{}}"
+            await game.ws.send(chat_frame(BRIDGE_PLAYER, line, "tell"))
+    finally:
+        await game.close()
+    return {"messages": messages, "id_chars": id_chars}
 
 
 async def chat_flood(

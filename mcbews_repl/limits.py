@@ -135,6 +135,14 @@ UI_CHAT_BACKLOG: Final = _bound(
     "UI chat messages waiting for a callback slot, per connection; beyond it a message is "
     "dropped, counted (ui_chat_dropped) and recorded",
 )
+UI_CHAT_BACKLOG_BYTES: Final = _bound(
+    "ui_chat_backlog_bytes",
+    1 * MIB,
+    "bytes",
+    "the same backlog's size (its messages' strings as held): 256 messages of the 2 MiB a "
+    "pull message could once have took one notebook from 43 to 580 MB; now a message is at "
+    "most 64 KiB, and a game's backlog at most this, whichever bound comes first",
+)
 CALLBACK_FAILURES_KEPT: Final = _bound(
     "callback_failures_kept",
     100,
@@ -372,5 +380,32 @@ CAPTURE_FRAME_MAX_BYTES: Final = _bound(
     "bytes",
     "a frame is recorded up to this size and marked as cut beyond it: the game's own frames "
     "are a few KiB at most, and one hostile 1 MiB frame must not end a recording",
+    setting=False,
+)
+CAPTURE_LINE_MAX_BYTES: Final = _bound(
+    "capture_line_max_bytes",
+    CAPTURE_MAX_BYTES,
+    "bytes",
+    "reading a capture (replay, redact) refuses a longer line before parsing it, having read "
+    "no more of it than this: no line of a recording within the default size is longer, and "
+    "a 200 MB line was once read whole (685 MB resident)",
+    setting=False,
+)
+CAPTURE_READ_MAX_BYTES: Final = _bound(
+    "capture_read_max_bytes",
+    4 * CAPTURE_MAX_BYTES,
+    "bytes",
+    "reading a capture keeps every record in memory (about three times the file's size), so "
+    "a file past four default recordings is refused; read_capture(max_bytes=...) and "
+    "mcbews-repl replay --max-mb read a larger one on purpose",
+    setting=False,
+)
+CAPTURE_JSON_DEPTH_MAX: Final = _bound(
+    "capture_json_depth_max",
+    100,
+    "levels",
+    "a capture line nesting deeper is refused before it is parsed: the deepest record in "
+    "tests/captures nests 9 levels (a capability result inside a call record), and Python's "
+    "parser fails near 1,000 (a 100,000-deep line once ended replay with a RecursionError)",
     setting=False,
 )

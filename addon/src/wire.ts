@@ -63,6 +63,8 @@ export const MAX_CHUNKS_PER_MESSAGE = 128;
 export const MAX_MESSAGE_BYTES = 65536;
 /** docs/protocol.md, mcbews v1, bounds: 256 KiB buffered in all */
 export const MAX_TOTAL_BYTES = 262144;
+/** docs/protocol.md, mcbews v1, bounds: our choice; a message id is 1 to 64 characters on either transport (letters and digits only on pull); the ids the gateway and the addon write are at most 22, and each id is kept as the key of a buffer and of a recently completed message, so 300 chat messages with 500 KB ids once held 122 MiB */
+export const MAX_MESSAGE_ID_CHARS = 64;
 /** docs/protocol.md, mcbews v1, requests and answers: a request unanswered after 5 s fails */
 export const DEFAULT_TIMEOUT_SECONDS = 5;
 /** docs/protocol.md, the game's WebSocket, limits: the 101st in-flight commandRequest gets TooManyPendingRequests and is not executed */

@@ -76,7 +76,7 @@ class ReplaySummary:
 def _status_message(text: str) -> object:
     try:
         return json.loads(text)["body"].get("statusMessage")
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
 
 

@@ -19,9 +19,15 @@ from typing import Any
 from .. import limits
 from ..exceptions import CapabilityError, CommandFailed, McbewsError, RequestTimeout
 from ..sansio import CapabilityResult, UiChatMessage
-from ..sansio.bridge import MALFORMED_RESPONSE, interpret_bridge_answer, interpret_ui_chat
+from ..sansio.bridge import (
+    MALFORMED_RESPONSE,
+    UI_CHAT_MAX_BYTES,
+    interpret_bridge_answer,
+    interpret_ui_chat,
+)
 from ..sansio.connection import short_id
 from ..sansio.pull import (
+    UI_MAX_PAGES,
     Empty,
     NotKept,
     Page,
@@ -51,12 +57,14 @@ Record = Callable[..., object]
 
 
 class _Lost(Exception):
-    """A reply that ends the call: the reason, as a CapabilityError's code and message."""
+    """A reply that ends the call: the reason, as a CapabilityError's code and message
+    (``problem``: the page set's reason code, when a page did not belong)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, problem: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.problem = problem
 
 
 async def _reply(run: RunCommand, line: str) -> PullReply:
@@ -94,7 +102,7 @@ def _page(reply: PullReply, kind: PageKind) -> Page:
 def _add(pages: PageSet, page: Page) -> None:
     problem = pages.add(page)
     if problem is not None:
-        raise _Lost(MALFORMED_RESPONSE, f"page {page.index}/{page.total}: {problem}")
+        raise _Lost(MALFORMED_RESPONSE, f"page {page.index}/{page.total}: {problem}", problem)
 
 
 class PullCalls:
@@ -225,17 +233,36 @@ class Poller:
             case Empty():
                 return False
             case Page(kind="ui"):
-                try:
-                    text = await pull_pages(self._run, "ui", reply)
-                except _Lost as exc:
-                    self._reject("ui_chat_lost", exc.message, reply.message_id)
-                    return True
-                event = interpret_ui_chat(reply.message_id, text)
-                if isinstance(event, UiChatMessage):
-                    self._deliver(event)
-                else:
-                    self._reject(event.reason, event.detail, event.message_id)
+                await self._read_ui_chat(reply)
                 return True
             case _:
                 self._reject("not_a_poll_reply", f"{reply!r:.80}", None)
                 return False
+
+    async def _read_ui_chat(self, first: Page) -> None:
+        """Pull the rest of a UI chat message and hand it on. One past the bound a UI chat
+        message has on either transport is refused: by the page count its first page gives,
+        before any other page is pulled (the addon's copy then expires), or once its pages
+        pass the bound."""
+        mid = first.message_id
+        try:
+            text = await pull_pages(self._run, "ui", first)
+        except _Lost as exc:
+            self._reject(*_ui_chat_lost(first, exc), mid)
+            return
+        event = interpret_ui_chat(mid, text)
+        if isinstance(event, UiChatMessage):
+            self._deliver(event)
+        else:
+            self._reject(event.reason, event.detail, event.message_id)
+
+
+def _ui_chat_lost(first: Page, lost: _Lost) -> tuple[str, str]:
+    """Why a UI chat message could not be read: a reason code and a detail."""
+    bound = f"{UI_CHAT_MAX_BYTES:,} bytes (the most a UI chat message may hold)"
+    if lost.problem == "too_many_pages":
+        most = f"the {UI_MAX_PAGES} that {bound} take"
+        return "ui_chat_too_large", f"{first.total:,} pages, more than {most}; not pulled"
+    if lost.problem == "message_too_large":
+        return "ui_chat_too_large", f"its pages pass {bound}"
+    return "ui_chat_lost", lost.message

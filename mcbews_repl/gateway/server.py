@@ -95,6 +95,7 @@ class Bridge:
             max_bytes=self.settings.log_max_bytes,
             connection_max_bytes=self.settings.log_connection_max_bytes,
             text_chars=self.settings.log_text_chars,
+            shares=self.settings.max_connections + 1,  # every game and the bridge's own
         )
         self._port = port
         self._server: Server | None = None

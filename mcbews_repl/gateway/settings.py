@@ -80,6 +80,7 @@ class Settings:
     max_connections: int = limits.MAX_CONNECTIONS
     ui_chat_in_flight: int = limits.UI_CHAT_IN_FLIGHT
     ui_chat_backlog: int = limits.UI_CHAT_BACKLOG
+    ui_chat_backlog_bytes: int = limits.UI_CHAT_BACKLOG_BYTES
     handshake_failure_burst: int = limits.HANDSHAKE_FAILURE_BURST
     handshake_failures_per_second: float = limits.HANDSHAKE_FAILURES_PER_SECOND
     handshake_max_delay: float = limits.HANDSHAKE_MAX_DELAY_SECONDS
@@ -103,8 +104,8 @@ class Settings:
                 f"max_in_flight must be 1..{MAX_IN_FLIGHT_COMMANDS} (the game refuses the "
                 f"{MAX_IN_FLIGHT_COMMANDS + 1}st command in flight), not {self.max_in_flight}"
             )
-        if self.queue_limit < 0 or self.ui_chat_backlog < 0:
-            raise ValueError("queue_limit and ui_chat_backlog must be >= 0")
+        if min(self.queue_limit, self.ui_chat_backlog, self.ui_chat_backlog_bytes) < 0:
+            raise ValueError("queue_limit, ui_chat_backlog and ui_chat_backlog_bytes must be >= 0")
         for name in _AT_LEAST_ONE:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")

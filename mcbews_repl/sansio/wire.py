@@ -33,6 +33,7 @@ __all__ = [
     "MAX_FRAME_BYTES",
     "MAX_IN_FLIGHT_COMMANDS",
     "MAX_MESSAGE_BYTES",
+    "MAX_MESSAGE_ID_CHARS",
     "MAX_TOTAL_BYTES",
     "NONE_REPLY",
     "POLL_COMMAND",
@@ -106,6 +107,7 @@ BUFFER_TTL_SECONDS: Final[float] = float(_limit("buffer_ttl_seconds"))
 MAX_BUFFERS: Final[int] = int(_limit("max_buffers"))
 MAX_CHUNKS_PER_MESSAGE: Final[int] = int(_limit("max_chunks_per_message"))
 MAX_MESSAGE_BYTES: Final[int] = int(_limit("max_message_bytes"))
+MAX_MESSAGE_ID_CHARS: Final[int] = int(_limit("max_message_id_chars"))
 MAX_TOTAL_BYTES: Final[int] = int(_limit("max_total_bytes"))
 DEFAULT_TIMEOUT_SECONDS: Final[float] = float(_limit("default_timeout_seconds"))
 MAX_IN_FLIGHT_COMMANDS: Final[int] = int(_limit("max_in_flight_commands"))

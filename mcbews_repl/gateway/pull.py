@@ -36,6 +36,7 @@ from ..sansio.pull import (
     encode_pull,
     encode_pull_request,
 )
+from .calls import failure_fields
 from .results import CommandResult
 from .scope import current_scope
 
@@ -124,6 +125,7 @@ class PullCalls:
     ) -> dict[str, Any]:
         request = encode_pull_request(short_id(), capability, payload)
         start, outcome = time.monotonic(), "error"
+        failure: dict[str, str] = {}  # the addon's code and message, when it failed
         self.pending += 1
         scope = current_scope()
         if scope is not None:
@@ -133,6 +135,7 @@ class PullCalls:
                 text = await self._answer_text(request)
             answer = interpret_bridge_answer(request.request_id, capability, text)
             outcome = "ok" if isinstance(answer, CapabilityResult) else "failed"
+            failure = failure_fields(answer)
         except TimeoutError as exc:
             outcome = "timeout"
             raise RequestTimeout(
@@ -140,7 +143,7 @@ class PullCalls:
                 f"on {self._where}, over the pull transport (mcbews:ask/mcbews:pull)"
             ) from exc
         except _Lost as exc:
-            outcome = "failed"
+            outcome, failure = "failed", {"code": exc.code, "message": exc.message}
             raise CapabilityError(exc.code, exc.message, capability) from None
         except asyncio.CancelledError:
             outcome = "cancelled"
@@ -158,6 +161,7 @@ class PullCalls:
                     outcome=outcome,
                     elapsed=took,
                     transport="pull",
+                    **failure,
                 )
         if isinstance(answer, CapabilityResult):
             return answer.result

@@ -370,7 +370,12 @@ def test_committed_notebooks_carry_no_errors(path: Path) -> None:
 
 SCRIPT_CHECKS = {
     "inventory_report.ipy": ["Enchanted items (3):", "Excalibur", "% left"],
-    "world_census.ipy": ["2 players online", "5 entities", "Showing 2 objective(s)"],
+    "world_census.ipy": [
+        "2 players online",
+        "5 entities",
+        "Showing 2 objective(s)",
+        "- coins: displays as 'Coins'",
+    ],
 }
 
 
@@ -385,6 +390,7 @@ def test_ipy_scripts_in_a_kernel(name: str, mode: str) -> None:
     out = texts(nb.cells[0])
     for expected in SCRIPT_CHECKS[name]:
         assert expected in out
+    assert "§" not in out and "minecraft:" not in out  # the words, and the short names
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPT_CHECKS))
@@ -402,4 +408,5 @@ def test_ipy_scripts_with_the_ipython_command(name: str, tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr[-2000:]
     for expected in SCRIPT_CHECKS[name]:
         assert expected in done.stdout
+    assert "§" not in done.stdout and "minecraft:" not in done.stdout
     assert set(SCRIPTS.glob("*.ipy")) == {SCRIPTS / n for n in SCRIPT_CHECKS}

@@ -43,7 +43,7 @@ def test_shape_and_lookup() -> None:
 def test_counts_keep_unknown_as_itself() -> None:
     counts = region().counts()
     assert counts.to_dict() == {
-        "minecraft:air": 5, "minecraft:stone": 4, "minecraft:water": 2, UNLOADED: 1,
+        "air": 5, "stone": 4, "water": 2, UNLOADED: 1,
     }  # fmt: skip
     assert counts.name == "count" and counts.index.name == "block"
     assert OUT_OF_WORLD not in counts  # a palette entry never met is not counted
@@ -51,9 +51,10 @@ def test_counts_keep_unknown_as_itself() -> None:
 
 def test_to_frame_one_row_per_block_in_reading_order() -> None:
     frame = region().to_frame()
-    assert list(frame.columns) == ["x", "y", "z", "block"] and len(frame) == 12
+    assert list(frame.columns) == ["x", "y", "z", "block", "blockId"] and len(frame) == 12
     assert list(frame.x[:3]) == [5, 6, 7] and list(frame.y[:3]) == [10, 10, 10]
-    assert list(frame.block[frame.y == 12]) == ["minecraft:air", "minecraft:water", UNLOADED]
+    assert list(frame.block[frame.y == 12]) == ["air", "water", UNLOADED]
+    assert list(frame.blockId[frame.y == 12]) == ["minecraft:air", "minecraft:water", UNLOADED]
     with pytest.raises(ValueError, match="states=True"):
         region().to_frame(states=True)
 
@@ -70,7 +71,7 @@ def test_heightmap_nan_for_unknown_minus_inf_for_empty() -> None:
 
 def test_describe_names_the_unknown() -> None:
     assert repr(region()) == (
-        "<BlockRegion 3x4x1 blocks at (5, 10, 7) in minecraft:overworld: 3 kinds, 1 unknown>"
+        "<BlockRegion 3x4x1 blocks at (5, 10, 7) in overworld: 3 kinds, 1 unknown>"
     )
 
 

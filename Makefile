@@ -38,9 +38,10 @@ run: $(STAMP_RUN)
 demo: $(STAMP_RUN)
 	$(BIN)/python -m mcbews_repl demo
 
-# Re-run every notebook against the simulated world and save its outputs.
+# The notebooks as committed: without outputs (an old /connect token, old times).
+# The tests run every notebook; JupyterLab runs them afresh for a reader.
 notebooks: $(STAMP_RUN)
-	MCBEWS_PORT=19131 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
+	$(BIN)/python tests/notebooks/clean.py notebooks/*.ipynb
 
 # Record tests/captures/ again (the notebook flows and a few scripted sessions); every
 # capture there is replayed by the test suite. Only after a deliberate change: read the diff.

@@ -140,9 +140,16 @@ class AddressInUse(McbewsError, OSError):
     def __init__(self, host: str, port: int, reason: str) -> None:
         self.host = host
         self.port = port
-        super().__init__(
-            f"cannot listen on {host}:{port}: {reason}; another bridge or notebook may hold "
-            "it: stop that one, or choose another port (port=0 picks a free one)"
+        self.reason = reason
+        super().__init__(self.advice("port=0"))
+
+    def advice(self, free_port: str) -> str:
+        """The message, with ``free_port`` as the way to ask for a free port where the
+        reader is (``port=0`` in Python, ``--port 0`` in ``%mc serve``)."""
+        return (
+            f"cannot listen on {self.host}:{self.port}: {self.reason}; another bridge or "
+            f"notebook may hold it: stop that one, or choose another port ({free_port} picks "
+            "a free one)"
         )
 
 

@@ -26,10 +26,18 @@ from ..sansio import (
 from .results import CommandResult
 from .scope import current_scope
 
-__all__ = ["Answer", "CapabilityCalls"]
+__all__ = ["Answer", "CapabilityCalls", "failure_fields"]
 
 Answer = CapabilityResult | CapabilityFailed | RequestExpired
 Record = Callable[..., object]
+
+
+def failure_fields(answer: object) -> dict[str, str]:
+    """The addon's code and message of a failed answer, for its ``capability`` log entry:
+    ``%mc`` says what failed ("no player named Nobody is online"), not only that it did."""
+    if isinstance(answer, CapabilityFailed):
+        return {"code": answer.code, "message": answer.message}
+    return {}
 
 
 class CapabilityCalls:
@@ -66,6 +74,7 @@ class CapabilityCalls:
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._futures[request.request_id] = future
         start, outcome = time.monotonic(), "error"
+        answer: Answer | None = None
         scope = current_scope()
         if scope is not None:
             scope.requests += 1
@@ -82,7 +91,8 @@ class CapabilityCalls:
             self._cancelled(request.request_id)
             raise
         finally:
-            self._forget(request, future, outcome, time.monotonic() - start, record)
+            took = time.monotonic() - start
+            self._forget(request, future, outcome, took, record, failure_fields(answer))
         return self._unwrap(request, answer, timeout)
 
     def settle(self, answer: Answer) -> bool:
@@ -108,6 +118,7 @@ class CapabilityCalls:
         outcome: str,
         took: float,
         record: bool,
+        failure: dict[str, str],
     ) -> None:
         self._futures.pop(request.request_id, None)
         self._proto.forget(request.request_id)
@@ -125,6 +136,7 @@ class CapabilityCalls:
             outcome=outcome,
             elapsed=took,
             transport="chat",
+            **failure,
         )
 
     def _unwrap(self, request: CapabilityRequest, answer: Answer, timeout: float) -> dict[str, Any]:

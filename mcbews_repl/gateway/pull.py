@@ -42,6 +42,7 @@ from ..sansio.pull import (
     encode_pull,
     encode_pull_request,
 )
+from .calls import failure_fields
 from .results import CommandResult
 from .scope import current_scope
 
@@ -132,6 +133,7 @@ class PullCalls:
     ) -> dict[str, Any]:
         request = encode_pull_request(short_id(), capability, payload)
         start, outcome = time.monotonic(), "error"
+        failure: dict[str, str] = {}  # the addon's code and message, when it failed
         self.pending += 1
         scope = current_scope()
         if scope is not None:
@@ -141,6 +143,7 @@ class PullCalls:
                 text = await self._answer_text(request)
             answer = interpret_bridge_answer(request.request_id, capability, text)
             outcome = "ok" if isinstance(answer, CapabilityResult) else "failed"
+            failure = failure_fields(answer)
         except TimeoutError as exc:
             outcome = "timeout"
             raise RequestTimeout(
@@ -148,7 +151,7 @@ class PullCalls:
                 f"on {self._where}, over the pull transport (mcbews:ask/mcbews:pull)"
             ) from exc
         except _Lost as exc:
-            outcome = "failed"
+            outcome, failure = "failed", {"code": exc.code, "message": exc.message}
             raise CapabilityError(exc.code, exc.message, capability) from None
         except asyncio.CancelledError:
             outcome = "cancelled"
@@ -166,6 +169,7 @@ class PullCalls:
                     outcome=outcome,
                     elapsed=took,
                     transport="pull",
+                    **failure,
                 )
         if isinstance(answer, CapabilityResult):
             return answer.result

@@ -94,6 +94,8 @@ def _operands(kind: str | None, mc: Minecraft | None) -> list[str]:
         return list(mc.capability_names) if mc is not None else list(SHIPPED_CAPABILITIES)
     if kind == "record":
         return ["stop"]  # or a file name, which Tab cannot guess
+    if kind == "subcommands":
+        return [s.name for s in SUBCOMMANDS]
     if kind == "tools":
         from ..toolkit.catalogue import CATALOGUE
 

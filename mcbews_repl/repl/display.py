@@ -102,11 +102,11 @@ def _status_text(s: Status) -> str:
 
 
 def _player_html(p: PlayerSnapshot) -> str:
-    return card_html(p.name, str(p.data.get("id", "")), p.card_fields())
+    return card_html(p.name, p.subtitle(), p.card_fields())
 
 
 def _player_text(p: PlayerSnapshot) -> str:
-    return card_text(p.name, str(p.data.get("id", "")), p.card_fields())
+    return card_text(p.name, p.subtitle(), p.card_fields())
 
 
 # The evidence every toolkit answer carries; the card shows it after the answer's own fields.

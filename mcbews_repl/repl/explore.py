@@ -25,6 +25,7 @@ from .connections import ConnectionRef, Submit, resolve
 from .progress import Bar, blocks_bar, until_cancelled
 from .runtime import Pending, Runtime
 from .tables import entities_frame, events_frame
+from .worlds import call_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -122,7 +123,9 @@ class Explore:
 
     if TYPE_CHECKING:  # provided by Minecraft, the class this one is mixed into
 
-        def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]: ...
+        def _submit(
+            self, coro: Coroutine[Any, Any, T], label: str, called: str = ""
+        ) -> Pending[T]: ...
 
     @cached_property
     def query(self) -> OnLoop[WorldQueries]:
@@ -188,7 +191,8 @@ class Explore:
             )  # fmt: skip
             return await until_cancelled(read, lambda: bar[0])
 
-        pending = self._submit(run(), f"blocks {box.size[0]}x{box.size[1]}x{box.size[2]}")
+        label, called = f"blocks {box.size[0]}x{box.size[1]}x{box.size[2]}", "blocks(...)"
+        pending = self._submit(run(), label, called)
         bar[0] = blocks_bar(box.volume, len(split_box(box)))  # not for a stopped bridge
         return pending
 
@@ -199,17 +203,18 @@ class Explore:
             read = await self.scoreboard.target.objective_scores(objective)
             return read.to_dataframe()
 
-        return self._submit(run(), f"objective {objective}")
+        return self._submit(run(), f"objective {objective}", call_text("objective", objective))
 
     def entities(self, **filters: Any) -> Pending[pd.DataFrame]:
-        """Entities as a DataFrame (id, type, name, dimension, x, y, z, yaw); filters as
+        """Entities as a DataFrame (id, type, typeId, name, dimension, dimensionId, x, y, z,
+        yaw: the short names and the full ids, gameids.py); filters as
         ``query.entities``. ``querytarget`` finds them; the addon names them by id."""
 
         async def run() -> pd.DataFrame:
             found: EntityList = await self.query.target.entities(**filters)
             return entities_frame(found, await self._describe([e.id for e in found.entities]))
 
-        return self._submit(run(), "entities")
+        return self._submit(run(), "entities", "entities()" if not filters else "entities(...)")
 
     async def _describe(self, ids: list[str]) -> dict[str, dict[str, Any]]:
         """Type and name of each id, asked in batches that fit a command line; empty when

@@ -17,7 +17,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 
 from ..cleantext import clean_text
 from ..doctor import PROBE_WARNING
-from ..exceptions import McbewsError
+from ..exceptions import AddressInUse, McbewsError
 from ..sansio.formatting import strip_codes
 from .addon_magics import AddonMagics
 from .config import encrypt_policy
@@ -25,7 +25,7 @@ from .explore_magics import ExploreMagics
 from .handle import Minecraft
 from .magicargs import parse_value
 from .runtime import Pending
-from .usage import BY_NAME, SUBCOMMANDS, help_text
+from .usage import BY_NAME, SUBCOMMANDS, help_text, subcommand_help
 from .views import tag
 from .world_magics import WorldMagics
 
@@ -77,6 +77,10 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
     def _sub_status(self, rest: str) -> Any:
         return self.handle.status()
 
+    def _sub_help(self, rest: str) -> None:
+        # printed, not returned: the words as %mc? shows them, with no Out[] prompt
+        print(subcommand_help(rest) if rest else help_text())
+
     def _sub_serve(self, rest: str) -> Any:
         args = BY_NAME["serve"].parse(rest)
         token: str | bool | None = False if args.no_token else (args.token or True)
@@ -86,7 +90,9 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
         except (OSError, ValueError) as exc:
             still = self.ext.mc
             kept = "" if still is None or still.stopped else f"; still listening on {still.url}"
-            raise UsageError(f"%mc serve: {exc}{kept}") from None
+            # A busy port, in the words of this magic's own options (--port 0, not port=0).
+            said = exc.advice("--port 0") if isinstance(exc, AddressInUse) else str(exc)
+            raise UsageError(f"%mc serve: {said}{kept}") from None
         print(f"Bridge listening. In Minecraft type: {mc.connect_command}")
         return mc.status()
 

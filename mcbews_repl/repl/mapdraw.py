@@ -31,6 +31,9 @@ __all__ = [
 
 MAP_WIDTH_PX, MAP_HEIGHT_PX = 640, 400  # the picture; it shrinks with a narrow notebook
 _MARGIN_PX = 28  # room for the coordinate labels along the top and the left
+# A strip under the area drawn, for the scale bar and the north arrow: on the map itself
+# they hid whoever stood in that corner (a zombie at the edge of a region's terrain).
+_KEY_STRIP_PX = 30
 MIN_SPAN_BLOCKS = 16  # the smallest area a map shows, so one player is not a blur
 _PAD_BLOCKS = 4.0  # room kept around every point
 _NICE_STEPS = (1, 2, 5)  # grid steps are these times a power of ten
@@ -193,15 +196,18 @@ def _grid(canvas: _Canvas) -> list[str]:
 
 
 def _scale_bar(canvas: _Canvas) -> str:
+    """The scale bar and the north arrow, in the strip under the area drawn (nothing on the
+    map is under them)."""
     step, length = canvas.b.step, canvas.b.step * canvas.scale
-    x, y = _MARGIN_PX + 10, canvas.height - 12
+    x, y = _MARGIN_PX, canvas.height + _KEY_STRIP_PX - 8
     return (
-        f"<g class='scale'><rect x='{x - 4}' y='{y - 14}' width='{length + 8:.1f}' height='20' "
-        "rx='3' style='fill:var(--jp-layout-color1, #fff);opacity:0.8'/>"
-        f"<line x1='{x}' y1='{y}' x2='{x + length:.1f}' y2='{y}' "
+        f"<g class='scale'><line x1='{x}' y1='{y}' x2='{x + length:.1f}' y2='{y}' "
         "style='stroke:var(--jp-ui-font-color1, #222);stroke-width:2'/>"
-        f"<text x='{x + length / 2:.1f}' y='{y - 4}' text-anchor='middle'>{step} blocks</text>"
-        f"<text x='{MAP_WIDTH_PX - 10}' y='{_MARGIN_PX + 16}' text-anchor='end' "
+        f"<line x1='{x}' y1='{y - 4}' x2='{x}' y2='{y + 2}' style='stroke:var(--jp-ui-font-color1,"
+        f" #222);stroke-width:2'/><line x1='{x + length:.1f}' y1='{y - 4}' x2='{x + length:.1f}'"
+        f" y2='{y + 2}' style='stroke:var(--jp-ui-font-color1, #222);stroke-width:2'/>"
+        f"<text x='{x + length + 6:.1f}' y='{y + 4}'>{step} blocks</text>"
+        f"<text x='{MAP_WIDTH_PX - 4}' y='{y + 4}' text-anchor='end' "
         "font-weight='bold'>N &#8593;</text></g>"
     )
 
@@ -261,7 +267,8 @@ def _svg(snapshot: MapSnapshot, bounds: Bounds, terrain_png: bytes | None) -> st
     parts.append(_scale_bar(canvas))
     return (
         f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {MAP_WIDTH_PX} "
-        f"{canvas.height:.0f}' style='width:100%;max-width:{MAP_WIDTH_PX}px;display:block;"
+        f"{canvas.height + _KEY_STRIP_PX:.0f}' style='width:100%;max-width:{MAP_WIDTH_PX}px;"
+        "display:block;"
         "font-family:var(--jp-ui-font-family, sans-serif);font-size:12px;"
         "fill:var(--jp-ui-font-color1, #222)'>"
         "<style>.grid{stroke:rgba(128,128,128,.25);stroke-width:1}"

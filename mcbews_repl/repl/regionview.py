@@ -42,7 +42,9 @@ def _picture(region: BlockRegion) -> str:
     except ImportError:
         return "<p><i>pip install mcbews-repl[lab] (matplotlib) for a picture</i></p>"
     data = base64.b64encode(png).decode("ascii")
-    return f"<img src='data:image/png;base64,{data}' style='max-width:560px' alt='block region'>"
+    width = int.from_bytes(png[16:20], "big")  # the PNG header's width: shown at its own size
+    return (f"<img src='data:image/png;base64,{data}' width='{width}' "
+            "style='max-width:100%;flex:none' alt='block region'>")  # fmt: skip
 
 
 def region_html(region: BlockRegion) -> str:
@@ -54,7 +56,8 @@ def region_html(region: BlockRegion) -> str:
     table = f"<table><tr><th>block</th><th>count</th></tr>{rows}</table>"
     return (
         f"<div><b>BlockRegion</b> {escape_html(_headline(region))}"
-        f"<div style='display:flex;gap:1em;align-items:flex-start'>{_picture(region)}{table}"
+        f"<div style='display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start'>"
+        f"{_picture(region)}{table}"
         "</div></div>"
     )
 

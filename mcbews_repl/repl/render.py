@@ -32,6 +32,22 @@ _OK, _FAIL = "#1a7f37", "#cf222e"
 # Secondary text and borders follow the notebook's theme (light or dark) where it says.
 _MUTED = "color:var(--jp-ui-font-color2, #666)"
 _BORDER = "var(--jp-border-color1, #ccc)"
+# A card's rows carry their own look: JupyterLab styles every table in an output
+# (.jp-RenderedHTMLCommon: cells right-aligned, odd and even rows in two backgrounds, a
+# hover colour), which made a card's first row read differently from the others.
+_ROW = "background:transparent"
+_CELL = "text-align:left;vertical-align:top;background:transparent;border:none;line-height:1.4"
+
+
+def _fields_table(fields: Iterable[tuple[object, object]], key: str, margin: str = "") -> str:
+    """Rows of a key (``<th>``, styled ``key``) and its value, all in one look of our own."""
+    rows = "".join(
+        f"<tr style='{_ROW}'><th style='{_CELL};font-weight:normal;padding:1px 10px 1px 0;"
+        f"{key}'>{_e(k)}</th><td style='{_CELL};padding:1px 0'>{_e(v)}</td></tr>"
+        for k, v in fields
+    )
+    return (f"<table class='mcbews-fields' style='border-collapse:collapse;border:none;"
+            f"margin:{margin or '0'}'><tbody>{rows}</tbody></table>")  # fmt: skip
 
 
 def _e(value: object) -> str:
@@ -83,17 +99,13 @@ def command_html(
 ) -> str:
     colour = _OK if ok else _FAIL
     mark = "✔" if ok else "✘"
-    rows = "".join(
-        f"<tr><td style='padding:0 8px 0 0;{_MUTED}'>{_e(k)}</td><td>{_e(v)}</td></tr>"
-        for k, v in extra.items()
-    )
     return (
         f"<div style='border-left:4px solid {colour};padding:4px 10px;font-family:monospace'>"
         f"<b style='color:{colour}'>{mark} /{escape_html(command)}</b> "
         f"<span style='{_MUTED}'>status {status_code}</span>"
         # say, me and tellraw answer without a statusMessage: no empty line for them
         + (f"<br>{_e(message)}" if message else "")
-        + (f"<table style='margin-top:4px'>{rows}</table>" if rows else "")
+        + (_fields_table(extra.items(), _MUTED, "4px 0 0 0") if extra else "")
         + "</div>"
     )
 
@@ -110,17 +122,12 @@ def command_text(
 
 def card_html(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -> str:
     """A small card: a title line and a two-column table of fields."""
-    rows = "".join(
-        f"<tr><th style='text-align:left;padding:1px 10px 1px 0;{_MUTED}'>{_e(k)}</th>"
-        f"<td style='text-align:left'>{_e(v)}</td></tr>"
-        for k, v in fields
-    )
     return (
         f"<div style='display:inline-block;border:1px solid {_BORDER};border-radius:6px;"
         "padding:8px 12px;font-family:sans-serif'>"
         f"<div style='font-size:1.2em;font-weight:bold'>{_e(title)}</div>"
         f"<div style='{_MUTED};margin-bottom:4px'>{_e(subtitle)}</div>"
-        f"<table>{rows}</table></div>"
+        f"{_fields_table(fields, f'{_MUTED};font-weight:bold')}</div>"
     )
 
 

@@ -16,10 +16,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..cleantext import clean_text, escape_html
+from ..gameids import id_columns, short_id, with_ids
 from ..sansio.formatting import to_html
 from .render import card_html, card_text
 from .tables import caps_frame, clean_rows, inventory_frame, player_rows
-from .views import frame_html, frame_text, short_id, tag
+from .views import frame_html, frame_text, tag
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -106,7 +107,7 @@ def tree_text(title: str, value: object) -> str:
 
 def _cards(result: CallResult, card: Callable[..., str]) -> list[str]:
     """One card per player in a snapshot answer (ValueError: none, not a snapshot)."""
-    cards = [card(p.name, str(p.data.get("id", "")), p.card_fields()) for p in player_rows(result)]
+    cards = [card(p.name, p.subtitle(), p.card_fields()) for p in player_rows(result)]
     if not cards:
         raise ValueError("no players in the answer")
     return cards
@@ -172,9 +173,10 @@ _KNOWN: dict[str, tuple[Callable[[CallResult], str], Callable[[CallResult], str]
 def _described(result: CallResult) -> pd.DataFrame:
     import pandas as pd
 
-    rows = [{"id": e["id"], "type": e.get("typeId"), "name": e.get("nameTag") or None}
-            for e in result["entities"] if e]  # fmt: skip
-    return tag(pd.DataFrame(clean_rows(rows), columns=["id", "type", "name"]), "entities")
+    rows = [with_ids({"id": e["id"], "type": e.get("typeId"), "name": e.get("nameTag") or None},
+                     "type") for e in result["entities"] if e]  # fmt: skip
+    columns = id_columns(["id", "type", "name"], "type")
+    return tag(pd.DataFrame(clean_rows(rows), columns=columns), "entities")
 
 
 def _shown(result: CallResult, form: int, tree: Callable[[str, object], str]) -> str:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..cleantext import clean_text, escape_html
+from ..gameids import short_id
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,12 +55,6 @@ _GREEN, _AMBER, _RED = "#2da44e", "#d29922", "#cf222e"
 _MUTED = "color:var(--jp-ui-font-color2, #888)"
 
 
-def short_id(value: object) -> str:
-    """``minecraft:diamond_sword`` → ``diamond_sword``; other namespaces stay."""
-    text = "" if _empty(value) else str(value)
-    return text.removeprefix("minecraft:")
-
-
 def _empty(value: object) -> bool:
     if value is None:
         return True
@@ -80,11 +75,13 @@ def _number(value: object, digits: int = 0) -> str:
     return f"{number:,.{digits}f}"
 
 
-def _time(value: object) -> str:
+def _time(value: object, *, milliseconds: bool = True) -> str:
     if _empty(value):
         return ""
     stamp = getattr(value, "strftime", None)
-    return stamp("%H:%M:%S.%f")[:-3] if stamp is not None else str(value)
+    if stamp is None:
+        return str(value)
+    return str(stamp("%H:%M:%S.%f"))[:-3] if milliseconds else str(stamp("%H:%M:%S"))
 
 
 def bar_colour(fraction: float) -> str:
@@ -210,8 +207,19 @@ def _ok_html(row: Any) -> str:
     return f"<b style='color:{_GREEN if ok else _RED}'>{'✔' if ok else '✘'}</b>"
 
 
+def _world_connected(row: Any) -> str:
+    """Since when (to the second), or that it dropped: one column keeps the table narrow."""
+    if not row.get("connected"):
+        return "no, dropped"
+    return f"yes, since {_time(row.get('connected since'), milliseconds=False)}"
+
+
+def _world_address(row: Any) -> str:
+    return f"{_get('address')(row)}{', encrypted' if row.get('encrypted') is True else ''}"
+
+
 _WHERE = (
-    Column("dimension", _short("dimension")),
+    Column("dimension", _short("dimension"), title=_get("dimensionId")),
     Column("x", _num("x", 1), align="right"),
     Column("y", _num("y", 1), align="right"),
     Column("z", _num("z", 1), align="right"),
@@ -221,7 +229,7 @@ VIEWS: dict[str, View] = {
     "inventory": View("inventory", (
         Column("player", _get("player")),
         Column("slot", _get("slot"), align="right"),
-        Column("item", _short("typeId"), title=_get("typeId")),
+        Column("item", _short("item"), title=_get("itemId")),
         Column("amount", _num("amount"), align="right"),
         Column("durability", _durability_text, _durability_html),
         Column("name", _name_text, _name_html, wrap=True),
@@ -236,7 +244,7 @@ VIEWS: dict[str, View] = {
         Column("tags", _get("tags"), wrap=True),
     ), picks=("dimension", "game mode")),
     "entities": View("entities", (
-        Column("type", _short("type"), title=_get("type")),
+        Column("type", _short("type"), title=_get("typeId")),
         Column("name", _get("name")),
         *_WHERE,
         Column("id", _get("id"), align="right"),
@@ -260,6 +268,15 @@ VIEWS: dict[str, View] = {
         Column("status", _num("status"), align="right"),
         Column("message", _get("message"), wrap=True),
     )),
+    "worlds": View("worlds", (
+        Column("id", _num("id"), align="right"),
+        Column("name", _get("name")),
+        Column("connected", _world_connected),
+        Column("address", _world_address),
+        Column("players", _get("players"), wrap=True),
+        Column("pending", _num("pending"), align="right"),
+        Column("last event", _get("last event"), wrap=True),
+    ), picks=("connected",)),
     "track": View("track", (
         Column("time", lambda row: _time(row.get("time"))),
         Column("seconds", _num("seconds", 2), align="right"),

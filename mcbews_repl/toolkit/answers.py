@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..gameids import with_ids
 from ..sansio.formatting import strip_codes
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ __all__ = [
     "TestFor",
 ]
 
-ENTITY_COLUMNS = ["id", "dimension", "x", "y", "z", "yaw"]
+ENTITY_COLUMNS = ["id", "dimension", "dimensionId", "x", "y", "z", "yaw"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,7 +218,8 @@ class EntityList(Answer):
     def to_dataframe(self) -> pd.DataFrame:
         import pandas as pd
 
-        return pd.DataFrame([asdict(e) for e in self.entities], columns=ENTITY_COLUMNS)
+        rows = [with_ids(asdict(e), "dimension") for e in self.entities]  # gameids.py
+        return pd.DataFrame(rows, columns=ENTITY_COLUMNS)
 
 
 @dataclass(frozen=True, kw_only=True)

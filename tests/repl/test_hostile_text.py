@@ -67,7 +67,15 @@ SHOWN_VALUES: dict[str, Callable[[Any], Any]] = {
     "testfor answer": lambda mc: mc.query.testfor("@a").result(),
     "plain frame": lambda mc: mc.inventory().result()[["player", "nameTag", "lore"]],
     "doctor": lambda mc: _doctor_report(),
+    "a failed call in the panel": lambda mc: _after_a_failure(mc),
 }
+
+
+def _after_a_failure(mc: Any) -> Any:
+    """The panel once a capability failed naming the player: the addon's message is shown."""
+    with pytest.raises(CapabilityError):
+        mc.inventory(H + "2").result()
+    return mc.status()
 
 
 @pytest.mark.parametrize("name", list(SHOWN_VALUES))

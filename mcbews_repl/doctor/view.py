@@ -10,6 +10,7 @@ import html
 import shutil
 from typing import Any
 
+from ..optional import needs
 from .report import Check, DoctorReport, Verdict
 
 __all__ = ["report_html", "report_plain", "report_table", "report_text"]
@@ -58,7 +59,8 @@ def report_html(report: DoctorReport) -> str:
 
 def report_table(report: DoctorReport, width: int | None = None) -> Any:
     """A rich Table of the checks (for a console to print)."""
-    from rich.table import Table
+    with needs():
+        from rich.table import Table
 
     table = Table(
         title=f"mcbews doctor: {report.game}",
@@ -83,7 +85,8 @@ def report_table(report: DoctorReport, width: int | None = None) -> Any:
 
 def report_text(report: DoctorReport, width: int | None = None) -> str:
     """The table as ANSI-coloured text, at the terminal's width (IPython's plain text)."""
-    from rich.console import Console
+    with needs():
+        from rich.console import Console
 
     width = width or max(shutil.get_terminal_size((120, 40)).columns, 80)
     console = Console(width=width, force_terminal=True, force_jupyter=False, highlight=False)

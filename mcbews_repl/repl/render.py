@@ -11,6 +11,7 @@ import html
 from collections.abc import Iterable
 from typing import Any
 
+from ..optional import needs
 from ..sansio.formatting import runs, to_html
 
 __all__ = [
@@ -38,7 +39,8 @@ def _e(value: object) -> str:
 
 def game_markup(value: object) -> str:
     """Game text as rich markup: escaped, its § codes turned into rich styles."""
-    from rich.markup import escape
+    with needs():
+        from rich.markup import escape
 
     parts = []
     for run in runs(str(value)):
@@ -53,7 +55,8 @@ def game_markup(value: object) -> str:
 
 def ansi(markup: str, width: int = 100, *, wrap: bool = True) -> str:
     """Render rich console markup to a string with ANSI colours (``wrap``: at ``width``)."""
-    from rich.console import Console
+    with needs():
+        from rich.console import Console
 
     # force_jupyter=False: in a kernel rich would otherwise also display its (empty) capture
     # buffer, leaving a blank <pre></pre> output above every result.
@@ -92,7 +95,8 @@ def command_html(
 def command_text(
     command: str, ok: bool, status_code: int, message: str, extra: dict[str, Any]
 ) -> str:
-    from rich.markup import escape
+    with needs():
+        from rich.markup import escape
 
     colour, mark = ("green", "✔") if ok else ("red", "✘")
     lines = [f"[bold {colour}]{mark} /{escape(command)}[/] [dim]status {status_code}[/]"]
@@ -118,7 +122,8 @@ def card_html(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -
 
 
 def card_text(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -> str:
-    from rich.markup import escape
+    with needs():
+        from rich.markup import escape
 
     lines = [f"[bold cyan]{game_markup(title)}[/]  [dim]{escape(subtitle)}[/]"]
     lines += [f"  [bold]{escape(k)}[/]: {game_markup(v)}" for k, v in fields]

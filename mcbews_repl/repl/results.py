@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..optional import needs
 from ..sansio.formatting import to_html
 from .render import card_html, card_text
 from .tables import caps_frame, clean_rows, inventory_frame, player_rows
@@ -169,7 +170,8 @@ _KNOWN: dict[str, tuple[Callable[[CallResult], str], Callable[[CallResult], str]
 
 
 def _described(result: CallResult) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     rows = [{"id": e["id"], "type": e.get("typeId"), "name": e.get("nameTag") or None}
             for e in result["entities"] if e]  # fmt: skip

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..exceptions import NotConnected, WhichWorld
 from ..gateway import Bridge, GameConnection, LogEntry
+from ..optional import needs
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -290,7 +291,8 @@ class Roster:
 
     def frame(self) -> pd.DataFrame:
         """``mc.worlds``: one row per world, connected ones first, then the dropped."""
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         records = sorted(self.sync(), key=lambda r: not r.connected)  # stable: oldest first
         rows = [r.row() for r in records]

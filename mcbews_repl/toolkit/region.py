@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..optional import needs
 from .boxes import OUT_OF_WORLD, UNLOADED, Box, Tile, states_key
 
 if TYPE_CHECKING:
@@ -79,7 +80,8 @@ class BlockRegion:
     # --- views ----------------------------------------------------------------------------
     def counts(self) -> pd.Series:
         """How many of each block, most first; unknown positions are counted as themselves."""
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         tally = np.bincount(self.ids.ravel(), minlength=len(self.palette))
         series = pd.Series(tally, index=pd.Index(self.palette, name="block"), name="count")
@@ -88,7 +90,8 @@ class BlockRegion:
     def to_frame(self, *, states: bool | None = None) -> pd.DataFrame:
         """One row per block: x, y, z (world coordinates), block, and ``states`` (a dict)
         when the read asked for them. Rows go x fastest, then z, then y."""
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         sx, sy, sz = self.size
         y, z, x = np.meshgrid(np.arange(sy), np.arange(sz), np.arange(sx), indexing="ij")
@@ -140,7 +143,8 @@ class BlockRegion:
     def plot(self, *, z: int | None = None, ignore: Iterable[str] = ()) -> Figure:
         """A top-down map (each column's top block) beside a cross-section at world ``z``
         (default: the middle of the box). Needs matplotlib (``pip install mcbews-repl[lab]``)."""
-        from .regionplot import plot_region
+        with needs():
+            from .regionplot import plot_region
 
         return plot_region(self, z=z, ignore=tuple(ignore))
 

@@ -4,7 +4,7 @@ process, ``soak_games.py``, plays the others).
 
 - :class:`Probe` asks the good game (a world that never leaves) one command every 50 ms
   while an attack runs and keeps the round trips: the table's p99 per attack.
-- :func:`cancellation_storm` starts a big block read on the good game and cancels it a
+- :func:`cancellation_storm` starts a big block read on the storm world and cancels it a
   few seconds later, again and again, the way an impatient notebook user interrupts cells:
   after each cancel, how long until nothing is pending, and whether anything was sent
   after it.
@@ -22,16 +22,18 @@ from mcbews_repl import Bridge, GameConnection, McbewsError
 from mcbews_repl.gateway.scope import CallScope, run_in_scope
 from mcbews_repl.toolkit import read_blocks
 
-__all__ = ["CancelStorm", "Probe", "cancellation_storm", "good_game"]
+__all__ = ["GOOD_WORLD", "STORM_WORLD", "CancelStorm", "Probe", "cancellation_storm", "good_game"]
 
 PROBE_EVERY_SECONDS = 0.05
 GOOD_WORLD = "world=good"
+STORM_WORLD = "world=storm"
 # A read of about a million blocks: far longer than the few seconds it runs before a cancel.
 STORM_BOX = ((-64, 0, -64), (63, 63, 63))
 
 
-def good_game(mc: Bridge) -> GameConnection | None:
-    found = [c for c in mc.connections if GOOD_WORLD in c.path and c.local_player]
+def good_game(mc: Bridge, world: str = GOOD_WORLD) -> GameConnection | None:
+    """The connection of a world that never leaves (the good one, or the storm's)."""
+    found = [c for c in mc.connections if c.path.endswith(world) and c.local_player]
     return found[0] if found else None
 
 
@@ -69,11 +71,11 @@ class CancelStorm:
 
 
 async def cancellation_storm(mc: Bridge, seconds: float, rng: random.Random) -> CancelStorm:
-    """Big reads on the good game, each cancelled after 1-4 s, for ``seconds``."""
+    """Big reads on the storm world, each cancelled after 1-4 s, for ``seconds``."""
     storm = CancelStorm()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        game = good_game(mc)
+        game = good_game(mc, STORM_WORLD)
         if game is None:
             await asyncio.sleep(0.1)
             continue

@@ -24,6 +24,8 @@
     │                          turn it into an ``ok: false`` answer
     ├── PrototypeError         a prototype capability did not load (syntax error, its module threw)
     ├── PackError              (also ValueError) a behavior pack fails a check or has nowhere to go
+    ├── MissingDependency      (also ModuleNotFoundError, an ImportError) an optional library
+    │                          is not installed; the message names the extra that brings it
     └── the simulated game's own, caught inside it and turned into game answers:
         CommandSyntaxError (sim/parse.py), CommandError (sim/cmdtypes.py),
         HandshakeRefused (sim/wsencrypt.py, also ValueError), ModuleSyntaxError
@@ -58,6 +60,7 @@ __all__ = [
     "GameDisconnected",
     "InvalidArgument",
     "McbewsError",
+    "MissingDependency",
     "NotConnected",
     "PackError",
     "PrototypeError",
@@ -233,6 +236,25 @@ class PrototypeError(McbewsError):
 class PackError(McbewsError, ValueError):
     """A behavior pack fails a check (manifest, module graph), or cannot be written or loaded
     where it was asked to go; the message says what to fix."""
+
+
+class MissingDependency(McbewsError, ModuleNotFoundError):
+    """A feature needs a library the installation left out (``module``); the message names
+    the extra of the package that brings it (``extra``) and the command that installs it.
+
+    It is a ``ModuleNotFoundError`` too, so code that falls back when an import fails keeps
+    doing so. Raised through :func:`mcbews_repl.optional.needs`.
+    """
+
+    def __init__(self, module: str, extra: str, needed_for: str | None = None) -> None:
+        self.module = module
+        self.extra = extra
+        what = f"{needed_for} needs {module}" if needed_for else f"{module} is needed here"
+        super().__init__(
+            f"{what}, which is not installed; it comes with the {extra} extra: "
+            f'python -m pip install "mcbews-repl[{extra}]"',
+            name=module,
+        )
 
 
 class CallInterrupted(KeyboardInterrupt):

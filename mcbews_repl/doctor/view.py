@@ -12,6 +12,7 @@ import shutil
 from typing import Any
 
 from ..cleantext import clean_text, escape_html
+from ..optional import needs
 from .report import Check, DoctorReport, Verdict
 
 __all__ = ["report_html", "report_plain", "report_table", "report_text"]
@@ -60,8 +61,9 @@ def report_html(report: DoctorReport) -> str:
 
 def report_table(report: DoctorReport, width: int | None = None) -> Any:
     """A rich Table of the checks (for a console to print)."""
-    from rich.markup import escape
-    from rich.table import Table
+    with needs():
+        from rich.markup import escape
+        from rich.table import Table
 
     def words(text: object) -> str:
         return escape(clean_text(str(text)))
@@ -90,7 +92,8 @@ def report_table(report: DoctorReport, width: int | None = None) -> Any:
 
 def report_text(report: DoctorReport, width: int | None = None) -> str:
     """The table as ANSI-coloured text, at the terminal's width (IPython's plain text)."""
-    from rich.console import Console
+    with needs():
+        from rich.console import Console
 
     width = width or max(shutil.get_terminal_size((120, 40)).columns, 80)
     console = Console(width=width, force_terminal=True, force_jupyter=False, highlight=False)

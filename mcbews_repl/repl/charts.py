@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..optional import needs
 from .mapdraw import player_colours
 from .views import BROKEN_PERCENT, WORN_PERCENT, bar_colour
 
@@ -34,7 +35,8 @@ def _need(frame: pd.DataFrame, columns: tuple[str, ...], made_by: str) -> None:
 
 
 def _figure(height: float, width: float = 8.0) -> Figure:
-    from ..toolkit.regionplot import shown_figure
+    with needs():
+        from ..toolkit.regionplot import shown_figure
 
     return shown_figure(figsize=(width, height), layout="constrained")
 

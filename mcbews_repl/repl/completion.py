@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..optional import needs
 from ..sansio.wire import BRIDGE_PLAYER
 from .usage import BY_NAME, SUBCOMMANDS
 
@@ -114,7 +115,8 @@ def player_names(mc: Minecraft) -> list[str]:
 
 def make_matcher(current_mc: Callable[[], Minecraft | None]) -> Any:
     """The matcher to add to ``shell.Completer.custom_matchers`` (and remove on unload)."""
-    from IPython.core.completer import SimpleCompletion, context_matcher
+    with needs():
+        from IPython.core.completer import SimpleCompletion, context_matcher
 
     @context_matcher()  # type: ignore[untyped-decorator]
     def mc_matcher(context: CompletionContext) -> SimpleMatcherResult:

@@ -19,6 +19,7 @@ from ..exceptions import (
     RequestTimeout,
 )
 from ..gateway import CommandResult, GameConnection
+from ..optional import needs
 from ..toolkit.answers import Answer, ObjectiveScores, RegionScan
 from .handle import Minecraft
 from .recording import Recording, recording_fields
@@ -195,8 +196,9 @@ BY_NAME: list[tuple[tuple[str, str], Callable[[Any], str], Callable[[Any, Any, b
 
 def display_pending(pending: Pending[Any]) -> None:
     """``mc.players()`` without ``await`` at the end of a cell: wait and show the result."""
-    from IPython import get_ipython
-    from IPython.display import display
+    with needs():
+        from IPython import get_ipython
+        from IPython.display import display
 
     try:
         value = pending.result()
@@ -254,7 +256,8 @@ def show_error(shell: Any, exc: BaseException) -> None:
 def show_welcome(mc: Minecraft) -> None:
     """How to connect: the /connect line, the tips, and the no-Minecraft way."""
     if "ipykernel" in sys.modules:
-        from IPython.display import HTML, display
+        with needs():
+            from IPython.display import HTML, display
 
         tips = "".join(f"<li>{t}</li>" for t in TIPS)
         display(

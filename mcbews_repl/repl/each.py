@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cleantext import clean_text
 from ..exceptions import CapabilityError, NotConnected
+from ..optional import needs
 from ..sansio.formatting import strip_codes
 from .runtime import Pending
 from .views import tag, world_view
@@ -154,7 +155,8 @@ def _same(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _command_rows(result: CommandResult) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     row = {"command": result.command, "ok": result.ok, "status": result.status_code,
            "message": strip_codes(result.status_message)}  # fmt: skip
@@ -162,7 +164,8 @@ def _command_rows(result: CommandResult) -> pd.DataFrame:
 
 
 def _answer_rows(answer: dict[str, Any]) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     return pd.DataFrame([{"result": dict(answer)}])
 
@@ -173,7 +176,8 @@ def _error_text(exc: BaseException) -> str:
 
 def _one(name: str, answer: Any, rows: Rows, blank: dict[str, Any]) -> pd.DataFrame:
     """A world's rows, or the one row of its error (the world column comes in _combine)."""
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     if answer is _NOTHING:
         return pd.DataFrame()
@@ -183,7 +187,8 @@ def _one(name: str, answer: Any, rows: Rows, blank: dict[str, Any]) -> pd.DataFr
 
 
 def _combine(names: list[str], frames: list[pd.DataFrame], view: str | None) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     columns: list[str] = ["world"]
     for frame in frames:  # the columns of the answers in their order, error last

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..exceptions import CapabilityError, FrameTooLarge
 from ..gateway import Bridge
+from ..optional import needs
 from ..sansio import encode_capability_request
 from ..toolkit import ChatContexts, EventForwarder, Scoreboard, Tools, WorldQueries
 from ..toolkit.answers import EntityList, ItemCount, ScoreList
@@ -103,7 +104,8 @@ class ToolsHandle:
         return self._submit(self.tools.call(name, **kwargs), f"tool {name}")
 
     def frame(self) -> pd.DataFrame:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         rows = [
             {"name": s.name, "kind": s.kind, "summary": s.summary,
@@ -252,7 +254,8 @@ class Explore:
         return self._submit(run(), "forward_events")
 
     def _follow_events(self, since: int | None, last: int) -> LiveEvents:
-        from IPython.display import display
+        with needs():
+            from IPython.display import display
 
         players = {c.id: c.local_player or "" for c in self._bridge.connections}
         render = lambda entries: events_frame(entries, players)  # noqa: E731
@@ -282,7 +285,8 @@ class Explore:
 def _in_kernel() -> bool:
     """A Jupyter kernel's shell (updates reach a front end), not a terminal that imported
     ipykernel along the way."""
-    from IPython import get_ipython
+    with needs():
+        from IPython import get_ipython
 
     return getattr(get_ipython(), "kernel", None) is not None
 

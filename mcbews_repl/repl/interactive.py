@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cleantext import clean_text, escape_html
+from ..optional import needs
 from .views import Column, View, frame_html, frame_text, view_of, visible_columns
 
 if TYPE_CHECKING:
@@ -50,7 +51,8 @@ def _sort_keys(words: list[str]) -> list[float | str | None]:
 
 def _plain_view(frame: pd.DataFrame) -> View:
     """A view of any frame: its columns as they are, numbers to the right."""
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     def cell(name: Any) -> Any:
         return lambda row: "" if pd.isna(row.get(name)) else str(row.get(name))
@@ -105,10 +107,8 @@ def _picks(view: View, header: str, words: list[str]) -> list[str]:
 
 def explore_table(frame: pd.DataFrame) -> Any:
     """The widget over ``frame``: pick lists, a search box, sortable columns."""
-    try:
+    with needs("mc.explore"):
         widget = _widget_class()
-    except ImportError as exc:
-        raise ImportError("mc.explore needs anywidget: pip install 'mcbews-repl[lab]'") from exc
     table = widget(**explore_rows(frame))
     # Where widgets cannot show (a saved notebook on a web page, a terminal): the static view.
     table.fallback = {"text/html": frame_html(frame), "text/plain": frame_text(frame)}
@@ -117,8 +117,9 @@ def explore_table(frame: pd.DataFrame) -> Any:
 
 @functools.cache
 def _widget_class() -> Any:
-    import anywidget
-    import traitlets
+    with needs():
+        import anywidget
+        import traitlets
 
     here = Path(__file__).parent
 

@@ -18,6 +18,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 from ..cleantext import clean_text
 from ..doctor import PROBE_WARNING
 from ..exceptions import AddressInUse, McbewsError
+from ..optional import needs
 from ..sansio.formatting import strip_codes
 from .addon_magics import AddonMagics
 from .config import encrypt_policy
@@ -217,7 +218,8 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
     def _cell(self, line: str, cell: str) -> Any:
         if line.split(maxsplit=1)[:1] == ["capability"]:
             return self._cell_capability(line.strip().removeprefix("capability"), cell)
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         commands = [c.strip().removeprefix("/") for c in cell.splitlines()]
         pendings = [self.handle.command(c) for c in commands if c and not c.startswith("#")]

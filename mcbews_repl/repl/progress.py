@@ -11,6 +11,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from ..optional import needs
+
 __all__ = ["Bar", "blocks_bar", "progress_bar", "samples_bar", "until_cancelled"]
 
 T = TypeVar("T")
@@ -33,7 +35,8 @@ class Bar:
         self._show(" — cancelled, nothing more will be read or sent")
 
     def _show(self, note: str) -> None:
-        from IPython.display import HTML
+        with needs():
+            from IPython.display import HTML
 
         done, total = self._done, self._total
         pct = 100 * done // max(total, 1)
@@ -48,7 +51,8 @@ class Bar:
 def _bar(unit: str) -> Bar | None:
     if "ipykernel" not in sys.modules:
         return None
-    from IPython.display import HTML, display
+    with needs():
+        from IPython.display import HTML, display
 
     handle = display(HTML(""), display_id=True)  # type: ignore[no-untyped-call]
     return None if handle is None else Bar(handle, unit)

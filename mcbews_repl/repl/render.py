@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..cleantext import clean_text, escape_html
+from ..optional import needs
 from ..sansio.formatting import runs, to_html
 
 __all__ = [
@@ -57,7 +58,8 @@ def _e(value: object) -> str:
 
 def plain_markup(value: object) -> str:
     """Text as rich markup that shows it as it is: cleaned, then escaped (no § colours)."""
-    from rich.markup import escape
+    with needs():
+        from rich.markup import escape
 
     return escape(clean_text(str(value)))
 
@@ -78,7 +80,8 @@ def game_markup(value: object) -> str:
 
 def ansi(markup: str, width: int = 100, *, wrap: bool = True) -> str:
     """Render rich console markup to a string with ANSI colours (``wrap``: at ``width``)."""
-    from rich.console import Console
+    with needs():
+        from rich.console import Console
 
     # force_jupyter=False: in a kernel rich would otherwise also display its (empty) capture
     # buffer, leaving a blank <pre></pre> output above every result.

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cleantext import clean_text, escape_html
 from ..gameids import id_columns, short_id, with_ids
+from ..optional import needs
 from ..sansio.formatting import to_html
 from .render import card_html, card_text
 from .tables import caps_frame, clean_rows, inventory_frame, player_rows
@@ -171,7 +172,8 @@ _KNOWN: dict[str, tuple[Callable[[CallResult], str], Callable[[CallResult], str]
 
 
 def _described(result: CallResult) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     rows = [with_ids({"id": e["id"], "type": e.get("typeId"), "name": e.get("nameTag") or None},
                      "type") for e in result["entities"] if e]  # fmt: skip

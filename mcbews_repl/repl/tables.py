@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..gameids import id_columns, with_ids
+from ..optional import needs
 from ..sansio.formatting import strip_codes
 from .views import tag
 
@@ -124,7 +125,8 @@ class PlayerSnapshot:
         ]
 
     def to_series(self) -> pd.Series[Any]:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         return pd.Series(self.row(), name=self.name)
 
@@ -137,7 +139,8 @@ def player_rows(result: Mapping[str, Any]) -> list[PlayerSnapshot]:
 
 
 def players_frame(result: Mapping[str, Any]) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     rows = clean_rows([p.row() for p in player_rows(result)])
     columns = list(PlayerSnapshot("", {}).row())
@@ -171,7 +174,8 @@ def inventory_frame(result: Mapping[str, Any], *, raw: bool = False) -> pd.DataF
     and shows through the inventory view. ``raw`` gives the addon's fields alone (its
     ``typeId``), shown as pandas shows any frame.
     """
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     rows: list[dict[str, Any]] = []
     for player in _players(result):
@@ -192,7 +196,8 @@ def inventory_frame(result: Mapping[str, Any], *, raw: bool = False) -> pd.DataF
 
 
 def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     listed = [c for c in result.get("capabilities") or [] if isinstance(c, dict)]
     rows = [
@@ -213,7 +218,8 @@ def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
 
 def events_frame(entries: Iterable[LogEntry], players: Mapping[int, str]) -> pd.DataFrame:
     """One row per log entry, indexed by its cursor (what ``mc.events(since=...)`` takes)."""
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     entries = list(entries)
     rows = [
@@ -234,7 +240,8 @@ def events_frame(entries: Iterable[LogEntry], players: Mapping[int, str]) -> pd.
 
 def entities_frame(found: EntityList, described: dict[str, dict[str, Any]]) -> pd.DataFrame:
     """querytarget's rows with each entity's type and name (from ``describe_entities``)."""
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     rows = []
     for e in found.entities:
@@ -263,7 +270,8 @@ def track_rows(
 
 def track_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Where players were over time: one row per player and snapshot, oldest first."""
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     frame = pd.DataFrame(clean_rows(rows), columns=TRACK_COLUMNS)
     frame["time"] = pd.to_datetime(frame["time"])

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..exceptions import NotConnected, WhichWorld
 from ..gateway import Bridge, GameConnection, LogEntry
+from ..optional import needs
 from .status import world_sentence
 from .views import tag
 
@@ -321,7 +322,8 @@ class Roster:
     def frame(self) -> pd.DataFrame:
         """``mc.worlds``: one row per world, connected ones first, then the dropped; shown
         through the worlds view (views.py)."""
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         records = sorted(self.sync(), key=lambda r: not r.connected)  # stable: oldest first
         rows = [r.row() for r in records]

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..gameids import with_ids
+from ..optional import needs
 from ..sansio.formatting import strip_codes
 
 if TYPE_CHECKING:
@@ -109,7 +110,8 @@ class ScoreList(Answer):
         return f"{self.holder}: {shown}"
 
     def to_dataframe(self) -> pd.DataFrame:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         rows = [{"holder": self.holder, **asdict(s)} for s in self.scores]
         for row in rows:  # the table shows the words; the Score keeps its § codes
@@ -216,7 +218,8 @@ class EntityList(Answer):
         return f"{len(self.entities)} entit(ies) for {self.selector}{more}"
 
     def to_dataframe(self) -> pd.DataFrame:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         rows = [with_ids(asdict(e), "dimension") for e in self.entities]  # gameids.py
         return pd.DataFrame(rows, columns=ENTITY_COLUMNS)
@@ -275,7 +278,8 @@ class RegionScan:
         return [{k: getattr(c, k) for k in keys} for c in self.checks]
 
     def to_dataframe(self) -> pd.DataFrame:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         return pd.DataFrame(self.rows(), columns=["x", "y", "z", "matches", "actual", "reason"])
 
@@ -307,7 +311,8 @@ class ObjectiveScores:
         return f"[{self.objective}] {len(self.scores)} score(s){cut}{gaps}"
 
     def to_dataframe(self) -> pd.DataFrame:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         rows = [{"holder": h, "value": v} for h, v in self.scores]
         return pd.DataFrame(rows, columns=["holder", "value"])

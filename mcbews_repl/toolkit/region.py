@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..gameids import short_id
+from ..optional import needs
 from .boxes import OUT_OF_WORLD, UNLOADED, Box, Tile, states_key
 
 if TYPE_CHECKING:
@@ -81,7 +82,8 @@ class BlockRegion:
     def counts(self) -> pd.Series:
         """How many of each block (by its short name, as every table names blocks: ``stone``,
         ``mypack:ruby``), most first; unknown positions are counted as themselves."""
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         tally = np.bincount(self.ids.ravel(), minlength=len(self.palette))
         names = pd.Index([short_id(p) for p in self.palette], name="block")
@@ -92,7 +94,8 @@ class BlockRegion:
         """One row per block: x, y, z (world coordinates), ``block`` (the short name) and
         ``blockId`` (the full id), and ``states`` (a dict) when the read asked for them.
         Rows go x fastest, then z, then y."""
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         sx, sy, sz = self.size
         y, z, x = np.meshgrid(np.arange(sy), np.arange(sz), np.arange(sx), indexing="ij")
@@ -145,7 +148,8 @@ class BlockRegion:
     def plot(self, *, z: int | None = None, ignore: Iterable[str] = ()) -> Figure:
         """A top-down map (each column's top block) beside a cross-section at world ``z``
         (default: the middle of the box). Needs matplotlib (``pip install mcbews-repl[lab]``)."""
-        from .regionplot import plot_region
+        with needs():
+            from .regionplot import plot_region
 
         return plot_region(self, z=z, ignore=tuple(ignore))
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..optional import needs
 from .boxes import OUT_OF_WORLD, UNLOADED
 
 if TYPE_CHECKING:
@@ -74,7 +75,8 @@ def colour_of(block: str) -> str:
 
 def _palette_image(indices: np.ndarray[Any, Any], palette: tuple[str, ...]) -> np.ndarray[Any, Any]:
     """RGB image of palette indices; -1 (nothing) white, -2 (unknown top) the unloaded colour."""
-    from matplotlib.colors import to_rgb
+    with needs():
+        from matplotlib.colors import to_rgb
 
     colours = np.array(
         [to_rgb(colour_of(b)) for b in palette] + [(1, 1, 1), to_rgb(_COLOURS[UNLOADED])]
@@ -87,7 +89,8 @@ def _palette_image(indices: np.ndarray[Any, Any], palette: tuple[str, ...]) -> n
 def _hatch_unknown(ax: Axes, unknown: np.ndarray[Any, Any], left: int, bottom: int) -> None:
     """Hatch the unknown cells: row ``r`` of ``unknown`` spans ``bottom + r`` to the next
     whole number in the axes' data, one rectangle per run of neighbours in a row."""
-    from matplotlib.patches import Rectangle
+    with needs():
+        from matplotlib.patches import Rectangle
 
     for row, cells in enumerate(unknown):
         edges = np.flatnonzero(np.diff(np.concatenate(([0], cells.astype(np.int8), [0]))))
@@ -98,7 +101,8 @@ def _hatch_unknown(ax: Axes, unknown: np.ndarray[Any, Any], left: int, bottom: i
 
 
 def _legend(fig: Figure, region: BlockRegion, shown: set[int]) -> None:
-    from matplotlib.patches import Patch
+    with needs():
+        from matplotlib.patches import Patch
 
     names = [region.palette[i] for i in sorted(shown) if i >= 0]
     handles = [
@@ -114,7 +118,8 @@ def _legend(fig: Figure, region: BlockRegion, shown: set[int]) -> None:
 def shown_figure(**options: Any) -> Figure:
     """A figure that shows itself when a notebook cell returns it, without pyplot (whose
     figures a notebook would also show at the end of the cell: twice)."""
-    from matplotlib.figure import Figure
+    with needs():
+        from matplotlib.figure import Figure
 
     class RegionFigure(Figure):
         def _repr_png_(self) -> bytes:

@@ -4,17 +4,32 @@
 # browser it prints that notebook's URL.
 # `make test` installs everything, test tools included, and runs every check.
 # Both create ./.venv on first use and reinstall when pyproject.toml changes.
+# Without make (Windows too): python -m pip install ".[lab]", then mcbews-repl lab (README).
 PYTHON ?= python3
-VENV   := .venv
+VENV   ?= .venv
+# The oldest Python the package runs on (pyproject's requires-python), and the versions
+# `make wheel-smoke` installs the wheel on (pyproject's classifiers name the same).
+PYTHON_MIN    ?= 3.11
+SMOKE_PYTHONS := 3.11 3.12 3.13
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check
 STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks captures test test-fast lint pytest addon-test bench bench-peers bench-answers bench-transports bench-worlds soak clean
+.PHONY: run demo notebooks captures test test-fast lint pytest addon-test wheel wheel-smoke bench bench-peers bench-answers bench-transports bench-worlds soak clean
+
+# An older Python is refused here, before the venv and pip: pip's resolver can search for
+# minutes before it says so. (sys.exit with a message prints it and exits 1.)
+comma := ,
+CHECK_PYTHON = import sys; need = tuple(int(n) for n in "$(PYTHON_MIN)".split(".")); \
+	have = sys.version_info[:2]; sys.exit(0 if have >= need else \
+	"mcbews_repl needs Python $(PYTHON_MIN) or newer; $(PYTHON) is Python %d.%d. " % have + \
+	"Tested: $(subst $() ,$(comma) ,$(SMOKE_PYTHONS)). " + \
+	"Pick one: make $(or $(firstword $(MAKECMDGOALS)),run) PYTHON=python3.12")
 
 $(BIN)/python:
+	@$(PYTHON) -c '$(CHECK_PYTHON)'
 	$(PYTHON) -m venv $(VENV)
 
 # What running needs: the package, JupyterLab and the notebooks' libraries.
@@ -29,18 +44,20 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP) $(STAMP_RUN)
 
 # default_url makes JupyterLab open, and print, the notebook itself rather than the Launcher.
+# It serves the repository, so the notebooks' links to ../docs/ open too.
 run: $(STAMP_RUN)
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks \
-		--LabApp.default_url=/lab/tree/$(NOTEBOOK) \
+	$(BIN)/jupyter lab --ServerApp.root_dir=. \
+		--LabApp.default_url=/lab/tree/notebooks/$(NOTEBOOK) \
 		$(if $(filter 0,$(shell id -u)),--allow-root,)
 
 # The same first look without a browser: a bridge and a simulated world in the terminal.
 demo: $(STAMP_RUN)
 	$(BIN)/python -m mcbews_repl demo
 
-# Re-run every notebook against the simulated world and save its outputs.
+# The notebooks as committed: without outputs (an old /connect token, old times).
+# The tests run every notebook; JupyterLab runs them afresh for a reader.
 notebooks: $(STAMP_RUN)
-	MCBEWS_PORT=19131 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
+	$(BIN)/python tests/notebooks/clean.py notebooks/*.ipynb
 
 # Record tests/captures/ again (the notebook flows and a few scripted sessions); every
 # capture there is replayed by the test suite. Only after a deliberate change: read the diff.
@@ -48,8 +65,8 @@ captures: $(STAMP)
 	$(BIN)/python tests/captures/make_captures.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check mcbews_repl tests benchmarks
-	$(BIN)/ruff format --check mcbews_repl tests benchmarks
+	$(BIN)/ruff check mcbews_repl tests benchmarks build_hooks.py
+	$(BIN)/ruff format --check mcbews_repl tests benchmarks build_hooks.py
 	$(BIN)/mypy mcbews_repl
 
 # The addon's toolchain (npm ci) before pytest too: the `%%mc capability --ts` test compiles
@@ -71,6 +88,22 @@ test-fast: lint
 
 addon-test: $(ADDON_DEPS)
 	cd addon && npm test
+
+# The sdist and the wheel built from it, in dist/: what `pip install` takes without a clone.
+wheel: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
+# The wheel installed as a user installs it: for each of SMOKE_PYTHONS a fresh venv outside
+# the checkout, pip install "WHEEL[lab]", then a real kernel, the simulated world, an
+# inventory, the map widget, addon export, mcbews-repl lab and docs/windows.md replayed from
+# there (tests/packaging/drive.py; its time is in docs/windows.md). CI runs it after `make test`.
+wheel-smoke: $(STAMP)
+	$(BIN)/python -m tests.packaging.drive $(SMOKE_PYTHONS)
+
+# For the tests: the value of a variable (make print-SMOKE_PYTHONS).
+print-%:
+	@echo $($*)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sansio.py
@@ -100,4 +133,4 @@ soak: $(STAMP)
 	$(BIN)/python benchmarks/bench_soak.py $(ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist

@@ -43,6 +43,7 @@ from typing import Any
 
 import docs_page
 from machine_load import LoadMeter
+from soak_attacks import GOOD_WORLD, STORM_WORLD, Probe, cancellation_storm, good_game
 
 import mcbews_repl
 from mcbews_repl import Bridge, GameConnection, McbewsError, UiChat
@@ -133,7 +134,12 @@ CALLS: list[tuple[Callable[[GameConnection, random.Random], Call], float]] = [
 
 
 def world_connections(mc: Bridge) -> list[GameConnection]:
-    return [c for c in mc.connections if "world=" in c.path and c.local_player]
+    """The unstable worlds the cells act on (not the good world, which the probe uses)."""
+    return [
+        c for c in mc.connections
+        if "world=" in c.path and not c.path.endswith((GOOD_WORLD, STORM_WORLD))
+        and c.local_player
+    ]  # fmt: skip
 
 
 async def cell(mc: Bridge, rng: random.Random, stop: asyncio.Event, tally: Tally) -> None:
@@ -201,12 +207,39 @@ class Figures:
     final_rss: int = 0
     final_tasks: int = 0
     games: dict[str, Any] = field(default_factory=dict)
+    attacks: list[AttackFigures] = field(default_factory=list)
+    accept_errors: int = 0  # log records about failed accepts during the whole run
 
     async def sample(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
             self.tasks_peak = max(self.tasks_peak, len(asyncio.all_tasks()))
             self.rss_peak = max(self.rss_peak, rss_bytes())
             await asyncio.sleep(0.25)
+
+
+@dataclass
+class AttackFigures:
+    """One attack: the good game's round trips meanwhile, memory after, what it showed."""
+
+    name: str
+    p99_ms: float
+    probes: int
+    probe_failures: int
+    rss_after: int
+    tasks_peak: int
+    shown: str
+
+
+class AcceptErrors(logging.Handler):
+    """Counts log records about failed accepts (a traceback per attempt was the defect)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "accept" in record.getMessage():
+            self.count += 1
 
 
 class Connections:
@@ -238,13 +271,14 @@ class Games:
         self._process = process
 
     @classmethod
-    async def start(cls, url: str, seed: int) -> Games:
+    async def start(cls, url: str, seed: int, *extra: str) -> Games:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             str(GAMES),
             url,
             "--seed",
             str(seed),
+            *extra,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )
@@ -303,6 +337,93 @@ async def flood(mc: Bridge, games: Games, figures: Figures) -> None:
     figures.after_flood_traced, figures.after_flood_rss = traced_after_gc(), rss_bytes()
 
 
+def entries_of(mc: Bridge, connection: GameConnection | None) -> int:
+    return (
+        0
+        if connection is None
+        else sum(1 for e in mc.log.since(0) if e.connection == connection.id)
+    )
+
+
+async def under_probe(mc: Bridge, figures: Figures, name: str, attack: Awaitable[str]) -> None:
+    """Run one attack while the probe asks the good game; record what it showed."""
+    probe, stop, peak = Probe(), asyncio.Event(), [0]
+
+    async def count_tasks() -> None:
+        while not stop.is_set():
+            peak[0] = max(peak[0], len(asyncio.all_tasks()))
+            await asyncio.sleep(0.05)
+
+    probing = [asyncio.create_task(probe.run(mc, stop)), asyncio.create_task(count_tasks())]
+    shown = await attack
+    stop.set()
+    await asyncio.gather(*probing)
+    gc.collect()
+    figures.attacks.append(AttackFigures(
+        name, probe.p99_ms(), len(probe.rtts_ms), probe.failed, rss_bytes(), peak[0], shown,
+    ))  # fmt: skip
+
+
+async def played(games: Games, phase: str, say: Callable[[dict[str, Any]], str]) -> str:
+    return say(await games.do(phase))
+
+
+def _tokens(result: dict[str, Any]) -> str:
+    statuses = result["statuses"]
+    return (
+        f"{statuses.get('403', 0):,} tokens checked, {statuses.get('429', 0):,} refused "
+        f"unchecked, {statuses.get('0', 0):,} closed; the flooded machine's game refused "
+        f"{result['game_refused']} of 5 times"
+    )
+
+
+async def fair_log(mc: Bridge, games: Games) -> str:
+    good = good_game(mc)
+    before = entries_of(mc, good)
+    await games.do("chatflood")
+    return f"the good game's log entries {before} -> {entries_of(mc, good)}"
+
+
+async def storm(mc: Bridge, seconds: float, rng: random.Random) -> str:
+    result = await cancellation_storm(mc, seconds, rng)
+    worst = max(result.settle_ms, default=float("nan"))
+    return (
+        f"{result.cancels} reads cancelled ({result.commands_before:,} commands sent before); "
+        f"nothing pending {worst:.0f} ms after a cancel at worst (target 1,000); "
+        f"{result.sent_after} commands sent after a cancel (target 0)"
+    )
+
+
+async def attacks(mc: Bridge, games: Games, figures: Figures, seconds: float) -> None:
+    """The attacks after the hostile peer's, one at a time, each under the probe."""
+    rng = random.Random(26)
+    await under_probe(
+        mc,
+        figures,
+        "UI chat: 3 games x 64 messages of 2 MiB over pull",
+        played(games, "uibytes", lambda r: f"{r['pages_served']} pages served"),
+    )
+    await under_probe(
+        mc,
+        figures,
+        "wrong tokens from 500 addresses, a game from one of them",
+        played(games, "tokens", _tokens),
+    )
+    await under_probe(mc, figures, "five token holders flooding chat", fair_log(mc, games))
+    await under_probe(
+        mc,
+        figures,
+        f"{1100:,} half-open sockets, 1,024 descriptors",
+        played(
+            games,
+            "halfopen",
+            lambda r: ", ".join(f"{v:,} {k}" for k, v in r.items() if k != "sockets"),
+        ),
+    )
+    await under_probe(mc, figures, "cancellation storm: big reads cancelled after 1-4 s",
+                      storm(mc, max(10.0, seconds * 0.05), rng))  # fmt: skip
+
+
 async def until(start: float, at: float) -> None:
     await asyncio.sleep(max(0.0, start + at - time.monotonic()))
 
@@ -314,6 +435,7 @@ async def soak(seconds: float, seed: int) -> tuple[Bridge, Tally, UiTally, Figur
     async with mcbews_repl.serve(port=0) as mc:
         connections = Connections(mc)
         add_callbacks(mc, rng, ui)
+        steady = await Games.start(mc.url, seed, "--stable")  # the good and storm worlds
         games = await Games.start(mc.url, seed)
         sampler = asyncio.create_task(figures.sample(stop_sampling))
         rngs = [random.Random(seed * 100 + k) for k in range(CELLS)]
@@ -323,10 +445,12 @@ async def soak(seconds: float, seed: int) -> tuple[Bridge, Tally, UiTally, Figur
         await until(start, 0.3 * seconds)
         await flood(mc, games, figures)
         await games.do("leave")
+        await attacks(mc, games, figures, seconds)
         await until(start, seconds)
         stop.set()
         await asyncio.gather(*cells)
         figures.games = await games.finish()
+        await steady.finish()
         figures.final_traced, figures.final_rss = traced_after_gc(), rss_bytes()
         figures.final_tasks = len(asyncio.all_tasks())
         stop_sampling.set()
@@ -396,6 +520,30 @@ def figure_lines(figures: Figures, tally: Tally) -> list[str]:
     return ["| measure | value | target | verdict |", "|---|---|---|---|"] + [
         "| " + " | ".join(row) + " |" for row in rows
     ]
+
+
+def attack_lines(figures: Figures) -> list[str]:
+    """One row per attack: the good game's p99 meanwhile, memory and tasks after."""
+    lines = [
+        "| attack | good game's command p99 (probes) | RSS after - start | live tasks (peak) "
+        "| what it showed | verdict |",
+        "|---|---|---|---|---|---|",
+    ]
+    for a in figures.attacks:
+        growth = a.rss_after - figures.baseline_rss
+        ok = (a.p99_ms <= TARGET_RTT_MS and growth <= TARGET_MEMORY_MIB * MIB
+              and a.tasks_peak < TARGET_TASKS and a.probe_failures == 0)  # fmt: skip
+        failures = f", {a.probe_failures} failed" if a.probe_failures else ""
+        lines.append(
+            f"| {a.name} | {a.p99_ms:.1f} ms ({a.probes}{failures}) | {mib(growth)} | "
+            f"{a.tasks_peak} | {a.shown} | {verdict(ok)} |"
+        )
+    lines.append(
+        f"\nLog records about failed accepts during the whole run: {figures.accept_errors} "
+        "(one summary line per burst, never a traceback per attempt). Targets: p99 <= 50 ms, "
+        "RSS within 64 MiB of the start, fewer than 300 live tasks."
+    )
+    return lines
 
 
 COUNTER_COLUMNS = [
@@ -488,9 +636,19 @@ def main() -> int:
     logging.basicConfig(level=logging.CRITICAL)  # the bridge's own lines would bury the table
     print(f"soak: {seconds:g} s, {CELLS} notebook cells, worlds and a hostile peer", flush=True)
     meter = LoadMeter.start()
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))  # a usual default
+    accept_errors = AcceptErrors()
+    for name in ("asyncio", "mcbews_repl.gateway"):  # counted here, not printed
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.WARNING)
+        logger.propagate = False
+        logger.addHandler(accept_errors)
     tracemalloc.start()
     mc, tally, ui, figures, connections = asyncio.run(soak(seconds, args.seed))
+    figures.accept_errors = accept_errors.count
     lines = [*call_lines(tally), "", *figure_lines(figures, tally), ""]
+    lines += ["### Attacks, one after another", "", *attack_lines(figures), ""]
     lines += [*connection_lines(connections), "", *bridge_lines(mc, ui, figures)]
     text = page(lines, seconds, args.seed, meter.describe())
     print(text)

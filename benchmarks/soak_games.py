@@ -6,6 +6,14 @@ while, leave and come back, while their players type into the addon's chat panel
 hostile peer waits for orders on stdin, one phase a line (``hostile``, ``chats``,
 ``junk``, ``ui``, ``leave``); each finished phase is answered on stdout as
 ``done <phase> <json>``. ``stop`` closes everything and answers with the worlds' tallies.
+
+``--stable`` runs instead the two worlds that never leave, in a process of their own so
+that no attack played here slows them: the good world (``?world=good``), whose command
+round trips the bridge's process measures during each attack, and the storm world
+(``?world=storm``), whose big block reads the bridge cancels again and again. The attacks after the
+hostile peer's (``uibytes``, ``tokens``, ``chatflood``, ``halfopen``) come from
+``attacks.py`` and ``bench_admission.py`` and are played from this process too, as a
+peer on the network would.
 """
 
 from __future__ import annotations
@@ -15,13 +23,21 @@ import asyncio
 import json
 import logging
 import random
+import resource
 import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from attacks import chat_flood, ui_chat_pull_flood
+from bench_admission import (
+    STRANGERS,
+    hold_half_open,
+    knock,
+    right_token_connects,
+    wrong_token_flood,
+)
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import InvalidStatus
 
 from mcbews_repl.sim import SimWorld
 
@@ -33,6 +49,64 @@ WORDS = ["the", "quick", "creeper", "jumps", "over", "a", "lazy", "pig", "near",
 # How long a world stays connected, and stays away, in seconds (each drawn at random).
 STAY_SECONDS = (3.0, 40.0)
 AWAY_SECONDS = (0.3, 3.0)
+# The attacks after the hostile peer's: how hard, and for how long.
+UI_FLOOD_GAMES, UI_FLOOD_MESSAGES, UI_FLOOD_BYTES = 3, 64, 2 * MIB
+TOKEN_FLOOD_SECONDS, TOKEN_FLOOD_PARALLEL = 10.0, 32
+FLOODING_HOLDERS, FLOOD_CHATS, FLOOD_CHAT_BYTES = 5, 1200, 8000
+HALF_OPEN_SOCKETS, HALF_OPEN_SECONDS = 1100, 8.0
+FLOODED_HOME = "127.0.0.7"  # a machine whose game connects while it and 500 others guess
+
+
+class Attacks:
+    """The attacks a peer on the network makes, one phase each (see the module's text)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
+
+    async def phase(self, name: str) -> dict[str, Any]:
+        step: Callable[[], Awaitable[dict[str, Any]]] = getattr(self, f"_{name}")
+        return await step()
+
+    async def _uibytes(self) -> dict[str, Any]:
+        """Games whose addons keep 2 MiB UI chat messages for the slow callback."""
+        tallies = await asyncio.gather(*(
+            ui_chat_pull_flood(f"{self.url}?ui{k}", messages=UI_FLOOD_MESSAGES,
+                               message_bytes=UI_FLOOD_BYTES, player=f"Flood{k}")
+            for k in range(UI_FLOOD_GAMES)
+        ))  # fmt: skip
+        return {"games": UI_FLOOD_GAMES, "pages_served": sum(t["pages_served"] for t in tallies)}
+
+    async def _tokens(self) -> dict[str, Any]:
+        """Wrong tokens from 500 addresses, while a game connects again from one of them
+        (a machine whose game connected before the flood began)."""
+        home = self.url + "?visitor"
+        proved = await right_token_connects(home, FLOODED_HOME, 1)  # its game came before
+        flood = asyncio.create_task(
+            wrong_token_flood(self.url, [*STRANGERS, FLOODED_HOME], TOKEN_FLOOD_SECONDS,
+                              TOKEN_FLOOD_PARALLEL)
+        )  # fmt: skip
+        await asyncio.sleep(1.0)
+        took = await right_token_connects(home, FLOODED_HOME, 5)
+        statuses = await flood
+        refused = sum(t is None for t in took)
+        return {"statuses": {str(k): v for k, v in statuses.items()}, "game_refused": refused,
+                "proved": proved[0] is not None,
+                "game_connects_ms": [round(t * 1000) for t in took if t is not None]}  # fmt: skip
+
+    async def _chatflood(self) -> dict[str, Any]:
+        """Five token holders flood chat at once."""
+        await asyncio.gather(*(
+            chat_flood(f"{self.url}?holder{k}", chats=FLOOD_CHATS, chat_bytes=FLOOD_CHAT_BYTES,
+                       player=f"Holder{k}")
+            for k in range(FLOODING_HOLDERS)
+        ))  # fmt: skip
+        return {"holders": FLOODING_HOLDERS, "chats_each": FLOOD_CHATS}
+
+    async def _halfopen(self) -> dict[str, Any]:
+        """Sockets that open and never ask, more than the bridge's descriptors."""
+        held = await hold_half_open(self.port, HALF_OPEN_SOCKETS, HALF_OPEN_SECONDS)
+        return {"sockets": HALF_OPEN_SOCKETS, **dict(held)}
 
 
 def chat_frame(sender: str, message: str) -> str:
@@ -134,14 +208,7 @@ class Hostile:
         """Guesses from another source address, all at once; their HTTP answers."""
         wrong = self.url.rsplit("/", 1)[0] + "/0badc0de"
 
-        async def knock() -> int:
-            try:
-                async with connect(wrong, local_addr=("127.0.0.3", 0)):
-                    return 101
-            except InvalidStatus as exc:
-                return exc.response.status_code
-
-        answers = await asyncio.gather(*(knock() for _ in range(count)))
+        answers = await asyncio.gather(*(knock(wrong, "127.0.0.3") for _ in range(count)))
         return dict(Counter(str(status) for status in answers))
 
     async def _ui(self) -> dict[str, Any]:
@@ -202,6 +269,20 @@ async def orders() -> asyncio.StreamReader:
     return reader
 
 
+async def stable(url: str) -> None:
+    """The good world and the storm world, connected until stdin says stop."""
+    worlds = {"good": SimWorld(fast=True, seed=99), "storm": SimWorld(fast=True, seed=98)}
+    for name, sim in worlds.items():
+        await sim.start()
+        await sim.connect(f"{url}?world={name}")
+    reader = await orders()
+    while (await reader.readline()).decode().strip() not in ("", "stop"):
+        pass
+    for sim in worlds.values():
+        await sim.close()
+    print("done stop {}", flush=True)
+
+
 async def games(url: str, seed: int) -> None:
     rng, stop, stats = random.Random(seed), asyncio.Event(), Counter[str]()
     sims = [SimWorld(fast=True, seed=k) for k in range(WORLDS)]
@@ -214,9 +295,10 @@ async def games(url: str, seed: int) -> None:
         for k, sim in enumerate(sims)
     ]
     tasks.append(asyncio.create_task(typing(sims, rng, stop, stats)))
-    hostile, reader = Hostile(url), await orders()
+    hostile, attacks, reader = Hostile(url), Attacks(url), await orders()
     while (phase := (await reader.readline()).decode().strip()) not in ("", "stop"):
-        result = await hostile.phase(phase)
+        player = attacks if hasattr(attacks, f"_{phase}") else hostile
+        result = await player.phase(phase)
         print(f"done {phase} {json.dumps(result)}", flush=True)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -229,9 +311,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("url")
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--stable", action="store_true", help="the good and storm worlds only")
     args = parser.parse_args()
     logging.basicConfig(level=logging.CRITICAL)  # stdout carries the answers
-    asyncio.run(games(args.url, args.seed))
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the half-open sockets' share
+    asyncio.run(stable(args.url) if args.stable else games(args.url, args.seed))
 
 
 if __name__ == "__main__":

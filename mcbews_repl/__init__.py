@@ -5,6 +5,7 @@ from __future__ import annotations
 from .exceptions import (
     AddressInUse,
     BridgeStopped,
+    CallInterrupted,
     CapabilityError,
     CommandFailed,
     CommandQueueFull,
@@ -24,6 +25,7 @@ __all__ = [
     "AddressInUse",
     "Bridge",
     "BridgeStopped",
+    "CallInterrupted",
     "CapabilityError",
     "CommandFailed",
     "CommandQueueFull",

@@ -1,14 +1,17 @@
-"""The ``mcbews-repl`` command: demo, sim, doctor, replay, redact and addon export."""
+"""The ``mcbews-repl`` command: lab, docs, demo, sim, doctor, replay, redact and addon export."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import json
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from . import __version__, bundled
+from .cleantext import clean_text
+from .exceptions import MissingDependency
 from .sansio import (
     BridgeProtocol,
     Channel,
@@ -24,7 +27,8 @@ __all__ = ["main"]
 
 # What `mcbews-repl --help` says (plain text: argparse shows it as it is).
 DESCRIPTION = (
-    "Script a Minecraft Bedrock world from Python. demo: a bridge and a simulated world "
+    "Script a Minecraft Bedrock world from Python. lab: the notebooks in JupyterLab, copied "
+    "to a folder of yours; docs: where the docs are; demo: a bridge and a simulated world "
     "talking in this terminal; sim: connect a simulated world to a bridge URL; doctor: check a "
     "game step by step and say what to do about what fails; replay: play "
     "the game from a capture; redact: a copy of a capture to share; addon export: write the "
@@ -33,8 +37,9 @@ DESCRIPTION = (
 
 
 def game_text(text: str) -> str:
-    """Game text as the player sees it: colours on a terminal, the bare words elsewhere."""
-    return to_ansi(text) if sys.stdout.isatty() else strip_codes(text)
+    """Game text as the player sees it: colours on a terminal, the bare words elsewhere
+    (control characters made visible in both)."""
+    return to_ansi(text) if sys.stdout.isatty() else clean_text(strip_codes(text))
 
 
 def _chat_frame(sender: str, message: str) -> str:
@@ -52,16 +57,16 @@ async def live_demo() -> int:
         print(f"Bridge listening; a real player would type: {mc.connect_command}")
         await sim.connect(mc.url)
         game = await mc.wait_connected(timeout=30)
-        print(f"A simulated game connected as {game.local_player}.\n")
+        print(clean_text(f"A simulated game connected as {game.local_player}.\n"))
         result = await mc.command("list")
-        print(f"/list -> {result.status_message}")
+        print(f"/list -> {game_text(result.status_message)}")
         snap = await mc.call("get_player_snapshot", target="@a")
         for p in snap["players"]:
             loc = p["location"]
-            print(
+            print(clean_text(
                 f"  {p['name']:6} at {loc['x']:.1f} {loc['y']:.1f} {loc['z']:.1f} in "
                 f"{p['dimension']}, health {p['health']['current']}"
-            )
+            ))  # fmt: skip
         inv = await mc.call("get_inventory_snapshot", target="Steve")
         items = inv["players"][0]["slots"]
         print(
@@ -71,8 +76,22 @@ async def live_demo() -> int:
         frames = await mc.send_text("Steve", "Hello Steve! 你好 @a §c", role="assistant")
         shown = game_text(sim.inbox("Steve")[-1])
         print(f"Sent Steve a text response in {frames} frame(s); he sees: {shown}")
-    print("\nNext: `make test`, or in IPython: %load_ext mcbews_repl then %mc sim")
+    print(f"\n{next_steps()}")
     return 0
+
+
+def next_steps() -> str:
+    """The demo's last line: the notebooks next (what to install first if JupyterLab is
+    missing), then IPython, then where the docs are."""
+    import importlib.util
+
+    lab = "mcbews-repl lab opens the notebooks in JupyterLab"
+    if importlib.util.find_spec("jupyterlab") is None:
+        lab = f'python -m pip install "mcbews-repl[lab]", then {lab}'
+    return (
+        f"Next: {lab}; or in IPython: %load_ext mcbews_repl then %mc sim. "
+        f"The docs: {bundled.root() / 'docs'} (mcbews-repl docs lists them)"
+    )
 
 
 def demo() -> int:
@@ -104,14 +123,14 @@ EXPORTED = {
     False: (
         "the stable pack, which needs no experiments (Minecraft Education 1.21.132 or later, "
         "Bedrock 1.21.130 or later).",
-        "Open it to import it, then apply it to the world (cheats on). More in addon/README.md.",
+        "Open it to import it, then apply it to the world (cheats on).",
         "The pack that can also answer through a simulated player's chat (it needs Beta "
         "APIs): mcbews-repl addon export --beta",
     ),
     True: (
         "the beta pack, which needs Experiments -> Beta APIs on (without them it does not "
         "load at all).",
-        "Open it to import it, then apply it to the world (cheats on). More in addon/README.md.",
+        "Open it to import it, then apply it to the world (cheats on).",
         "Worlds that cannot turn experiments on, Minecraft Education among them, take the "
         "stable pack: mcbews-repl addon export",
     ),
@@ -124,14 +143,49 @@ def export(path: str | None, *, beta: bool) -> int:
 
     written = export_mcaddon(path, pack="beta" if beta else "stable")
     what, how, other = EXPORTED[beta]
-    print(f"Wrote {written}: {what}\n{how}\n{other}")
+    readme = bundled.path("addon/README.md")
+    print(f"Wrote {written}: {what}\n{how} More in {readme}\n{other}")
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def show_docs(name: str | None, *, open_it: bool) -> int:
+    """``mcbews-repl docs [PAGE]``: the path of a page (opened with --open), or every page."""
+    if name is None:
+        print(f"The docs of mcbews-repl {__version__}, in {bundled.root()}:")
+        for page_name in bundled.page_names():
+            print(f"  {page_name:13} {bundled.page(page_name)}")
+        notebooks = bundled.root() / "notebooks"
+        print(f"  {'notebooks':13} {notebooks} (mcbews-repl lab copies them to a folder of yours)")
+        print("mcbews-repl docs PAGE prints one page's path; --open opens it.")
+        return 0
+    try:
+        found = bundled.page(name)
+    except LookupError as exc:
+        print(f"mcbews-repl docs: {exc.args[0]}", file=sys.stderr)
+        return 2
+    print(found)
+    if open_it:
+        import webbrowser
+
+        webbrowser.open(found.as_uri())
+    return 0
+
+
+def _never_fail_on_encoding() -> None:
+    """Output redirected to a file on Windows is in the code page (cp1252 ...), which lacks
+    characters the demo prints (its Chinese greeting): a ``?`` for each rather than stop with
+    UnicodeEncodeError (docs/windows.md; UTF-8 mode, PYTHONUTF8=1, writes them all)."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``mcbews-repl`` command line: every sub-command and its options."""
     parser = argparse.ArgumentParser(prog="mcbews-repl", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"mcbews-repl {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
+    _add_lab_and_docs(commands)
     demo_cmd = commands.add_parser("demo", help="a bridge and a simulated world, talking")
     demo_cmd.add_argument(
         "--protocol", action="store_true", help="instead, walk one call through the sans-I/O core"
@@ -158,7 +212,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     export_cmd.add_argument(
         "--beta", action="store_true", help="the beta pack instead (needs Beta APIs)"
     )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    _never_fail_on_encoding()
+    parser = build_parser()
     args, rest = parser.parse_known_args(argv)
+    try:
+        return _dispatch(parser, args, rest)
+    except MissingDependency as exc:
+        print(f"mcbews-repl: {exc}", file=sys.stderr)
+        return 1
+
+
+def _add_lab_and_docs(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .lab import DEFAULT_FOLDER_NAME
+
+    lab = commands.add_parser(
+        "lab",
+        help="the notebooks in JupyterLab, copied to a folder of yours",
+        description="Copy the notebooks (and the docs they link to) into FOLDER, keeping "
+        "every file already there, then start JupyterLab on the getting-started notebook, "
+        "which connects a simulated world. Other options go to JupyterLab as they are "
+        "(--port=8890 ...).",
+    )
+    lab.add_argument("folder", nargs="?", help=f"where (default: ~/{DEFAULT_FOLDER_NAME})")
+    lab.add_argument("--no-browser", action="store_true", help="print the URL, open no browser")
+    docs = commands.add_parser(
+        "docs",
+        help="where the docs installed with the package are",
+        description="Without PAGE: every page and its path. With PAGE (windows, repl, addon, "
+        "license ...): that page's path.",
+    )
+    docs.add_argument("page", nargs="?", help="a page's short name")
+    docs.add_argument("--open", action="store_true", help="open the page as well")
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, rest: list[str]) -> int:
     if args.command == "sim":
         from .sim import cli_main
 
@@ -171,11 +262,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .capture.cli import redact_main, replay_main
 
         return (replay_main if args.command == "replay" else redact_main)(rest)
+    if args.command == "lab":
+        from pathlib import Path
+
+        from .lab import run_lab
+
+        folder = Path(args.folder).expanduser() if args.folder else None
+        return run_lab(folder, [*(["--no-browser"] if args.no_browser else []), *rest])
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "demo":
         return demo() if args.protocol else asyncio.run(live_demo())
     if args.command == "addon":
         return export(args.path, beta=args.beta)
+    if args.command == "docs":
+        return show_docs(args.page, open_it=args.open)
     parser.error(f"unknown command {args.command!r}")
     return 2  # pragma: no cover - parser.error exits

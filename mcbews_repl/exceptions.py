@@ -24,15 +24,24 @@
     │                          turn it into an ``ok: false`` answer
     ├── PrototypeError         a prototype capability did not load (syntax error, its module threw)
     ├── PackError              (also ValueError) a behavior pack fails a check or has nowhere to go
+    ├── MissingDependency      (also ModuleNotFoundError, an ImportError) an optional library
+    │                          is not installed; the message names the extra that brings it
     └── the simulated game's own, caught inside it and turned into game answers:
         CommandSyntaxError (sim/parse.py), CommandError (sim/cmdtypes.py),
         HandshakeRefused (sim/wsencrypt.py, also ValueError), ModuleSyntaxError
         (sim/modules.py, also ValueError; the script host raises it as a PrototypeError)
 
+    CallInterrupted            (a KeyboardInterrupt, on purpose not a McbewsError) Ctrl-C or
+                               Interrupt Kernel stopped a call a cell was waiting for; the
+                               message says what had been sent. An interrupt must not be
+                               caught by ``except Exception``, so it is the one exception
+                               outside the tree.
+
 Remote misbehaviour (malformed frames, junk chunks) is never raised: the sans-I/O core
 reports it as events. Plain local misuse (a bad argument) raises ``ValueError`` or
 ``TypeError`` with a message that says what to fix. tests/test_exceptions.py checks that
-every public exception class of the package derives from :class:`McbewsError`.
+every public exception class of the package derives from :class:`McbewsError`, but for
+:class:`CallInterrupted`.
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ from __future__ import annotations
 __all__ = [
     "AddressInUse",
     "BridgeStopped",
+    "CallInterrupted",
     "CapabilityError",
     "CaptureError",
     "ChunkError",
@@ -50,6 +60,7 @@ __all__ = [
     "GameDisconnected",
     "InvalidArgument",
     "McbewsError",
+    "MissingDependency",
     "NotConnected",
     "PackError",
     "PrototypeError",
@@ -132,9 +143,16 @@ class AddressInUse(McbewsError, OSError):
     def __init__(self, host: str, port: int, reason: str) -> None:
         self.host = host
         self.port = port
-        super().__init__(
-            f"cannot listen on {host}:{port}: {reason}; another bridge or notebook may hold "
-            "it: stop that one, or choose another port (port=0 picks a free one)"
+        self.reason = reason
+        super().__init__(self.advice("port=0"))
+
+    def advice(self, free_port: str) -> str:
+        """The message, with ``free_port`` as the way to ask for a free port where the
+        reader is (``port=0`` in Python, ``--port 0`` in ``%mc serve``)."""
+        return (
+            f"cannot listen on {self.host}:{self.port}: {self.reason}; another bridge or "
+            f"notebook may hold it: stop that one, or choose another port ({free_port} picks "
+            "a free one)"
         )
 
 
@@ -218,3 +236,32 @@ class PrototypeError(McbewsError):
 class PackError(McbewsError, ValueError):
     """A behavior pack fails a check (manifest, module graph), or cannot be written or loaded
     where it was asked to go; the message says what to fix."""
+
+
+class MissingDependency(McbewsError, ModuleNotFoundError):
+    """A feature needs a library the installation left out (``module``); the message names
+    the extra of the package that brings it (``extra``) and the command that installs it.
+
+    It is a ``ModuleNotFoundError`` too, so code that falls back when an import fails keeps
+    doing so. Raised through :func:`mcbews_repl.optional.needs`.
+    """
+
+    def __init__(self, module: str, extra: str, needed_for: str | None = None) -> None:
+        self.module = module
+        self.extra = extra
+        what = f"{needed_for} needs {module}" if needed_for else f"{module} is needed here"
+        super().__init__(
+            f"{what}, which is not installed; it comes with the {extra} extra: "
+            f'python -m pip install "mcbews-repl[{extra}]"',
+            name=module,
+        )
+
+
+class CallInterrupted(KeyboardInterrupt):
+    """Ctrl-C or Interrupt Kernel stopped a call while a cell waited for it.
+
+    The call was cancelled at the source: nothing more is sent for it, what it had queued
+    was withdrawn, and the addon was told to drop its work. The message says what had
+    been sent. It is a ``KeyboardInterrupt`` (not a :class:`McbewsError`) so that
+    ``except Exception`` around a call does not swallow the user's interrupt.
+    """

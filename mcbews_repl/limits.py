@@ -64,6 +64,23 @@ HANDSHAKE_TIMEOUT_SECONDS: Final = _bound(
     "the handshake's getlocalplayername must not hold wait_connected() for long",
 )
 
+CANCEL_NOTICE_TIMEOUT_SECONDS: Final = _bound(
+    "cancel_notice_timeout",
+    5.0,
+    "seconds",
+    "a `mcbews:cancel` notice the game has not taken in 5 s is given up (counted): the "
+    "addon's 30 s TTL drops the work it names anyway",
+    setting=False,
+)
+CANCEL_CONFIRM_SECONDS: Final = _bound(
+    "cancel_confirm",
+    2.0,
+    "seconds",
+    "how long an interrupted cell waits for the bridge's thread to confirm that the call "
+    "stopped (normally a few milliseconds), so its message can say what was sent",
+    setting=False,
+)
+
 # --- the event log ---------------------------------------------------------------------------
 LOG_CAPACITY_ENTRIES: Final = _bound(
     "log_capacity",
@@ -117,6 +134,14 @@ UI_CHAT_BACKLOG: Final = _bound(
     "messages",
     "UI chat messages waiting for a callback slot, per connection; beyond it a message is "
     "dropped, counted (ui_chat_dropped) and recorded",
+)
+UI_CHAT_BACKLOG_BYTES: Final = _bound(
+    "ui_chat_backlog_bytes",
+    1 * MIB,
+    "bytes",
+    "the same backlog's size (its messages' strings as held): 256 messages of the 2 MiB a "
+    "pull message could once have took one notebook from 43 to 580 MB; now a message is at "
+    "most 64 KiB, and a game's backlog at most this, whichever bound comes first",
 )
 CALLBACK_FAILURES_KEPT: Final = _bound(
     "callback_failures_kept",
@@ -236,6 +261,90 @@ HANDSHAKES_DELAYED_MAX: Final = _bound(
     "beyond it attempts are refused at once",
     setting=False,
 )
+HANDSHAKE_FAILURE_BURST_ALL: Final = _bound(
+    "handshake_failure_burst_all",
+    40,
+    "attempts",
+    "wrong-token checks at full speed across every address that has not proved the token: "
+    "a class typing /connect at once, typos included, stays inside it",
+)
+HANDSHAKE_FAILURES_PER_SECOND_ALL: Final = _bound(
+    "handshake_failures_per_second_all",
+    20.0,
+    "attempts/s",
+    "past that burst, token checks of all such addresses together; beyond it refused "
+    "unchecked (429). 500 addresses were checked at 1,549/s with only the per-address "
+    "pace; at 20/s finding the 32-bit token takes 3.4 years on average",
+)
+PROVEN_ADDRESS_TTL_SECONDS: Final = _bound(
+    "proven_address_ttl",
+    3600.0,
+    "seconds",
+    "an address whose game connected with the right token is checked in spite of any "
+    "budget for this long after its last game left (a lesson); 0 remembers none",
+)
+PROVEN_ADDRESSES_MAX: Final = _bound(
+    "proven_addresses_max",
+    1024,
+    "addresses",
+    "addresses remembered as having proved the token; only the right token adds one, and "
+    "the one proved longest ago is forgotten first",
+    setting=False,
+)
+MAX_CONNECTIONS_PER_ADDRESS: Final = _bound(
+    "max_connections_per_address",
+    4,
+    "connections",
+    "game connections open at once from one source address (a classroom has a game per "
+    "machine), so one token holder cannot take every slot; this machine's own address "
+    "(127.0.0.1, ::1: the simulated class, tests) is not held to it",
+)
+MAX_HALF_OPEN: Final = _bound(
+    "max_half_open",
+    128,
+    "connections",
+    "sockets accepted whose opening handshake is not answered yet, in all; beyond it a "
+    "new one is closed at once. 1,100 such sockets at a 1,024-descriptor limit made asyncio "
+    "log 7,748 accept errors in 8 s",
+)
+HALF_OPEN_PROVEN_EXTRA: Final = _bound(
+    "half_open_proven_extra",
+    32,
+    "connections",
+    "room beyond max_half_open that only addresses that proved the token may use, so "
+    "strangers holding sockets open cannot keep a known game out",
+    setting=False,
+)
+MAX_HALF_OPEN_PER_ADDRESS: Final = _bound(
+    "max_half_open_per_address",
+    8,
+    "connections",
+    "the same, per source address: a game opens one at a time; this machine's own address "
+    "is held only to max_half_open (a simulated class opens its worlds at once)",
+)
+REQUEST_TIMEOUT_SECONDS: Final = _bound(
+    "request_timeout",
+    3.0,
+    "seconds",
+    "a new socket must send its whole HTTP request within this, before its token is "
+    "checked; the game sends it at once, a socket that sends nothing or half is closed",
+)
+REFUSAL_SUMMARY_SECONDS: Final = _bound(
+    "refusal_summary_interval",
+    10.0,
+    "seconds",
+    "the first refusal of a reason is recorded at once; while more follow, they are counted "
+    "and recorded as one summary entry this often, so a flood cannot flood the event log",
+    setting=False,
+)
+REFUSAL_ADDRESSES_COUNTED: Final = _bound(
+    "refusal_addresses_counted",
+    256,
+    "addresses",
+    "distinct source addresses one refusal summary counts by name; refusals from further "
+    "addresses are counted together",
+    setting=False,
+)
 READER_FRAMES_PER_TURN: Final = _bound(
     "reader_frames_per_turn",
     16,
@@ -271,5 +380,32 @@ CAPTURE_FRAME_MAX_BYTES: Final = _bound(
     "bytes",
     "a frame is recorded up to this size and marked as cut beyond it: the game's own frames "
     "are a few KiB at most, and one hostile 1 MiB frame must not end a recording",
+    setting=False,
+)
+CAPTURE_LINE_MAX_BYTES: Final = _bound(
+    "capture_line_max_bytes",
+    CAPTURE_MAX_BYTES,
+    "bytes",
+    "reading a capture (replay, redact) refuses a longer line before parsing it, having read "
+    "no more of it than this: no line of a recording within the default size is longer, and "
+    "a 200 MB line was once read whole (685 MB resident)",
+    setting=False,
+)
+CAPTURE_READ_MAX_BYTES: Final = _bound(
+    "capture_read_max_bytes",
+    4 * CAPTURE_MAX_BYTES,
+    "bytes",
+    "reading a capture keeps every record in memory (about three times the file's size), so "
+    "a file past four default recordings is refused; read_capture(max_bytes=...) and "
+    "mcbews-repl replay --max-mb read a larger one on purpose",
+    setting=False,
+)
+CAPTURE_JSON_DEPTH_MAX: Final = _bound(
+    "capture_json_depth_max",
+    100,
+    "levels",
+    "a capture line nesting deeper is refused before it is parsed: the deepest record in "
+    "tests/captures nests 9 levels (a capability result inside a call record), and Python's "
+    "parser fails near 1,000 (a 100,000-deep line once ended replay with a RecursionError)",
     setting=False,
 )

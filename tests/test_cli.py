@@ -3,6 +3,7 @@ shows game text the way the player sees it, and ``demo --protocol`` shows the fr
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -11,14 +12,17 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from mcbews_repl import __version__, bundled
 from mcbews_repl.cli import main
 
 COMMAND = str(Path(sys.executable).with_name("mcbews-repl"))
 
 
 @pytest.mark.parametrize(
-    "words", [["--help"], ["demo", "--help"], ["sim", "--help"], ["addon", "export", "--help"]]
-)
+    "words",
+    [["--help"], ["demo", "--help"], ["sim", "--help"], ["addon", "export", "--help"],
+     ["lab", "--help"], ["docs", "--help"]],
+)  # fmt: skip
 def test_help_is_plain_text(words: list[str]) -> None:
     done = subprocess.run([COMMAND, *words], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
@@ -36,6 +40,21 @@ def test_the_demo_shows_clean_text_when_piped() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "he sees: [assistant] Hello Steve! 你好 @a" in done.stdout
     assert "§" not in done.stdout
+    # What comes next needs no clone and no make, and says where the docs are.
+    last = done.stdout.splitlines()[-1]
+    assert last.startswith("Next: mcbews-repl lab opens the notebooks in JupyterLab; or in "
+                           "IPython: %load_ext mcbews_repl then %mc sim. The docs: ")  # fmt: skip
+    assert "make" not in last and (bundled.root() / "docs").is_dir()
+    assert f"The docs: {bundled.root() / 'docs'} (mcbews-repl docs lists them)" in last
+
+
+def test_the_demo_written_to_a_file_in_a_windows_code_page_does_not_stop() -> None:
+    """Redirected output on Windows is in the code page (cp1252 in Western Europe), which
+    has no Chinese characters; forced here with PYTHONIOENCODING."""
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    done = subprocess.run([COMMAND, "demo"], capture_output=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr[-2000:].decode("cp1252")
+    assert "he sees: [assistant] Hello Steve! ?? @a" in done.stdout.decode("cp1252")
 
 
 @pytest.mark.slow
@@ -70,6 +89,9 @@ def test_addon_export_writes_the_stable_pack_and_says_how_to_get_the_other(
     assert done.stdout.startswith(f"Wrote {tmp_path / 'mcbews_bridge.mcaddon'}: the stable pack")
     assert "needs no experiments (Minecraft Education 1.21.132 or later" in done.stdout
     assert "mcbews-repl addon export --beta" in done.stdout
+    # "More in" the addon's README, where this installation holds it.
+    readme = Path(done.stdout.split("More in ")[1].split("\n")[0])
+    assert readme == bundled.path("addon/README.md") and readme.is_file()
     beta = subprocess.run(
         [COMMAND, "addon", "export", "--beta", str(tmp_path)],
         capture_output=True,
@@ -82,3 +104,24 @@ def test_addon_export_writes_the_stable_pack_and_says_how_to_get_the_other(
         "mcbews_bridge.mcaddon",
         "mcbews_bridge_beta.mcaddon",
     ]
+
+
+def test_game_text_shows_control_characters_as_marks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcbews_repl.cli import game_text
+
+    said = "§aHi \x1b]0;pwned\x07Eve\u202e"
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    assert game_text(said) == "Hi ␛]0;pwned␇Eve⟨U+202E⟩"
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert game_text(said) == "\x1b[38;2;85;255;85mHi ␛]0;pwned␇Eve⟨U+202E⟩\x1b[0m"
+
+
+def test_docs_lists_the_pages_and_gives_one_pages_path(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["docs"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert listing[0] == f"The docs of mcbews-repl {__version__}, in {bundled.root()}:"
+    assert f"  windows       {bundled.root() / 'docs' / 'windows.md'}" in listing
+    assert main(["docs", "addon"]) == 0
+    assert capsys.readouterr().out == f"{bundled.root() / 'addon' / 'README.md'}\n"
+    assert main(["docs", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("mcbews-repl docs: no page 'nope'; the pages: ")

@@ -91,3 +91,19 @@ def test_the_checks_catch_what_they_look_for() -> None:
     ]
     assert outside_citations("reported in bedrock-ws/bedrockpy, issue 12") == []
     assert "the-frame-budget" in anchors(ROOT / "docs" / "gateway.md")
+
+
+def test_the_readme_shows_every_parameter_of_the_game_calls() -> None:
+    """The README's API table writes out ``mc.command``, ``mc.call`` and ``mc.send_text``
+    with every parameter they take (``title=`` was used in a notebook but never shown)."""
+    import inspect
+
+    from mcbews_repl.repl.handle import Minecraft
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in ("command", "call", "send_text"):
+        row = next(line for line in readme.splitlines() if line.startswith(f"| `mc.{name}("))
+        shown = row.split("`")[1]
+        taken = [p for p in inspect.signature(getattr(Minecraft, name)).parameters if p != "self"]
+        missing = [p for p in taken if not re.search(rf"\b{p}\b", shown)]
+        assert not missing, f"README's mc.{name} row lacks {missing}: {shown}"

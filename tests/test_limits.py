@@ -48,3 +48,15 @@ def test_settings_take_their_defaults_from_the_bounds() -> None:
 def test_every_bound_says_why() -> None:
     for bound in BOUNDS.values():
         assert len(bound.reason) > 40 and re.fullmatch(r"[a-z_]+", bound.name), bound.name
+
+
+def test_the_repl_settings_of_a_gateway_setting_default_to_it() -> None:
+    """%config McbewsRepl.<name> and serve(<name>=...) start from the same number."""
+    from mcbews_repl.repl.config import McbewsRepl
+
+    defaults = {f.name: f.default for f in fields(Settings)}
+    traits = McbewsRepl.class_traits(config=True)
+    shared = set(traits) & set(defaults)
+    assert {"max_connections", "max_connections_per_address", "command_timeout"} <= shared
+    for name in shared:
+        assert traits[name].default_value == defaults[name], name

@@ -1,5 +1,6 @@
 """``make run`` on a machine without a browser: the URL it prints opens the getting-started
-notebook itself, not the Launcher; and it installs only what running needs.
+notebook itself, not the Launcher; the notebooks' links to ../docs reach the docs; and it
+installs only what running needs.
 
 The test asks make for the command it would run (``make -n``), starts that JupyterLab on a
 free port with no browser, and follows the printed URL.
@@ -10,14 +11,14 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from .packaging.walkthrough import fetch, free_port
 
 # A real kernel, terminal or process: outside `make test-fast`.
 pytestmark = pytest.mark.slow
@@ -35,25 +36,6 @@ def make_dry_run(target: str) -> list[str]:
         check=True,
     )  # fmt: skip  (-W: as if pyproject.toml changed, so the install lines show too)
     return done.stdout.replace("\\\n", " ").splitlines()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def fetch(url: str, seconds: float = 60) -> int:
-    """The HTTP status of ``url``, waiting (a bound, not a timing claim) for the server."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=10) as page:
-                return int(page.status)
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
 
 
 def test_run_installs_what_running_needs_and_test_everything() -> None:
@@ -89,12 +71,16 @@ def test_the_printed_url_opens_the_getting_started_notebook(tmp_path: Path) -> N
             url = found[0] if found else None
         assert url is not None, "JupyterLab printed no URL"
         assert re.fullmatch(
-            rf"http://127\.0\.0\.1:{port}/lab/tree/01_getting_started\.ipynb\?token=\w+", url
+            rf"http://127\.0\.0\.1:{port}/lab/tree/notebooks/01_getting_started\.ipynb"
+            r"\?token=\w+",
+            url,
         )
         assert fetch(url) == 200  # JupyterLab prints the URL just before it listens
         token = url.split("token=")[1]
-        api = f"http://127.0.0.1:{port}/api/contents/01_getting_started.ipynb?token={token}"
-        assert fetch(api) == 200  # the notebook is where the URL points
+        api = f"http://127.0.0.1:{port}/api/contents"
+        # The notebook is where the URL points, and notebook 05's ../docs links resolve.
+        assert fetch(f"{api}/notebooks/01_getting_started.ipynb?token={token}") == 200
+        assert fetch(f"{api}/docs/capabilities.md?token={token}") == 200
     finally:
         server.terminate()
         server.wait(30)

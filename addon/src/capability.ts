@@ -27,6 +27,12 @@ export interface CapabilityContext {
   policy(): CommandPolicy;
   /** The registry answering this request, for discovery. */
   registry: Registry;
+  /** True once the bridge cancelled the request this context serves (mcbews:cancel): a job
+   * stops at its next yield. Absent outside a request. */
+  cancelled?: () => boolean;
+  /** Given by the runtime: whether the bridge cancelled a request id (the router binds it to
+   * the request as `cancelled`). */
+  isCancelled?: (requestId: string) => boolean;
 }
 
 /** What list_capabilities shows of a capability. */

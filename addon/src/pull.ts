@@ -179,6 +179,15 @@ export class PullStore {
     return EMPTY_REPLY;
   }
 
+  /** The bridge no longer waits for `id` (mcbews:cancel): drop its entry and its waiting mark.
+   * True when something was held for it. */
+  forget(id: string): boolean {
+    const held = this.entries.has(id) || this.waiting.has(id);
+    this.drop(id);
+    this.waiting.delete(id);
+    return held;
+  }
+
   /** Drop entries and waiting marks older than the TTL; returns the ids dropped. */
   expire(tick: number): string[] {
     const gone: string[] = [];

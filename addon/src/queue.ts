@@ -19,4 +19,11 @@ export class BoundedQueue<T> {
   take(count: number): T[] {
     return this.items.splice(0, Math.max(0, count));
   }
+
+  /** Remove every item `drop` says to; returns how many went. */
+  removeWhere(drop: (item: T) => boolean): number {
+    const before = this.items.length;
+    this.items = this.items.filter((item) => !drop(item));
+    return before - this.items.length;
+  }
 }

@@ -11,7 +11,7 @@ import { checkParams } from "./params.js";
 import { parseRequest } from "./request.js";
 import type { SplitResult } from "./chunks.js";
 import { utf8Len } from "./json.js";
-import { PULL_ANSWER_MAX_BYTES } from "./wire.js";
+import { ANSWER_PAGE_MARKER, PULL_ANSWER_MAX_BYTES } from "./wire.js";
 
 export type RouteOutcome =
   | { kind: "answer"; requestId: string; answer: Answer; lines: string[] }
@@ -26,26 +26,40 @@ export type Decision =
   | { kind: "later"; requestId: string; start: () => Promise<Answer> }
   | { kind: "drop"; reason: string };
 
+/** Why a transport cannot answer under this id (null: it can). */
+export type IdRule = (requestId: string) => string | null;
+
+/** The chat transport's rule: `~` marks the pages of a paged answer's id. */
+export const chatIdRule: IdRule = (id) =>
+  id.includes(ANSWER_PAGE_MARKER) ? `the request id ${JSON.stringify(id.slice(0, 80))} holds '${ANSWER_PAGE_MARKER}', which marks answer pages: it cannot be answered` : null;
+
 /** Decide a request. `restricted`: we are inside a custom command's callback, where only
- * capabilities marked readOnly may run at once. */
-export function decideRequest(message: string, ctx: CapabilityContext, restricted = false): Decision {
+ * capabilities marked readOnly may run at once. `idRule`: what the transport can answer under;
+ * a request it cannot answer is dropped with the reason before anything runs. */
+export function decideRequest(message: string, ctx: CapabilityContext, restricted = false, idRule?: IdRule): Decision {
   const parsed = parseRequest(message);
+  const id = parsed.ok ? parsed.request.requestId : parsed.requestId;
+  const unanswerable = id === null || idRule === undefined ? null : idRule(id);
+  if (unanswerable !== null) return { kind: "drop", reason: unanswerable };
   if (!parsed.ok) {
     if (parsed.requestId === null) return { kind: "drop", reason: `${parsed.code}: ${parsed.message}` };
     return { kind: "answer", requestId: parsed.requestId, answer: errorAnswer(parsed.code, parsed.message) };
   }
   const { requestId, capability, payload } = parsed.request;
-  const cap = ctx.registry.get(capability);
+  const isCancelled = ctx.isCancelled;
+  if (isCancelled?.(requestId) === true) return { kind: "drop", reason: `request ${requestId} was cancelled before it arrived` };
+  const served: CapabilityContext = { ...ctx, cancelled: () => isCancelled?.(requestId) === true };
+  const cap = served.registry.get(capability);
   if (cap === undefined) {
     return { kind: "answer", requestId, answer: errorAnswer("UNSUPPORTED_CAPABILITY", `no such capability: ${capability}`) };
   }
   const invalid = checkParams(cap, payload);
   if (invalid !== null) return { kind: "answer", requestId, answer: errorAnswer("INVALID_REQUEST", invalid) };
-  if ("start" in cap) return { kind: "later", requestId, start: () => startJob(cap, payload, ctx) };
+  if ("start" in cap) return { kind: "later", requestId, start: () => startJob(cap, payload, served) };
   if (restricted && cap.readOnly !== true) {
-    return { kind: "later", requestId, start: () => Promise.resolve(runCapability(cap, payload, ctx)) };
+    return { kind: "later", requestId, start: () => Promise.resolve(runCapability(cap, payload, served)) };
   }
-  return { kind: "answer", requestId, answer: runCapability(cap, payload, ctx) };
+  return { kind: "answer", requestId, answer: runCapability(cap, payload, served) };
 }
 
 function toAnswer(result: CapabilityResult): Answer {
@@ -70,7 +84,7 @@ async function startJob(cap: JobCapability, payload: Record<string, unknown>, ct
 
 /** The chat transport: decide, then cut the answer into chunk lines (a job's when it is done). */
 export function routeRequest(message: string, ctx: CapabilityContext): RouteOutcome {
-  const decision = decideRequest(message, ctx);
+  const decision = decideRequest(message, ctx, false, chatIdRule);
   if (decision.kind === "drop") return decision;
   if (decision.kind === "later") {
     const { requestId } = decision;

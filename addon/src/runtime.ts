@@ -11,11 +11,22 @@ import { TELL_WRAPPER } from "./chunks.js";
 import { encodeAnswer, errorAnswer, type Answer } from "./answer.js";
 import { applyPolicyCommand, decodePolicy, encodePolicy, POLICY_EVENT, type CommandPolicy } from "./policy.js";
 import { BoundedQueue } from "./queue.js";
+import { CancelledIds, readCancelIds } from "./cancel.js";
+import { parseRequest } from "./request.js";
 import { decodeAskHex, isPullId, PullStore } from "./pull.js";
-import { answerWith, decideRequest, describeError, routeRequest, type RouteOutcome } from "./router.js";
+import { answerWith, decideRequest, describeError, routeRequest, type IdRule, type RouteOutcome } from "./router.js";
 import { formatForDisplay, parseTextFrame, TextReassembler } from "./textresp.js";
 import { pullUiId, uiChatBody, uiChatLines, uiMessageId } from "./uichat.js";
-import { BRIDGE_PLAYER, BRIDGE_REQUEST_EVENT, PULL_POLL_LIVE_SECONDS, PULL_REQUEST_EVENT, TEXT_RESPONSE_EVENT } from "./wire.js";
+import {
+  BRIDGE_PLAYER,
+  BRIDGE_PREFIX,
+  BRIDGE_REQUEST_EVENT,
+  CANCEL_EVENT,
+  PULL_POLL_LIVE_SECONDS,
+  PULL_REQUEST_EVENT,
+  PULL_TTL_SECONDS,
+  TEXT_RESPONSE_EVENT,
+} from "./wire.js";
 
 export interface Host {
   currentTick(): number;
@@ -64,6 +75,23 @@ export interface CommandReply {
 
 const TICKS_PER_SECOND = 20;
 
+/** The pull transport's rule: its ids travel as bare words of a command line. */
+const pullIdRule: IdRule = (id) =>
+  isPullId(id) ? null : `the request id ${JSON.stringify(id.slice(0, 80))} is not 1-64 letters and digits, so no mcbews:pull could fetch its answer`;
+
+/** The request id a queued request message names, or null. */
+function requestIdOf(message: string): string | null {
+  const parsed = parseRequest(message);
+  return parsed.ok ? parsed.request.requestId : parsed.requestId;
+}
+
+/** The request id of an answer's chunk line (`MCBEWS|BRIDGE|<id>[~kk/nn]|i/n|...`), or null. */
+function chunkRequestId(line: string): string | null {
+  if (!line.startsWith(`${BRIDGE_PREFIX}|`)) return null;
+  const id = line.slice(BRIDGE_PREFIX.length + 1).split("|", 1)[0] ?? "";
+  return id.split("~", 1)[0] ?? null;
+}
+
 interface QueuedRequest {
   message: string;
   source: string | null;
@@ -74,6 +102,8 @@ export class BridgeRuntime {
   private readonly outbox: BoundedQueue<string>;
   private readonly text = new TextReassembler();
   readonly pull = new PullStore();
+  /** Ids the bridge cancelled lately (mcbews:cancel): their answers are dropped, not kept. */
+  readonly cancelled = new CancelledIds(PULL_TTL_SECONDS * TICKS_PER_SECOND);
   private uiCounter = 0;
   private evictionsWarned = 0;
   private lastBridgeCheck = Number.NEGATIVE_INFINITY;
@@ -110,6 +140,21 @@ export class BridgeRuntime {
     else if (id === PULL_REQUEST_EVENT) this.onPullRequest(message, source);
     else if (id === TEXT_RESPONSE_EVENT) this.onTextFrame(message);
     else if (id === POLICY_EVENT) this.onPolicy(message, source);
+    else if (id === CANCEL_EVENT) this.onCancel(message);
+  }
+
+  /** `scriptevent mcbews:cancel <id> ...`: drop everything held for those ids. */
+  private onCancel(message: string): void {
+    const { ids, refused } = readCancelIds(message);
+    if (refused.length > 0) this.host.warn(`[mcbews] a cancel notice named ${refused.length} word(s) that are not ids (ignored): ${refused.slice(0, 3).join(" ")}`);
+    const now = this.host.currentTick();
+    for (const id of ids) {
+      this.cancelled.add(id, now);
+      this.pull.forget(id);
+      this.text.discard(id);
+      this.outbox.removeWhere((line) => chunkRequestId(line) === id);
+      this.requests.removeWhere((request) => requestIdOf(request.message) === id);
+    }
   }
 
   private onRequest(request: QueuedRequest): void {
@@ -135,9 +180,10 @@ export class BridgeRuntime {
       return;
     }
     if (outcome.kind === "drop") {
-      this.host.warn(`[mcbews] dropped a bridge request with no readable id (${outcome.reason})`);
+      this.host.warn(`[mcbews] dropped a bridge request: ${outcome.reason}`);
       return;
     }
+    if (this.cancelled.has(outcome.requestId)) return; // cancelled while it was worked on
     const free = this.options.maxOutboxLines - this.outbox.length;
     if (outcome.lines.length <= free) return this.enqueueLines(outcome.lines);
     // Never a partial answer: the gateway would wait for chunks that were dropped.
@@ -154,6 +200,7 @@ export class BridgeRuntime {
       entity: (id) => this.host.entity(id),
       policy: () => this.policy(),
       registry: this.registry,
+      isCancelled: (requestId) => this.cancelled.has(requestId),
     };
   }
 
@@ -167,9 +214,9 @@ export class BridgeRuntime {
 
   /** A request that came as a script event (too large for mcbews:ask): answer it into the store. */
   private onPullRequest(message: string, source: string | null): void {
-    const decision = decideRequest(message, this.context(source));
+    const decision = decideRequest(message, this.context(source), false, pullIdRule);
     if (decision.kind === "drop") {
-      this.host.warn(`[mcbews] dropped a pull request with no readable id (${decision.reason})`);
+      this.host.warn(`[mcbews] dropped a pull request: ${decision.reason}`);
       return;
     }
     const id = decision.requestId;
@@ -184,10 +231,9 @@ export class BridgeRuntime {
   ask(hex: string, source: string | null): CommandReply {
     const request = decodeAskHex(hex);
     if (!request.ok) return { ok: false, message: `[mcbews] the request is not readable: ${request.reason} (${request.detail})` };
-    const decision = decideRequest(request.text, this.context(source), true);
-    if (decision.kind === "drop") return { ok: false, message: `[mcbews] the request has no readable id: ${decision.reason}` };
+    const decision = decideRequest(request.text, this.context(source), true, pullIdRule);
+    if (decision.kind === "drop") return { ok: false, message: `[mcbews] the request was not run: ${decision.reason}` };
     const id = decision.requestId;
-    if (!isPullId(id)) return { ok: false, message: "[mcbews] a request id must be 1-64 letters and digits" };
     if (decision.kind === "later") {
       this.pull.markWaiting(id, this.host.currentTick());
       this.host.defer(() => void decision.start().then((answer) => this.keepAnswer(id, answer)));
@@ -209,6 +255,7 @@ export class BridgeRuntime {
   }
 
   private keepAnswer(id: string, answer: Answer): void {
+    if (this.cancelled.has(id)) return; // the bridge stopped waiting while it was worked on
     const kept = this.pull.put("answer", id, encodeAnswer(answer), this.host.currentTick());
     if (!kept.ok) {
       const fallback = errorAnswer("CAPABILITY_FAILED", `the answer is too large to keep: ${kept.error}`);
@@ -280,6 +327,7 @@ export class BridgeRuntime {
       this.lastExpire = now;
       for (const id of this.text.expire(now)) this.host.warn(`[mcbews] text response ${id} expired incomplete`);
       this.pull.expire(now);
+      this.cancelled.expire(now);
     }
   }
 

@@ -32,6 +32,8 @@ export const WAIT_REPLY = "MCBEWS|WAIT";
 export const NONE_REPLY = "MCBEWS|NONE";
 /** docs/protocol.md, pull transport: mcbews:poll found no UI chat message waiting */
 export const EMPTY_REPLY = "MCBEWS|EMPTY";
+/** docs/protocol.md, cancelling: `scriptevent mcbews:cancel <id> [<id> ...]` tells the addon to drop the work and the answers it holds for those request or text-response ids (both transports) */
+export const CANCEL_EVENT = "mcbews:cancel";
 /** docs/protocol.md, paged answers: the chat transport sends page k of n of a large answer as a chunked message whose id is <request_id>~<kk>/<nn>, two digits each */
 export const ANSWER_PAGE_MARKER = "~";
 /** docs/protocol.md, mcbews v1, requests and answers: v is fixed at 2 */
@@ -61,6 +63,8 @@ export const MAX_CHUNKS_PER_MESSAGE = 128;
 export const MAX_MESSAGE_BYTES = 65536;
 /** docs/protocol.md, mcbews v1, bounds: 256 KiB buffered in all */
 export const MAX_TOTAL_BYTES = 262144;
+/** docs/protocol.md, mcbews v1, bounds: our choice; a message id is 1 to 64 characters on either transport (letters and digits only on pull); the ids the gateway and the addon write are at most 22, and each id is kept as the key of a buffer and of a recently completed message, so 300 chat messages with 500 KB ids once held 122 MiB */
+export const MAX_MESSAGE_ID_CHARS = 64;
 /** docs/protocol.md, mcbews v1, requests and answers: a request unanswered after 5 s fails */
 export const DEFAULT_TIMEOUT_SECONDS = 5;
 /** docs/protocol.md, the game's WebSocket, limits: the 101st in-flight commandRequest gets TooManyPendingRequests and is not executed */
@@ -87,5 +91,7 @@ export const PULL_STORE_MAX_ENTRIES = 256;
 export const PULL_TTL_SECONDS = 30;
 /** docs/protocol.md, bounds: our choice; UI chat messages waiting to be polled; a player whose message finds 64 waiting is told it was not sent */
 export const UI_CHAT_WAITING_MAX = 64;
+/** docs/protocol.md, cancelling: our choice; the addon remembers at most 256 cancelled ids (for the pull TTL, 30 s), so an answer that finishes after its cancel is dropped, not kept */
+export const CANCEL_IDS_KEPT = 256;
 /** docs/protocol.md, UI chat: our choice; a poll within the last 5 s means a connection reads UI chat by pulling, so the beta pack queues it instead of sending it as chat */
 export const PULL_POLL_LIVE_SECONDS = 5;

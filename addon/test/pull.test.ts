@@ -151,7 +151,7 @@ describe("the runtime's pull commands", () => {
       'MCBEWS|ANSWER|e1|1/1|{"ok":false,"error":{"code":"UNSUPPORTED_CAPABILITY","message":"no such capability: fly"}}',
     );
     expect(rt.ask("zz", null)).toMatchObject({ ok: false, message: expect.stringContaining("not_hex") });
-    expect(rt.ask(hexOf("{}"), null)).toMatchObject({ ok: false, message: expect.stringContaining("no readable id") });
+    expect(rt.ask(hexOf("{}"), null)).toMatchObject({ ok: false, message: expect.stringContaining("request_id must be") });
     expect(rt.ask(ask("bad-id", "list_capabilities"), null)).toMatchObject({ ok: false });
     expect(rt.pullPage("no|pe", 1).ok).toBe(false);
   });

@@ -101,6 +101,7 @@ var UI_PAGE_PREFIX = "MCBEWS|UI";
 var WAIT_REPLY = "MCBEWS|WAIT";
 var NONE_REPLY = "MCBEWS|NONE";
 var EMPTY_REPLY = "MCBEWS|EMPTY";
+var CANCEL_EVENT = "mcbews:cancel";
 var ANSWER_PAGE_MARKER = "~";
 var REQUEST_VERSION = 2;
 var COMMAND_LINE_BUDGET_BYTES = 461;
@@ -117,6 +118,7 @@ var PULL_STORE_MAX_BYTES = 8388608;
 var PULL_STORE_MAX_ENTRIES = 256;
 var PULL_TTL_SECONDS = 30;
 var UI_CHAT_WAITING_MAX = 64;
+var CANCEL_IDS_KEPT = 256;
 var PULL_POLL_LIVE_SECONDS = 5;
 
 // src/capabilities/getBlocks.ts
@@ -306,13 +308,19 @@ function answerOf(box, encoder) {
   result2["runs"] = runs;
   return result2;
 }
-function readAsJob(box) {
+function readAsJob(box, cancelled = () => false) {
   return new Promise((resolve) => {
     const dimension = world.getDimension(box.dimension);
     const encoder = new RunEncoder();
     function* job() {
       try {
-        yield* readBox(dimension, box, encoder);
+        for (const _ of readBox(dimension, box, encoder)) {
+          if (cancelled()) {
+            resolve({ ok: false, message: "the request was cancelled" });
+            return;
+          }
+          yield;
+        }
         resolve({ ok: true, result: answerOf(box, encoder) });
       } catch (err) {
         resolve({ ok: false, message: `reading blocks failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 200) });
@@ -331,10 +339,10 @@ var getBlocks = {
     states: "boolean: also give each palette entry's block states (default false)",
     start: "integer: the position to start from, in the reading order (default 0)"
   },
-  start(payload) {
+  start(payload, ctx) {
     const parsed = parseBox(payload);
     if (!parsed.ok) return Promise.resolve({ ok: false, message: parsed.message });
-    return readAsJob(parsed.box);
+    return readAsJob(parsed.box, () => ctx.cancelled?.() === true);
   }
 };
 
@@ -758,24 +766,31 @@ function parseRequest(message) {
 }
 
 // src/router.ts
-function decideRequest(message, ctx, restricted = false) {
+var chatIdRule = (id) => id.includes(ANSWER_PAGE_MARKER) ? `the request id ${JSON.stringify(id.slice(0, 80))} holds '${ANSWER_PAGE_MARKER}', which marks answer pages: it cannot be answered` : null;
+function decideRequest(message, ctx, restricted = false, idRule) {
   const parsed = parseRequest(message);
+  const id = parsed.ok ? parsed.request.requestId : parsed.requestId;
+  const unanswerable = id === null || idRule === void 0 ? null : idRule(id);
+  if (unanswerable !== null) return { kind: "drop", reason: unanswerable };
   if (!parsed.ok) {
     if (parsed.requestId === null) return { kind: "drop", reason: `${parsed.code}: ${parsed.message}` };
     return { kind: "answer", requestId: parsed.requestId, answer: errorAnswer(parsed.code, parsed.message) };
   }
   const { requestId, capability, payload } = parsed.request;
-  const cap = ctx.registry.get(capability);
+  const isCancelled = ctx.isCancelled;
+  if (isCancelled?.(requestId) === true) return { kind: "drop", reason: `request ${requestId} was cancelled before it arrived` };
+  const served = { ...ctx, cancelled: () => isCancelled?.(requestId) === true };
+  const cap = served.registry.get(capability);
   if (cap === void 0) {
     return { kind: "answer", requestId, answer: errorAnswer("UNSUPPORTED_CAPABILITY", `no such capability: ${capability}`) };
   }
   const invalid = checkParams(cap, payload);
   if (invalid !== null) return { kind: "answer", requestId, answer: errorAnswer("INVALID_REQUEST", invalid) };
-  if ("start" in cap) return { kind: "later", requestId, start: () => startJob(cap, payload, ctx) };
+  if ("start" in cap) return { kind: "later", requestId, start: () => startJob(cap, payload, served) };
   if (restricted && cap.readOnly !== true) {
-    return { kind: "later", requestId, start: () => Promise.resolve(runCapability(cap, payload, ctx)) };
+    return { kind: "later", requestId, start: () => Promise.resolve(runCapability(cap, payload, served)) };
   }
-  return { kind: "answer", requestId, answer: runCapability(cap, payload, ctx) };
+  return { kind: "answer", requestId, answer: runCapability(cap, payload, served) };
 }
 function toAnswer(result2) {
   return result2.ok ? okAnswer(result2.result) : errorAnswer("CAPABILITY_FAILED", result2.message);
@@ -795,7 +810,7 @@ async function startJob(cap, payload, ctx) {
   }
 }
 function routeRequest(message, ctx) {
-  const decision = decideRequest(message, ctx);
+  const decision = decideRequest(message, ctx, false, chatIdRule);
   if (decision.kind === "drop") return decision;
   if (decision.kind === "later") {
     const { requestId } = decision;
@@ -900,6 +915,12 @@ var BoundedQueue = class {
   /** Remove and return up to `count` items from the front. */
   take(count) {
     return this.items.splice(0, Math.max(0, count));
+  }
+  /** Remove every item `drop` says to; returns how many went. */
+  removeWhere(drop) {
+    const before = this.items.length;
+    this.items = this.items.filter((item) => !drop(item));
+    return before - this.items.length;
   }
 };
 
@@ -1025,6 +1046,14 @@ var PullStore = class {
     }
     return EMPTY_REPLY;
   }
+  /** The bridge no longer waits for `id` (mcbews:cancel): drop its entry and its waiting mark.
+   * True when something was held for it. */
+  forget(id) {
+    const held = this.entries.has(id) || this.waiting.has(id);
+    this.drop(id);
+    this.waiting.delete(id);
+    return held;
+  }
   /** Drop entries and waiting marks older than the TTL; returns the ids dropped. */
   expire(tick) {
     const gone = [];
@@ -1044,6 +1073,47 @@ var PullStore = class {
     this.totalBytes -= entry.bytes;
     const queued = this.uiQueue.indexOf(id);
     if (queued >= 0) this.uiQueue.splice(queued, 1);
+  }
+};
+
+// src/cancel.ts
+function readCancelIds(message) {
+  const ids = [];
+  const refused = [];
+  for (const word of message.split(/\s+/)) {
+    if (word === "") continue;
+    if (!isPullId(word)) refused.push(word.slice(0, 80));
+    else if (!ids.includes(word)) ids.push(word);
+  }
+  return { ids, refused };
+}
+var CancelledIds = class {
+  constructor(ttlTicks, capacity = CANCEL_IDS_KEPT) {
+    this.ttlTicks = ttlTicks;
+    this.capacity = capacity;
+  }
+  ttlTicks;
+  capacity;
+  since = /* @__PURE__ */ new Map();
+  get size() {
+    return this.since.size;
+  }
+  add(id, tick) {
+    this.since.delete(id);
+    this.since.set(id, tick);
+    while (this.since.size > this.capacity) {
+      const oldest = this.since.keys().next();
+      if (oldest.done === true) break;
+      this.since.delete(oldest.value);
+    }
+  }
+  has(id) {
+    return this.since.has(id);
+  }
+  expire(tick) {
+    for (const [id, at] of this.since) {
+      if (tick - at >= this.ttlTicks) this.since.delete(id);
+    }
   }
 };
 
@@ -1213,6 +1283,16 @@ var DEFAULT_OPTIONS = {
   expireEveryTicks: 20
 };
 var TICKS_PER_SECOND3 = 20;
+var pullIdRule = (id) => isPullId(id) ? null : `the request id ${JSON.stringify(id.slice(0, 80))} is not 1-64 letters and digits, so no mcbews:pull could fetch its answer`;
+function requestIdOf(message) {
+  const parsed = parseRequest(message);
+  return parsed.ok ? parsed.request.requestId : parsed.requestId;
+}
+function chunkRequestId(line) {
+  if (!line.startsWith(`${BRIDGE_PREFIX}|`)) return null;
+  const id = line.slice(BRIDGE_PREFIX.length + 1).split("|", 1)[0] ?? "";
+  return id.split("~", 1)[0] ?? null;
+}
 var BridgeRuntime = class {
   constructor(host, registry, options = DEFAULT_OPTIONS) {
     this.host = host;
@@ -1228,6 +1308,8 @@ var BridgeRuntime = class {
   outbox;
   text = new TextReassembler();
   pull = new PullStore();
+  /** Ids the bridge cancelled lately (mcbews:cancel): their answers are dropped, not kept. */
+  cancelled = new CancelledIds(PULL_TTL_SECONDS * TICKS_PER_SECOND3);
   uiCounter = 0;
   evictionsWarned = 0;
   lastBridgeCheck = Number.NEGATIVE_INFINITY;
@@ -1250,6 +1332,20 @@ var BridgeRuntime = class {
     else if (id === PULL_REQUEST_EVENT) this.onPullRequest(message, source);
     else if (id === TEXT_RESPONSE_EVENT) this.onTextFrame(message);
     else if (id === POLICY_EVENT) this.onPolicy(message, source);
+    else if (id === CANCEL_EVENT) this.onCancel(message);
+  }
+  /** `scriptevent mcbews:cancel <id> ...`: drop everything held for those ids. */
+  onCancel(message) {
+    const { ids, refused } = readCancelIds(message);
+    if (refused.length > 0) this.host.warn(`[mcbews] a cancel notice named ${refused.length} word(s) that are not ids (ignored): ${refused.slice(0, 3).join(" ")}`);
+    const now = this.host.currentTick();
+    for (const id of ids) {
+      this.cancelled.add(id, now);
+      this.pull.forget(id);
+      this.text.discard(id);
+      this.outbox.removeWhere((line) => chunkRequestId(line) === id);
+      this.requests.removeWhere((request) => requestIdOf(request.message) === id);
+    }
   }
   onRequest(request) {
     if (this.host.spawnBridge === void 0) {
@@ -1272,9 +1368,10 @@ var BridgeRuntime = class {
       return;
     }
     if (outcome.kind === "drop") {
-      this.host.warn(`[mcbews] dropped a bridge request with no readable id (${outcome.reason})`);
+      this.host.warn(`[mcbews] dropped a bridge request: ${outcome.reason}`);
       return;
     }
+    if (this.cancelled.has(outcome.requestId)) return;
     const free = this.options.maxOutboxLines - this.outbox.length;
     if (outcome.lines.length <= free) return this.enqueueLines(outcome.lines);
     const busy = `the answer needs ${outcome.lines.length} chat lines and ${free} of the addon's ${this.options.maxOutboxLines} are free; try again when the answers before it are sent`;
@@ -1288,7 +1385,8 @@ var BridgeRuntime = class {
       runCommand: (command) => this.host.runWorldCommand(command),
       entity: (id) => this.host.entity(id),
       policy: () => this.policy(),
-      registry: this.registry
+      registry: this.registry,
+      isCancelled: (requestId) => this.cancelled.has(requestId)
     };
   }
   enqueueLines(lines) {
@@ -1299,9 +1397,9 @@ var BridgeRuntime = class {
   // --- the pull transport ------------------------------------------------------------------
   /** A request that came as a script event (too large for mcbews:ask): answer it into the store. */
   onPullRequest(message, source) {
-    const decision = decideRequest(message, this.context(source));
+    const decision = decideRequest(message, this.context(source), false, pullIdRule);
     if (decision.kind === "drop") {
-      this.host.warn(`[mcbews] dropped a pull request with no readable id (${decision.reason})`);
+      this.host.warn(`[mcbews] dropped a pull request: ${decision.reason}`);
       return;
     }
     const id = decision.requestId;
@@ -1315,10 +1413,9 @@ var BridgeRuntime = class {
   ask(hex, source) {
     const request = decodeAskHex(hex);
     if (!request.ok) return { ok: false, message: `[mcbews] the request is not readable: ${request.reason} (${request.detail})` };
-    const decision = decideRequest(request.text, this.context(source), true);
-    if (decision.kind === "drop") return { ok: false, message: `[mcbews] the request has no readable id: ${decision.reason}` };
+    const decision = decideRequest(request.text, this.context(source), true, pullIdRule);
+    if (decision.kind === "drop") return { ok: false, message: `[mcbews] the request was not run: ${decision.reason}` };
     const id = decision.requestId;
-    if (!isPullId(id)) return { ok: false, message: "[mcbews] a request id must be 1-64 letters and digits" };
     if (decision.kind === "later") {
       this.pull.markWaiting(id, this.host.currentTick());
       this.host.defer(() => void decision.start().then((answer) => this.keepAnswer(id, answer)));
@@ -1337,6 +1434,7 @@ var BridgeRuntime = class {
     return { ok: true, message: this.pull.poll(this.host.currentTick()) };
   }
   keepAnswer(id, answer) {
+    if (this.cancelled.has(id)) return;
     const kept = this.pull.put("answer", id, encodeAnswer(answer), this.host.currentTick());
     if (!kept.ok) {
       const fallback = errorAnswer("CAPABILITY_FAILED", `the answer is too large to keep: ${kept.error}`);
@@ -1402,6 +1500,7 @@ var BridgeRuntime = class {
       this.lastExpire = now;
       for (const id of this.text.expire(now)) this.host.warn(`[mcbews] text response ${id} expired incomplete`);
       this.pull.expire(now);
+      this.cancelled.expire(now);
     }
   }
   /** The chat transport's tick: keep the bridge player in the world and let it speak. */

@@ -8,7 +8,9 @@ import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..cleantext import clean_text
 from ..exceptions import CaptureError
+from ..limits import CAPTURE_READ_MAX_BYTES, MIB
 from .records import Capture, read_capture
 from .redact import redact
 from .replay import ReplayGame
@@ -34,7 +36,19 @@ def _replay_parser() -> argparse.ArgumentParser:
                         help="replay only recorded connection N (default: every one)")  # fmt: skip
     parser.add_argument("--until-done", action="store_true",
                         help="exit once every recorded answer and event was used")  # fmt: skip
+    _add_max_mb(parser)
     return parser
+
+
+def _add_max_mb(parser: argparse.ArgumentParser) -> None:
+    default = CAPTURE_READ_MAX_BYTES // MIB
+    parser.add_argument("--max-mb", type=int, default=default, metavar="N",
+                        help=f"read a capture of up to N MiB (default {default}); its "
+                        "lines stay within their own bound")  # fmt: skip
+
+
+def _read(args: argparse.Namespace) -> Capture:
+    return read_capture(args.capture, max_bytes=args.max_mb * MIB)
 
 
 def _about(capture: Capture) -> str:
@@ -49,7 +63,8 @@ async def _replay(args: argparse.Namespace, capture: Capture) -> int:
     for conn in conns:
 
         def say(line: str, conn: int = conn) -> None:
-            print(f"game #{conn}: no recorded answer for /{line[:200]}", flush=True)
+            # A recorded command may name a player as the game spelt it: shown cleaned.
+            print(clean_text(f"game #{conn}: no recorded answer for /{line[:200]}"), flush=True)
 
         game = ReplayGame(capture, conn, fast=args.fast, on_unanswered=say)
         print(game.script.describe(), flush=True)
@@ -76,7 +91,7 @@ def replay_main(argv: Sequence[str] | None = None) -> int:
     """``mcbews-repl replay``; exit code 3 when some request had no recorded answer."""
     args = _replay_parser().parse_args(argv)
     try:
-        capture = read_capture(args.capture)
+        capture = _read(args)
         if args.connection is not None and args.connection not in capture.connections():
             raise CaptureError(
                 f"{args.capture} has no connection #{args.connection} "
@@ -105,13 +120,14 @@ def redact_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("capture", help="the capture to redact (left as it is)")
     parser.add_argument("out", nargs="?", help="where to write (default: NAME.redacted.jsonl)")
     parser.add_argument("--overwrite", action="store_true", help="replace OUT if it exists")
+    _add_max_mb(parser)
     args = parser.parse_args(argv)
     source = Path(args.capture)
     target = Path(args.out) if args.out else source.with_name(f"{source.stem}.redacted.jsonl")
     try:
         if target.exists() and not args.overwrite:
             raise CaptureError(f"{target} already exists; choose another name or --overwrite")
-        redacted = redact(read_capture(source))
+        redacted = redact(_read(args))
         redacted.write(target)
     except (CaptureError, OSError) as exc:
         print(f"mcbews-repl redact: {exc}")

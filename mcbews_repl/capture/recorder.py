@@ -25,7 +25,13 @@ from typing import IO, Any, Literal
 from ..exceptions import CaptureError
 from ..gateway import Bridge, GameConnection
 from ..gateway.observer import Direction, Outcome
-from ..limits import CAPTURE_FRAME_MAX_BYTES, CAPTURE_MAX_BYTES, KIB
+from ..limits import (
+    CAPTURE_FRAME_MAX_BYTES,
+    CAPTURE_LINE_MAX_BYTES,
+    CAPTURE_MAX_BYTES,
+    CAPTURE_READ_MAX_BYTES,
+    KIB,
+)
 from ..version import __version__
 from .records import CallRecord, EndRecord, FrameRecord, Header, encode_line, read_capture
 from .redact import redact
@@ -110,7 +116,9 @@ class Recorder:
         self._token = token
         self._on_stop = on_stop
         self._detach: Callable[[], object] | None = None
-        self._games: dict[int, GameConnection] = {}
+        # Each game recorded: its connection while open, its facts once it has closed (a
+        # game that left must not be kept alive by a recording, whatever it held).
+        self._games: dict[int, GameConnection | dict[str, Any]] = {}
         self._start = time.monotonic()
         self._raw_path = self.path
         self._file: IO[bytes] | None = None
@@ -198,8 +206,18 @@ class Recorder:
     def _wanted(self, connection: GameConnection) -> bool:
         if self._only is not None and connection is not self._only:
             return False
-        self._games.setdefault(connection.id, connection)
+        if connection.id not in self._games:  # a new game: the closed ones become facts
+            self._games = {cid: self._facts(cid, g) for cid, g in self._games.items()}
+            self._games[connection.id] = connection
         return True
+
+    def _facts(
+        self, cid: int, game: GameConnection | dict[str, Any]
+    ) -> GameConnection | dict[str, Any]:
+        """``game``'s facts once it has closed (they no longer change), else the game."""
+        if isinstance(game, dict) or not game.closed:
+            return game
+        return game_facts(game, joined_late=cid in self._late)
 
     def _now(self) -> float:
         return round(time.monotonic() - self._start, 6)
@@ -236,10 +254,15 @@ class Recorder:
     def _finish(self) -> None:
         """Complete the header with the games' facts; write the redacted capture if asked."""
         try:
-            capture = read_capture(self._raw_path)
+            # Its own file: as large as it was allowed to grow.
+            capture = read_capture(
+                self._raw_path,
+                max_bytes=max(self.max_bytes, CAPTURE_READ_MAX_BYTES),
+                max_line_bytes=max(self.max_bytes, CAPTURE_LINE_MAX_BYTES),
+            )
             capture.header.games = {
-                str(cid): game_facts(c, joined_late=cid in self._late)
-                for cid, c in self._games.items()
+                str(cid): g if isinstance(g, dict) else game_facts(g, joined_late=cid in self._late)
+                for cid, g in self._games.items()
             }
             capture.header.complete = True
             if self.redact:

@@ -11,18 +11,26 @@ the last line says why the recording ended (docs/captures.md)::
 ``t`` is seconds since the recording began. A frame is the plaintext both sides exchanged
 (after decryption); a frame that was binary and not encrypted is kept as ``b64``, and one
 longer than ``capture_frame_max_bytes`` keeps its head and says ``cut`` (its full size).
+
+A capture may come from anyone (a bug report), so reading one is bounded before anything is
+parsed: each line's length (read no further than the limit), the file's total, and how
+deeply a line nests (a scan of its brackets outside strings), each refused with a
+:class:`CaptureError` that names the line and the limit.
 """
 
 from __future__ import annotations
 
 import base64
+import itertools
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 from ..exceptions import CaptureError
+from ..limits import CAPTURE_JSON_DEPTH_MAX, CAPTURE_LINE_MAX_BYTES, CAPTURE_READ_MAX_BYTES
 
 __all__ = [
     "FORMAT",
@@ -33,6 +41,7 @@ __all__ = [
     "FrameRecord",
     "Header",
     "encode_line",
+    "json_depth",
     "read_capture",
 ]
 
@@ -192,23 +201,88 @@ def _record(data: dict[str, Any]) -> Record | EndRecord | Header:
     raise ValueError(f"unknown record type {kind!r}")
 
 
-def read_capture(path: str | Path) -> Capture:
-    """Read a capture file; :class:`CaptureError` says which line is wrong and why."""
+def read_capture(
+    path: str | Path,
+    *,
+    max_bytes: int = CAPTURE_READ_MAX_BYTES,
+    max_line_bytes: int = CAPTURE_LINE_MAX_BYTES,
+) -> Capture:
+    """Read a capture file of at most ``max_bytes``, no line longer than ``max_line_bytes``.
+
+    Raises:
+        CaptureError: the file cannot be read, or which line is wrong and why (a bound
+            passed, or not a capture record).
+    """
     path = Path(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            return _read(handle, path)
+        with open(path, "rb") as handle:
+            return _read(_lines(handle, path, max_bytes, max_line_bytes), path)
     except OSError as exc:
         raise CaptureError(f"cannot read the capture {path}: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise CaptureError(f"{path} is not a capture: it is not UTF-8 text ({exc})") from exc
 
 
-def _read(handle: Iterable[str], path: Path) -> Capture:
+def _lines(
+    handle: IO[bytes], path: Path, max_bytes: int, max_line_bytes: int
+) -> Iterator[tuple[int, str]]:
+    """``(number, text)`` of each line, each read no further than its bound."""
+    total = 0
+    for number in itertools.count(1):
+        raw = handle.readline(max_line_bytes + 1)  # at most one byte past the bound
+        if not raw:
+            return
+        if len(raw) > max_line_bytes and not raw.endswith(b"\n"):
+            raise CaptureError(
+                f"{path}, line {number}: longer than {max_line_bytes:,} bytes, the most a "
+                "capture line may hold; is it a file written by mc.record or the doctor?"
+            )
+        total += len(raw)
+        if total > max_bytes:
+            raise CaptureError(
+                f"{path}, line {number}: the capture passes {max_bytes:,} bytes, the most "
+                "read at once (read_capture(max_bytes=...), or --max-mb of mcbews-repl replay "
+                "and redact)"
+            )
+        yield number, raw.decode("utf-8")
+
+
+# A JSON string (escapes included), unrolled so a long string is one run of the regex engine.
+# Its closing quote is optional: an unterminated string runs to the end of the text, so a
+# failed match is never retried from each later quote (which took quadratic time on a line
+# of escaped quotes).
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def json_depth(text: str) -> int:
+    """How deeply ``text``'s arrays and objects nest, without parsing it; any text.
+
+    Brackets inside strings do not count. For valid JSON this is the value's depth; for any
+    other text it is at least the depth a parser would reach before failing.
+    """
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(itertools.accumulate(map(_NESTING.__getitem__, brackets), initial=0))
+
+
+def _too_deep(line: str) -> bool:
+    # The openers in all bound the depth: most lines need no scan.
+    if line.count("[") + line.count("{") <= CAPTURE_JSON_DEPTH_MAX:
+        return False
+    return json_depth(line) > CAPTURE_JSON_DEPTH_MAX
+
+
+def _read(lines: Iterable[tuple[int, str]], path: Path) -> Capture:
     capture: Capture | None = None
-    for number, line in enumerate(handle, start=1):
+    for number, line in lines:
         if not line.strip():
             continue
+        if _too_deep(line):
+            raise CaptureError(
+                f"{path}, line {number}: nested more than {CAPTURE_JSON_DEPTH_MAX} levels "
+                "deep, far beyond any capture record; is it a file written by mc.record?"
+            )
         try:
             data = json.loads(line)
             if not isinstance(data, dict):

@@ -8,7 +8,9 @@ after the recorded delay, or at once with ``fast=True``. A request the capture h
 answer for gets none; it is listed in :attr:`ReplayGame.unanswered` (and passed to
 ``on_unanswered``), except the connection's own start (``subscribe``, and
 ``getlocalplayername`` when the recording began after the game connected), which is
-answered from the capture's header and listed in :attr:`ReplayGame.synthesized`.
+answered from the capture's header and listed in :attr:`ReplayGame.synthesized`; so are
+UI chat polls past the recorded ones and cancel notices (``mcbews:cancel``), whose timing
+is the bridge's.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from ..sansio.wire import EMPTY_REPLY, POLL_COMMAND
+from ..sansio.wire import CANCEL_EVENT, EMPTY_REPLY, POLL_COMMAND
 from ..sim.client import dial, hang_up
 from ..sim.wsencrypt import (
     GameCipher,
@@ -76,7 +78,7 @@ class ReplaySummary:
 def _status_message(text: str) -> object:
     try:
         return json.loads(text)["body"].get("statusMessage")
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
 
 
@@ -305,6 +307,11 @@ class ReplayGame:
             return {"statusCode": 0}
         if key == POLL_COMMAND:
             return {"statusCode": 0, "statusMessage": EMPTY_REPLY}
+        if key.startswith(f"scriptevent {CANCEL_EVENT}"):
+            # A cancel notice follows a call the bridge gave up on: when that happens is the
+            # bridge's own timing, not the game's, and the game's answer to a script event
+            # says nothing (docs/protocol.md, Cancelling).
+            return {"statusCode": 0}
         player = self.script.facts.get("local_player")
         if key == "getlocalplayername" and isinstance(player, str):
             return {"localplayername": player, "statusCode": 0, "statusMessage": player}

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..capture import start_recording
+from ..cleantext import clean_text
 from ..exceptions import AddressInUse, CaptureError, RequestTimeout
 from ..gateway import Bridge, serve
 from .probe import PROBE_WARNING
@@ -118,7 +119,7 @@ async def _run(args: argparse.Namespace) -> int:
         except RequestTimeout:
             print(f"No game connected within {args.wait:g} s.")
             return 2
-        print(f"Checking {describe_game(game)} ...", flush=True)
+        print(clean_text(f"Checking {describe_game(game)} ..."), flush=True)  # a player's name
         if args.probe_limits:
             print(f"Warning: {PROBE_WARNING}", flush=True)
         report = await run_doctor(bridge, game, probe_limits=args.probe_limits, save=False)

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ..cleantext import clean_text
+
 __all__ = ["GLYPHS", "Check", "DoctorReport", "Verdict", "shown_verdict"]
 
 Verdict = Literal["ok", "failed", "unsure"]
@@ -76,4 +78,4 @@ class DoctorReport:
 
     def __repr__(self) -> str:
         verdicts = " ".join(f"{c.number}{GLYPHS[c.verdict]}" for c in self.checks)
-        return f"<DoctorReport {self.game}: {verdicts}; {self.headline}>"
+        return clean_text(f"<DoctorReport {self.game}: {verdicts}; {self.headline}>")

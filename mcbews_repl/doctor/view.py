@@ -1,15 +1,18 @@
 """How a doctor's report looks: a card in notebooks, a rich table in terminals, plain text.
 
 rich is imported only when a terminal rendering is asked for (the ``repl`` extra has it;
-``mcbews-repl doctor`` falls back to plain text without it).
+``mcbews-repl doctor`` falls back to plain text without it). What the game said (a player's
+name, a message) is cleaned (``mcbews_repl.cleantext``) in every form, and escaped in the
+table's markup: a name holding ``[/]`` is shown, not parsed.
 """
 
 from __future__ import annotations
 
-import html
 import shutil
 from typing import Any
 
+from ..cleantext import clean_text, escape_html
+from ..optional import needs
 from .report import Check, DoctorReport, Verdict
 
 __all__ = ["report_html", "report_plain", "report_table", "report_text"]
@@ -24,7 +27,7 @@ _CELL = "padding:4px 8px;border-top:1px solid #ddd;vertical-align:top;text-align
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text))
+    return escape_html(str(text))
 
 
 def _row(check: Check) -> str:
@@ -58,11 +61,16 @@ def report_html(report: DoctorReport) -> str:
 
 def report_table(report: DoctorReport, width: int | None = None) -> Any:
     """A rich Table of the checks (for a console to print)."""
-    from rich.table import Table
+    with needs():
+        from rich.markup import escape
+        from rich.table import Table
+
+    def words(text: object) -> str:
+        return escape(clean_text(str(text)))
 
     table = Table(
-        title=f"mcbews doctor: {report.game}",
-        caption=f"{report.headline}. Capture: {report.capture_line}",
+        title=words(f"mcbews doctor: {report.game}"),
+        caption=words(f"{report.headline}. Capture: {report.capture_line}"),
         show_lines=True,
         expand=False,
         width=width,
@@ -76,14 +84,16 @@ def report_table(report: DoctorReport, width: int | None = None) -> Any:
     ):
         table.add_column(header, ratio=ratio, overflow="fold")
     for check in report.checks:
-        shown = f"[{_RICH_STYLES[check.verdict]}]{check.shown}[/]"
-        table.add_row(str(check.number), check.name, shown, check.observed, check.next_step)
+        shown = f"[{_RICH_STYLES[check.verdict]}]{words(check.shown)}[/]"
+        table.add_row(str(check.number), words(check.name), shown, words(check.observed),
+                      words(check.next_step))  # fmt: skip
     return table
 
 
 def report_text(report: DoctorReport, width: int | None = None) -> str:
     """The table as ANSI-coloured text, at the terminal's width (IPython's plain text)."""
-    from rich.console import Console
+    with needs():
+        from rich.console import Console
 
     width = width or max(shutil.get_terminal_size((120, 40)).columns, 80)
     console = Console(width=width, force_terminal=True, force_jupyter=False, highlight=False)
@@ -93,7 +103,7 @@ def report_text(report: DoctorReport, width: int | None = None) -> str:
 
 
 def report_plain(report: DoctorReport) -> str:
-    """Plain text, one paragraph a check (where rich is not installed)."""
+    """Plain text, one paragraph a check (where rich is not installed), cleaned."""
     lines = [f"mcbews doctor: {report.game}: {report.headline}"]
     for check in report.checks:
         lines.append(f"{check.number}. {check.name}: {check.shown}")
@@ -101,4 +111,4 @@ def report_plain(report: DoctorReport) -> str:
         if check.next_step:
             lines.append(f"   next: {check.next_step}")
     lines.append(f"capture: {report.capture_line}")
-    return "\n".join(lines)
+    return clean_text("\n".join(lines))

@@ -1,17 +1,27 @@
-"""Who may connect: the path token, paced per source address, and a connection limit.
+"""Who may connect: sockets before their handshake, the path token under budgets, and room.
 
 The path token is short on purpose (a player types it after ``/connect``): 8 hex digits,
-32 bits. Unthrottled, one client on loopback tried 2,293 wrong tokens a second. So every
-source address gets a small budget of failed handshakes at full speed
-(``handshake_failure_burst``); past it, its token checks are paced to
-``handshake_failures_per_second``: a wrong guess is answered only after its turn comes,
-and an attempt that would wait longer than ``handshake_max_delay`` is refused at once
-(HTTP 429) without its token being checked. A right token is answered at once and costs
-nothing. Tokens are compared in constant time and never logged (websockets' own debug
-lines included: see :func:`redacting_logger`).
+32 bits. Unthrottled, one client on loopback tried 2,293 wrong tokens a second, so each
+check of a token is budgeted (budgets.py), and an attempt over budget is refused (HTTP 429)
+without its token being checked, which costs nothing:
 
-:class:`HandshakeThrottle` is the pacing alone, with the clock passed in;
-:class:`Admission` applies it and the other checks to each opening handshake.
+* per source address: ``handshake_failure_burst`` at full speed, then paced to
+  ``handshake_failures_per_second`` (a wrong guess is answered only when its turn comes;
+  one that would wait longer than ``handshake_max_delay`` is refused unchecked);
+* across all addresses that have not proved the token: ``handshake_failure_burst_all``,
+  then ``handshake_failures_per_second_all``, however many addresses a guesser has.
+
+An address whose game connected with the right token is remembered (``proven_address_ttl``
+after its last game left) and its tokens are always checked: a right one is admitted at
+once, whoever floods, even from that address. Two attempts from one address cannot be told
+apart before their tokens are compared, so this is what it costs: whoever shares such an
+address with a game is held to no budget (docs/gateway.md, "Who may connect").
+
+Then ``encrypt=True``, then room: ``max_connections_per_address`` open games per address
+(this machine's own address excepted) and ``max_connections`` in all. Sockets are counted
+from accept to the handshake's answer (sockets.py). Every refusal is counted and recorded
+(refusals.py). Tokens are compared in constant time and never logged (websockets' own
+debug lines included: see :func:`redacting_logger`).
 """
 
 from __future__ import annotations
@@ -21,97 +31,25 @@ import hashlib
 import hmac
 import logging
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, MutableMapping
-from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
-from ..limits import HANDSHAKE_TRACKED_ADDRESSES, HANDSHAKES_DELAYED_MAX
+from ..limits import HANDSHAKES_DELAYED_MAX
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
+from .budgets import HandshakeThrottle, ProvenAddresses, SharedBudget
 from .eventlog import EventLog
+from .refusals import Refusals
 from .settings import Settings
+from .sockets import HalfOpen, guarded_connection, host_of, is_local
 
-__all__ = ["Admission", "HandshakeThrottle", "redacting_logger"]
+__all__ = ["Admission", "offers_encryption", "redacting_logger"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
-
-
-@dataclass(slots=True)
-class _Budget:
-    tokens: float  # failed handshakes this address may still make at once (may go below 0)
-    at: float  # when ``tokens`` was last brought up to date
-    announced: bool = False  # the log said once that this address is being throttled
-
-
-class HandshakeThrottle:
-    """A token bucket per source address: a burst at full speed, then paced, then refused."""
-
-    def __init__(
-        self,
-        *,
-        burst: int,
-        per_second: float,
-        max_delay: float,
-        tracked: int = HANDSHAKE_TRACKED_ADDRESSES,
-    ) -> None:
-        self.burst = burst
-        self.per_second = per_second
-        self.max_delay = max_delay
-        self.tracked = tracked
-        self._budgets: OrderedDict[str, _Budget] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._budgets)
-
-    def admit(self, address: str, now: float) -> float | None:
-        """Take one attempt's share: seconds to hold its answer if it fails (0.0: none), or
-        None: refuse it now, unchecked (it would wait longer than ``max_delay``)."""
-        budget = self._budget(address, now)
-        if budget.tokens >= 1:
-            budget.tokens -= 1
-            return 0.0
-        delay = (1 - budget.tokens) / self.per_second
-        if delay > self.max_delay:
-            return None
-        budget.tokens -= 1
-        return delay
-
-    def succeeded(self, address: str, now: float) -> None:
-        """The attempt had the right token: give its share back."""
-        budget = self._budget(address, now)
-        budget.tokens = min(self.burst, budget.tokens + 1)
-        if budget.tokens >= self.burst:
-            del self._budgets[address]  # nothing left to remember
-
-    def announce(self, address: str) -> bool:
-        """True the first time an address is held or refused since it was last at rest."""
-        budget = self._budgets.get(address)
-        if budget is None or budget.announced:
-            return False
-        budget.announced = True
-        return True
-
-    def throttled(self, now: float) -> int:
-        """How many addresses have used up their burst."""
-        return sum(1 for a in list(self._budgets) if self._budget(a, now).tokens < 1)
-
-    def _budget(self, address: str, now: float) -> _Budget:
-        budget = self._budgets.get(address)
-        if budget is None:
-            budget = self._budgets[address] = _Budget(float(self.burst), now)
-            while len(self._budgets) > self.tracked:
-                self._budgets.popitem(last=False)  # the least recently seen address
-            return budget
-        budget.tokens = min(self.burst, budget.tokens + (now - budget.at) * self.per_second)
-        budget.at = now
-        if budget.tokens >= 1:
-            budget.announced = False
-        self._budgets.move_to_end(address)
-        return budget
 
 
 def _same_secret(given: str, expected: str) -> bool:
@@ -122,7 +60,7 @@ def _same_secret(given: str, expected: str) -> bool:
 
 
 class Admission:
-    """The opening-handshake checks, in order: pace, path token, encryption, capacity."""
+    """The checks of every connection, from its accept to its opening handshake's answer."""
 
     def __init__(
         self,
@@ -143,53 +81,108 @@ class Admission:
             per_second=settings.handshake_failures_per_second,
             max_delay=settings.handshake_max_delay,
         )
-        # Refusals by reason (wrong_token, throttled, unencrypted, max_connections) and
-        # wrong-token answers that were held back (delayed).
+        self.shared = SharedBudget(
+            burst=settings.handshake_failure_burst_all,
+            per_second=settings.handshake_failures_per_second_all,
+            now=clock(),
+        )
+        self.proven = ProvenAddresses(settings.proven_address_ttl)
+        self.half_open = HalfOpen(
+            limit=settings.max_half_open, per_address=settings.max_half_open_per_address
+        )
+        self.request_timeout = settings.request_timeout
+        # Refusals by reason (``refused:<reason>``, refusals.py) and wrong-token answers
+        # that were held back (``delayed``).
         self.counters: Counter[str] = Counter()
+        self.refusals = Refusals(log, self.counters)
+        self.connection_class = guarded_connection(self)  # websockets' create_connection
+        self._games: Counter[str] = Counter()  # open game connections by source address
         self._delayed_now = 0
         self.delayed_peak = 0  # the most answers held back at once
 
+    # --- sockets before their handshake (sockets.Gate) -------------------------------------
+
+    def opened(self, address: str) -> bool:
+        """A socket was accepted: True to serve it, False (recorded) to close it now."""
+        now = self._clock()
+        reason = self.half_open.open(address, proven=self._proven(address, now))
+        if reason is None:
+            return True
+        if reason == "max_half_open":
+            limit = f"{self.half_open.limit} connections have not finished their handshake"
+        else:
+            limit = f"{self.half_open.of(address)} connections from {address} have not finished"
+        self.refusals.refused(reason, address, f"closed a socket from {address}: {limit}", now)
+        return False
+
+    def finished(self, address: str) -> None:
+        self.half_open.close(address)
+
+    def timed_out(self, address: str) -> None:
+        summary = f"{address} sent no complete request within {self.request_timeout:g} s"
+        self.refusals.refused("request_timeout", address, summary, self._clock())
+
+    # --- the opening handshake (websockets' process_request) -------------------------------
+
     async def check(self, websocket: ServerConnection, request: Request) -> Response | None:
         """websockets' ``process_request``: None accepts, a Response refuses."""
-        peer = websocket.remote_address
-        address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        address = host_of(websocket.remote_address)
         refusal = await self._check_token(websocket, request, address)
-        return refusal or self._check_encryption(websocket, request) or self._check_room(websocket)
-
-    def _refuse(
-        self, websocket: ServerConnection, reason: str, status: HTTPStatus, text: str
-    ) -> Response:
-        self.counters[f"refused:{reason}"] += 1
-        return websocket.respond(status, text)
+        if refusal is not None:
+            return refusal
+        if (refusal := self._check_encryption(websocket, request, address)) is not None:
+            return refusal
+        if (full := self.over_limit(address)) is not None:
+            status, text = full
+            return websocket.respond(status, text + "\n")
+        return None
 
     async def _check_token(
         self, websocket: ServerConnection, request: Request, address: str
     ) -> Response | None:
         if self._token is None:
             return None
-        delay = self.throttle.admit(address, self._clock())
-        if delay is None:
-            self._announce(address, "refusing")
-            text = "too many wrong /connect tokens from this address; wait a few seconds\n"
-            response = self._refuse(websocket, "throttled", HTTPStatus.TOO_MANY_REQUESTS, text)
-            response.headers["Retry-After"] = str(max(1, round(self._settings.handshake_max_delay)))
-            return response
+        now = self._clock()
+        proven = self._proven(address, now)
+        delay = self.throttle.admit(address, now)
+        if not proven and (refusal := self._over_budget(websocket, address, delay, now)):
+            return refusal
         path = request.path.split("?", 1)[0].rstrip("/")
         if _same_secret(path, f"/{self._token}"):
-            self.throttle.succeeded(address, self._clock())
+            if not proven:
+                self.shared.give_back(now)
+            if delay is not None:
+                self.throttle.succeeded(address, now)
+            self.proven.prove(address, now)
             return None
-        _log.info("refused a connection from %s: wrong path (%d chars)", address, len(path))
-        self._log.append("refused", f"wrong /connect path from {address}", None, peer=address)
-        if delay > 0:
+        summary = f"wrong /connect path from {address} ({len(path)} chars)"
+        self.refusals.refused("wrong_token", address, summary, now)
+        if delay:  # None: a proven address past its pace, answered at once
             await self._hold(address, delay)
-        text = "wrong /connect path or token\n"
-        return self._refuse(websocket, "wrong_token", HTTPStatus.FORBIDDEN, text)
+        return websocket.respond(HTTPStatus.FORBIDDEN, "wrong /connect path or token\n")
+
+    def _over_budget(
+        self, websocket: ServerConnection, address: str, delay: float | None, now: float
+    ) -> Response | None:
+        """A stranger's attempt past either budget: refused unchecked (HTTP 429)."""
+        if delay is None:
+            reason, whose = "throttled", "from this address"
+        elif not self.shared.take(now):
+            self.throttle.succeeded(address, now)  # refused unchecked: it costs nothing
+            reason, whose = "throttled_all", "from all addresses together"
+        else:
+            return None
+        text = f"too many wrong /connect tokens {whose}; wait a few seconds"
+        self.refusals.refused(reason, address, f"{address}: {text}", now)
+        response = websocket.respond(HTTPStatus.TOO_MANY_REQUESTS, text + "\n")
+        response.headers["Retry-After"] = str(max(1, round(self._settings.handshake_max_delay)))
+        return response
 
     async def _hold(self, address: str, delay: float) -> None:
         """Answer a paced wrong guess late (each held answer keeps a socket: capped)."""
         if self._delayed_now >= HANDSHAKES_DELAYED_MAX:
             return
-        self._announce(address, "slowing down")
+        self._announce(address)
         self.counters["delayed"] += 1
         self._delayed_now += 1
         self.delayed_peak = max(self.delayed_peak, self._delayed_now)
@@ -198,14 +191,13 @@ class Admission:
         finally:
             self._delayed_now -= 1
 
-    def _announce(self, address: str, doing: str) -> None:
+    def _announce(self, address: str) -> None:
         if not self.throttle.announce(address):
             return
         burst = self._settings.handshake_failure_burst
         rate = self._settings.handshake_failures_per_second
         _log.warning(
-            "%s handshakes from %s: more than %d wrong /connect tokens; now %g a second",
-            doing,
+            "slowing down handshakes from %s: more than %d wrong /connect tokens; now %g a second",
             address,
             burst,
             rate,
@@ -213,36 +205,54 @@ class Admission:
         summary = f"throttling {address}: over {burst} wrong tokens, now {rate:g}/s"
         self._log.append("refused", summary, None, peer=address, reason="throttled")
 
-    def _check_encryption(self, websocket: ServerConnection, request: Request) -> Response | None:
+    def _check_encryption(
+        self, websocket: ServerConnection, request: Request, address: str
+    ) -> Response | None:
         """``encrypt=True``: refuse a client that does not offer the wsencrypt subprotocol."""
         if self._settings.encrypt is not True or offers_encryption(request):
             return None
-        peer = str(websocket.remote_address)
-        _log.info("refused a connection from %s: it cannot encrypt", peer)
-        self._log.append("refused", f"unencrypted client {peer} (encrypt=True)", None, peer=peer)
+        summary = f"unencrypted client {address} (encrypt=True)"
+        self.refusals.refused("unencrypted", address, summary, self._clock())
         text = f"this bridge requires encryption; the client did not offer {ENCRYPT_SUBPROTOCOL}\n"
-        return self._refuse(websocket, "unencrypted", HTTPStatus.FORBIDDEN, text)
+        return websocket.respond(HTTPStatus.FORBIDDEN, text)
 
-    def _check_room(self, websocket: ServerConnection) -> Response | None:
-        if self._open_connections() < self._settings.max_connections:
-            return None
-        text = self.over_capacity(str(websocket.remote_address))
-        return websocket.respond(HTTPStatus.SERVICE_UNAVAILABLE, text + "\n")
+    # --- room for one more game ------------------------------------------------------------
 
-    def over_capacity(self, peer: str) -> str:
-        """Count, log and record a game refused for want of room; return why, for it."""
+    def over_limit(self, address: str) -> tuple[HTTPStatus, str] | None:
+        """None if a game from ``address`` fits; else count and record its refusal, and
+        return the HTTP status and the words to send it."""
+        per_address = self._settings.max_connections_per_address
+        if not is_local(address) and self._games[address] >= per_address:
+            summary = f"{address}: {per_address} games from it already connected"
+            self.refusals.refused("max_connections_per_address", address, summary, self._clock())
+            text = (
+                f"this bridge already serves {per_address} games from {address} "
+                "(max_connections_per_address); close one, or try later"
+            )
+            return HTTPStatus.TOO_MANY_REQUESTS, text
         limit = self._settings.max_connections
-        self.counters["refused:max_connections"] += 1
-        _log.warning(
-            "refused a game connection from %s: %d game connections are open (max_connections=%d)",
-            peer,
-            limit,
-            limit,
-        )
-        self._log.append(
-            "refused", f"{peer}: {limit} games already connected", None, peer=peer, limit=limit
-        )
-        return f"this bridge already serves {limit} games (max_connections); try later"
+        if self._open_connections() < limit:
+            return None
+        summary = f"{address}: {limit} games already connected"
+        self.refusals.refused("max_connections", address, summary, self._clock(), limit=limit)
+        text = f"this bridge already serves {limit} games (max_connections); try later"
+        return HTTPStatus.SERVICE_UNAVAILABLE, text
+
+    def _proven(self, address: str, now: float) -> bool:
+        """A game from ``address`` is connected, or one left less than the TTL ago."""
+        if self._token is None or self.proven.ttl <= 0:
+            return False  # no token to prove, or the standing turned off
+        return address in self._games or self.proven.holds(address, now)
+
+    def game_opened(self, address: str) -> None:
+        self._games[address] += 1
+
+    def game_closed(self, address: str) -> None:
+        self._games[address] -= 1
+        if self._games[address] <= 0:
+            del self._games[address]
+        if self._token is not None:
+            self.proven.prove(address, self._clock())  # its TTL runs from when it left
 
 
 def offers_encryption(request: Request) -> bool:

@@ -4,7 +4,8 @@ The request goes down as a ``scriptevent`` command through the command window; t
 comes back as chat chunks that the sans-I/O core reassembles into a result or a failure.
 Whatever happens (answer, ``ok:false``, timeout, disconnect, cancellation) the ``finally``
 removes the pending request and its chunk buffer, so late chunks find nothing and are
-counted as ``unknown_request_id``.
+counted as ``unknown_request_id``; a cancelled call also has the addon told to drop the
+request's work (cancel.py).
 """
 
 from __future__ import annotations
@@ -23,11 +24,20 @@ from ..sansio import (
     RequestExpired,
 )
 from .results import CommandResult
+from .scope import current_scope
 
-__all__ = ["Answer", "CapabilityCalls"]
+__all__ = ["Answer", "CapabilityCalls", "failure_fields"]
 
 Answer = CapabilityResult | CapabilityFailed | RequestExpired
 Record = Callable[..., object]
+
+
+def failure_fields(answer: object) -> dict[str, str]:
+    """The addon's code and message of a failed answer, for its ``capability`` log entry:
+    ``%mc`` says what failed ("no player named Nobody is online"), not only that it did."""
+    if isinstance(answer, CapabilityFailed):
+        return {"code": answer.code, "message": answer.message}
+    return {}
 
 
 class CapabilityCalls:
@@ -40,11 +50,13 @@ class CapabilityCalls:
         record: Record,
         *,
         where: str,
+        cancelled: Callable[[str], None] = lambda request_id: None,
     ) -> None:
         self._proto = proto
         self._run_command = run_command
         self._record = record
         self._where = where
+        self._cancelled = cancelled  # the addon is told to drop the request's work
         self._futures: dict[str, asyncio.Future[Answer]] = {}
 
     def __len__(self) -> int:
@@ -62,6 +74,10 @@ class CapabilityCalls:
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._futures[request.request_id] = future
         start, outcome = time.monotonic(), "error"
+        answer: Answer | None = None
+        scope = current_scope()
+        if scope is not None:
+            scope.requests += 1
         try:
             async with asyncio.timeout(timeout):
                 (await self._run_command(request.command_line)).raise_for_status()
@@ -70,8 +86,13 @@ class CapabilityCalls:
         except TimeoutError as exc:
             outcome = "timeout"
             raise RequestTimeout(self.timeout_message(request, timeout)) from exc
+        except asyncio.CancelledError:
+            outcome = "cancelled"
+            self._cancelled(request.request_id)
+            raise
         finally:
-            self._forget(request, future, outcome, time.monotonic() - start, record)
+            took = time.monotonic() - start
+            self._forget(request, future, outcome, took, record, failure_fields(answer))
         return self._unwrap(request, answer, timeout)
 
     def settle(self, answer: Answer) -> bool:
@@ -97,6 +118,7 @@ class CapabilityCalls:
         outcome: str,
         took: float,
         record: bool,
+        failure: dict[str, str],
     ) -> None:
         self._futures.pop(request.request_id, None)
         self._proto.forget(request.request_id)
@@ -114,6 +136,7 @@ class CapabilityCalls:
             outcome=outcome,
             elapsed=took,
             transport="chat",
+            **failure,
         )
 
     def _unwrap(self, request: CapabilityRequest, answer: Answer, timeout: float) -> dict[str, Any]:

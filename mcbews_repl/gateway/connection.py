@@ -41,6 +41,7 @@ from ..sansio import (
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from ..sansio.handshake import State
 from .calls import CapabilityCalls
+from .cancel import CancelNotices
 from .delivery import Progress, deliver_text, encode_text_lines
 from .encryption import EncryptionError, SessionCipher
 from .eventlog import EventLog
@@ -101,6 +102,7 @@ class GameConnection:
             self._ui_chat_dropped,
             in_flight=settings.ui_chat_in_flight,
             backlog=settings.ui_chat_backlog,
+            backlog_bytes=settings.ui_chat_backlog_bytes,
         )
         self._window = CommandWindow(
             self._send,
@@ -109,11 +111,14 @@ class GameConnection:
             queue_limit=settings.queue_limit,
             queue_frame=self._queue_frame,
         )
+        # Calls cancelled after their request went down: the addon is told to drop the work.
+        self.cancel_notices = CancelNotices(self._command, where=f"connection #{connection_id}")
         self._calls = CapabilityCalls(
             self.proto,
             lambda line: self._command(line, None),
             self._record,
             where=f"connection #{connection_id}",
+            cancelled=self.cancel_notices.add,
         )
         self._inbound = Inbound(
             self.proto,
@@ -128,6 +133,7 @@ class GameConnection:
             lambda line: self._command(line, None),
             self._record,
             where=f"connection #{connection_id}",
+            cancelled=self.cancel_notices.add,
         )
         self._poll_commands = 0  # commands the poller has in the window now
         self._poller = Poller(
@@ -205,6 +211,7 @@ class GameConnection:
             "retries": self._window.retries,
             "ui_chats_running": self.ui_chats.running,
             "ui_chats_queued": self.ui_chats.queued,
+            "ui_chats_queued_bytes": self.ui_chats.queued_bytes,
             "ui_chat_polls": self._poller.polls,
             "frames_in": self.frames_in,
             "frames_out": self.frames_out,
@@ -329,15 +336,32 @@ class GameConnection:
 
     def _ui_chat_dropped(self, message: UiChat) -> None:
         self.proto.counters["ui_chat_dropped"] += 1
-        waiting = self.ui_chats.backlog_limit
+        queue = self.ui_chats
+        waiting, size = queue.queued, queue.queued_bytes
         _log.info("connection #%d dropped a UI chat message: %d already wait", self.id, waiting)
         self._record(
             "rejected",
-            f"ui_chat_dropped: {waiting} UI chat messages already wait for the callbacks",
+            f"ui_chat_dropped: {waiting} UI chat messages already wait for the callbacks "
+            f"({size:,} of {queue.backlog_bytes_limit:,} bytes)",
             reason="ui_chat_dropped",
             detail=f"{message.player}'s message {message.message_id}",
             message_id=message.message_id,
         )
+
+    def _let_go(self) -> None:
+        """The game left: drop what it can no longer use (waiting UI chat, partial messages),
+        so its memory goes now even while something still holds this connection."""
+        self.proto.drop_buffers()
+        waiting, size = self.ui_chats.close()
+        if waiting:
+            self.proto.counters["ui_chat_dropped"] += waiting
+            self._record(
+                "rejected",
+                f"ui_chat_dropped: {waiting} UI chat messages ({size:,} bytes) still waited "
+                "for the callbacks when the game left",
+                reason="ui_chat_dropped",
+                detail=f"{waiting} messages, {size:,} bytes",
+            )
 
     def expire(self, now: float) -> None:
         """Drop bridge buffers past their TTL (the periodic sweep calls this)."""
@@ -358,10 +382,12 @@ class GameConnection:
         self._state = State.CLOSED
         self._settled.set()
         self._transport.cancel()
+        self.cancel_notices.close()
         if self._polling is not None:
             self._polling.cancel()
         failed = self._window.fail_all(lambda: self._closed_error(cause))
         failed += self._calls.fail_all(lambda: self._closed_error(cause))
+        self._let_go()
         self._ready.set()
         _log.info("connection #%d from %s closed; %d pending failed", self.id, self.peer, failed)
         self._record(
@@ -589,6 +615,7 @@ class GameConnection:
             prelude=self._settings.text_prelude,
             interval=interval,
             progress=progress,
+            cancelled=self.cancel_notices.add,
         )
         self._record(
             "text",

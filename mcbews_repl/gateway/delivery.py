@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from ..sansio import encode_text_response, split_text
 from ..sansio.connection import short_id
@@ -21,9 +22,19 @@ from ..sansio.wire import (
 )
 from .results import CommandResult
 
-__all__ = ["Progress", "deliver_text", "encode_text_lines"]
+__all__ = ["Progress", "TextLine", "deliver_text", "encode_text_lines"]
 
 Progress = Callable[[int, int], object]
+
+
+@dataclass(frozen=True, slots=True)
+class TextLine:
+    """One ``mcbews:text_resp`` command line and the id of the response it is part of."""
+
+    response_id: str
+    line: str
+
+
 # The addon drops a partial response TTL seconds after its first frame. Send each response
 # within 80 % of that, leaving a margin for round trips: fewer frames per response when
 # the configured pause is long.
@@ -46,9 +57,10 @@ def encode_text_lines(
     interval: float = 0.0,
     budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
     frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
-) -> list[str]:
-    """Every command line of one delivery: all responses, each with a fresh id, each line
-    within ``budget_bytes`` and each commandRequest frame within ``frame_budget_bytes``."""
+) -> list[TextLine]:
+    """Every command line of one delivery, with its response's id: all responses, each with
+    a fresh id, each line within ``budget_bytes`` and each commandRequest frame within
+    ``frame_budget_bytes``."""
     parts = split_text(
         player,
         text,
@@ -60,12 +72,13 @@ def encode_text_lines(
         budget_bytes=budget_bytes,
         frame_budget_bytes=frame_budget_bytes,
     )
-    lines: list[str] = []
+    lines: list[TextLine] = []
     for part in parts:
-        lines += encode_text_response(
+        response_id = short_id()
+        frames = encode_text_response(
             player,
             part,
-            response_id=short_id(),
+            response_id=response_id,
             role=role,
             conversation_id=conversation_id,
             title=title,
@@ -73,26 +86,38 @@ def encode_text_lines(
             budget_bytes=budget_bytes,
             frame_budget_bytes=frame_budget_bytes,
         )
+        lines += (TextLine(response_id, frame) for frame in frames)
     return lines
 
 
 async def deliver_text(
     send_line: Callable[[str], Awaitable[CommandResult]],
-    lines: list[str],
+    lines: list[TextLine],
     *,
     prelude: float,
     interval: float,
     progress: Progress | None = None,
+    cancelled: Callable[[str], None] = lambda response_id: None,
 ) -> int:
-    """Send ``lines`` one by one with the pauses; raise on the first frame the game refuses."""
+    """Send ``lines`` one by one with the pauses; raise on the first frame the game refuses.
+
+    Cancelled part way, ``cancelled`` is told the id of the response the addon holds part
+    of (its frames are dropped there rather than kept until they expire)."""
     total = len(lines)
-    await asyncio.sleep(prelude)
-    for sent, line in enumerate(lines, start=1):
-        if sent > 1:
-            await asyncio.sleep(interval)
-        (await send_line(line)).raise_for_status()
-        if progress is not None:
-            outcome = progress(sent, total)
-            if inspect.isawaitable(outcome):
-                await outcome
+    begun: str | None = None  # the response of the last frame handed to the game
+    try:
+        await asyncio.sleep(prelude)
+        for sent, line in enumerate(lines, start=1):
+            if sent > 1:
+                await asyncio.sleep(interval)
+            begun = line.response_id
+            (await send_line(line.line)).raise_for_status()
+            if progress is not None:
+                outcome = progress(sent, total)
+                if inspect.isawaitable(outcome):
+                    await outcome
+    except asyncio.CancelledError:
+        if begun is not None:
+            cancelled(begun)
+        raise
     return total

@@ -3,9 +3,13 @@
 Every entry gets the next integer cursor, so a reader that remembers the last cursor it saw
 can ask for everything after it (``since``) and never sees an entry twice. The log is
 bounded three ways (``mcbews_repl.limits``): by entries, by estimated bytes in all, and by
-each connection's share of those bytes, so a flooding peer pushes out its own oldest
-entries rather than everyone else's. Old entries fall off; cursors keep counting, so a gap
-is visible as a jump. Text longer than ``text_chars`` keeps its head and tail around a
+each connection's share of those bytes. Each owner (a connection, or ``None`` for the
+bridge's own entries) is guaranteed an even part of both bounds (``shares``: the most
+games plus the bridge): when the log is full, an owner holding more than that part loses
+its oldest entries first (the one appending, if it is over, else the heaviest), so five
+flooding peers push out their own history and not a quiet game's. Only when every owner
+is within its part does the log's oldest entry go. Cursors keep counting, so a gap is
+visible as a jump. Text longer than ``text_chars`` keeps its head and tail around a
 visible marker, and the entry's ``data["truncated"]`` records each field's full length.
 Live readers either register a listener (called synchronously on append) or iterate
 :meth:`EventLog.follow`, which replays and then waits for new entries without a queue of
@@ -29,6 +33,7 @@ from ..limits import (
     LOG_ENTRY_OVERHEAD_BYTES,
     LOG_MAX_BYTES,
     LOG_TEXT_CHARS,
+    MAX_CONNECTIONS,
 )
 
 __all__ = ["EventLog", "LogEntry", "truncate_text"]
@@ -77,12 +82,16 @@ class EventLog:
         max_bytes: int = LOG_MAX_BYTES,
         connection_max_bytes: int = LOG_CONNECTION_MAX_BYTES,
         text_chars: int = LOG_TEXT_CHARS,
+        shares: int = MAX_CONNECTIONS + 1,
         clock: Callable[[], float] = time.time,
     ):
         self.capacity = capacity
         self.max_bytes = max_bytes
         self.connection_max_bytes = min(connection_max_bytes, max_bytes)
         self.text_chars = text_chars
+        # What each owner keeps whoever floods: an even part of each bound.
+        self.reserved_entries = max(capacity // shares, 1)
+        self.reserved_bytes = max_bytes // shares
         # What the bounds did: truncated entries, entries dropped before the entry cap
         # would have dropped them (for the bytes in all, for one connection's share).
         self.counters: Counter[str] = Counter()
@@ -90,6 +99,10 @@ class EventLog:
         # Per connection (None: the bridge's own entries), oldest first: (cursor, bytes).
         self._owned: dict[int | None, deque[tuple[int, int]]] = {}
         self._owned_bytes: Counter[int | None] = Counter()
+        # Owners holding more than their reserved entries / bytes: at most ``shares`` each,
+        # so choosing whom to evict never scans every owner.
+        self._over_entries: set[int | None] = set()
+        self._over_bytes: set[int | None] = set()
         self._bytes = 0
         self._clock = clock
         self._last = 0
@@ -152,20 +165,47 @@ class EventLog:
     def _keep(self, entry: LogEntry, size: int) -> None:
         owner = entry.connection
         self._entries[entry.cursor] = entry
-        self._owned.setdefault(owner, deque()).append((entry.cursor, size))
+        owned = self._owned.setdefault(owner, deque())
+        owned.append((entry.cursor, size))
         self._owned_bytes[owner] += size
         self._bytes += size
-        while self._owned_bytes[owner] > self.connection_max_bytes and len(self._owned[owner]) > 1:
+        self._reclassify(owner)
+        while self._owned_bytes[owner] > self.connection_max_bytes and len(owned) > 1:
             self._drop_oldest_of(owner)
             self.counters["dropped_for_connection_share"] += 1
-        while len(self._entries) > self.capacity or self._bytes > self.max_bytes:
-            if len(self._entries) <= self.capacity:
-                self.counters["dropped_for_bytes"] += 1
-            oldest = next(iter(self._entries.values()))
-            self._drop_oldest_of(oldest.connection)
+        while len(self._entries) > self.capacity:
+            self._drop_oldest_of(self._evictee(owner, self._over_entries, by_bytes=False))
+        while self._bytes > self.max_bytes:
+            self.counters["dropped_for_bytes"] += 1
+            self._drop_oldest_of(self._evictee(owner, self._over_bytes, by_bytes=True))
+
+    def _evictee(
+        self, appender: int | None, over: set[int | None], *, by_bytes: bool
+    ) -> int | None:
+        """Whose oldest entry makes room: the appender's if it is over its reserve, else the
+        heaviest owner over it, else (everyone within) the log's oldest entry's owner."""
+        if appender in over:
+            return appender
+        if over:
+            if by_bytes:
+                return max(over, key=self._owned_bytes.__getitem__)
+            return max(over, key=lambda o: len(self._owned[o]))
+        return next(iter(self._entries.values())).connection
+
+    def _reclassify(self, owner: int | None) -> None:
+        """Keep ``owner``'s membership of the over-reserve sets true after a change."""
+        owned = self._owned.get(owner)
+        if owned is not None and len(owned) > self.reserved_entries:
+            self._over_entries.add(owner)
+        else:
+            self._over_entries.discard(owner)
+        if self._owned_bytes.get(owner, 0) > self.reserved_bytes:
+            self._over_bytes.add(owner)
+        else:
+            self._over_bytes.discard(owner)
 
     def _drop_oldest_of(self, owner: int | None) -> None:
-        """Drop ``owner``'s oldest entry (the log's oldest entry is its owner's oldest)."""
+        """Drop ``owner``'s oldest entry."""
         owned = self._owned[owner]
         cursor, size = owned.popleft()
         del self._entries[cursor]
@@ -173,6 +213,7 @@ class EventLog:
         self._owned_bytes[owner] -= size
         if not owned:
             del self._owned[owner], self._owned_bytes[owner]
+        self._reclassify(owner)
 
     def since(self, cursor: int = 0) -> list[LogEntry]:
         """Every entry still held whose cursor is greater than ``cursor``."""

@@ -19,9 +19,15 @@ from typing import Any
 from .. import limits
 from ..exceptions import CapabilityError, CommandFailed, McbewsError, RequestTimeout
 from ..sansio import CapabilityResult, UiChatMessage
-from ..sansio.bridge import MALFORMED_RESPONSE, interpret_bridge_answer, interpret_ui_chat
+from ..sansio.bridge import (
+    MALFORMED_RESPONSE,
+    UI_CHAT_MAX_BYTES,
+    interpret_bridge_answer,
+    interpret_ui_chat,
+)
 from ..sansio.connection import short_id
 from ..sansio.pull import (
+    UI_MAX_PAGES,
     Empty,
     NotKept,
     Page,
@@ -36,7 +42,9 @@ from ..sansio.pull import (
     encode_pull,
     encode_pull_request,
 )
+from .calls import failure_fields
 from .results import CommandResult
+from .scope import current_scope
 
 __all__ = ["ANSWER_LOST", "Poller", "PullCalls"]
 
@@ -50,12 +58,14 @@ Record = Callable[..., object]
 
 
 class _Lost(Exception):
-    """A reply that ends the call: the reason, as a CapabilityError's code and message."""
+    """A reply that ends the call: the reason, as a CapabilityError's code and message
+    (``problem``: the page set's reason code, when a page did not belong)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, problem: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.problem = problem
 
 
 async def _reply(run: RunCommand, line: str) -> PullReply:
@@ -93,16 +103,24 @@ def _page(reply: PullReply, kind: PageKind) -> Page:
 def _add(pages: PageSet, page: Page) -> None:
     problem = pages.add(page)
     if problem is not None:
-        raise _Lost(MALFORMED_RESPONSE, f"page {page.index}/{page.total}: {problem}")
+        raise _Lost(MALFORMED_RESPONSE, f"page {page.index}/{page.total}: {problem}", problem)
 
 
 class PullCalls:
     """Capability calls of one connection over the pull transport."""
 
-    def __init__(self, run_command: RunCommand, record: Record, *, where: str) -> None:
+    def __init__(
+        self,
+        run_command: RunCommand,
+        record: Record,
+        *,
+        where: str,
+        cancelled: Callable[[str], None] = lambda request_id: None,
+    ) -> None:
         self._run = run_command
         self._record = record
         self._where = where
+        self._cancelled = cancelled  # the addon is told to drop the request's work
         self.pending = 0
 
     async def call(
@@ -115,12 +133,17 @@ class PullCalls:
     ) -> dict[str, Any]:
         request = encode_pull_request(short_id(), capability, payload)
         start, outcome = time.monotonic(), "error"
+        failure: dict[str, str] = {}  # the addon's code and message, when it failed
         self.pending += 1
+        scope = current_scope()
+        if scope is not None:
+            scope.requests += 1
         try:
             async with asyncio.timeout(timeout):
                 text = await self._answer_text(request)
             answer = interpret_bridge_answer(request.request_id, capability, text)
             outcome = "ok" if isinstance(answer, CapabilityResult) else "failed"
+            failure = failure_fields(answer)
         except TimeoutError as exc:
             outcome = "timeout"
             raise RequestTimeout(
@@ -128,8 +151,12 @@ class PullCalls:
                 f"on {self._where}, over the pull transport (mcbews:ask/mcbews:pull)"
             ) from exc
         except _Lost as exc:
-            outcome = "failed"
+            outcome, failure = "failed", {"code": exc.code, "message": exc.message}
             raise CapabilityError(exc.code, exc.message, capability) from None
+        except asyncio.CancelledError:
+            outcome = "cancelled"
+            self._cancelled(request.request_id)
+            raise
         finally:
             self.pending -= 1
             if record:
@@ -142,6 +169,7 @@ class PullCalls:
                     outcome=outcome,
                     elapsed=took,
                     transport="pull",
+                    **failure,
                 )
         if isinstance(answer, CapabilityResult):
             return answer.result
@@ -209,17 +237,36 @@ class Poller:
             case Empty():
                 return False
             case Page(kind="ui"):
-                try:
-                    text = await pull_pages(self._run, "ui", reply)
-                except _Lost as exc:
-                    self._reject("ui_chat_lost", exc.message, reply.message_id)
-                    return True
-                event = interpret_ui_chat(reply.message_id, text)
-                if isinstance(event, UiChatMessage):
-                    self._deliver(event)
-                else:
-                    self._reject(event.reason, event.detail, event.message_id)
+                await self._read_ui_chat(reply)
                 return True
             case _:
                 self._reject("not_a_poll_reply", f"{reply!r:.80}", None)
                 return False
+
+    async def _read_ui_chat(self, first: Page) -> None:
+        """Pull the rest of a UI chat message and hand it on. One past the bound a UI chat
+        message has on either transport is refused: by the page count its first page gives,
+        before any other page is pulled (the addon's copy then expires), or once its pages
+        pass the bound."""
+        mid = first.message_id
+        try:
+            text = await pull_pages(self._run, "ui", first)
+        except _Lost as exc:
+            self._reject(*_ui_chat_lost(first, exc), mid)
+            return
+        event = interpret_ui_chat(mid, text)
+        if isinstance(event, UiChatMessage):
+            self._deliver(event)
+        else:
+            self._reject(event.reason, event.detail, event.message_id)
+
+
+def _ui_chat_lost(first: Page, lost: _Lost) -> tuple[str, str]:
+    """Why a UI chat message could not be read: a reason code and a detail."""
+    bound = f"{UI_CHAT_MAX_BYTES:,} bytes (the most a UI chat message may hold)"
+    if lost.problem == "too_many_pages":
+        most = f"the {UI_MAX_PAGES} that {bound} take"
+        return "ui_chat_too_large", f"{first.total:,} pages, more than {most}; not pulled"
+    if lost.problem == "message_too_large":
+        return "ui_chat_too_large", f"its pages pass {bound}"
+    return "ui_chat_lost", lost.message

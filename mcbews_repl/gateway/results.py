@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..exceptions import CommandFailed, InvalidArgument
+from ..sansio.formatting import strip_codes
 
 __all__ = ["CommandResult", "TextSender", "UiChat"]
 
@@ -37,6 +38,12 @@ class CommandResult:
     def ok(self) -> bool:
         """True when the game reports success (a non-negative status code)."""
         return self.status_code >= 0
+
+    @property
+    def text(self) -> str:
+        """The game's message as words, without its ``§`` formatting codes (what a script
+        prints); ``status_message`` keeps them."""
+        return strip_codes(self.status_message)
 
     def raise_for_status(self) -> CommandResult:
         """Return ``self`` if the command succeeded, else raise :class:`CommandFailed`."""

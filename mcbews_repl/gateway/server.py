@@ -36,6 +36,7 @@ from .game_calls import GameCalls, same_call
 from .observer import Observer, Observers
 from .results import CommandResult, UiChat
 from .settings import Settings
+from .sockets import AcceptErrors, host_of
 from .uichat import UiChatCallback, UiChatHooks
 
 __all__ = ["Bridge", "UiChatCallback", "serve"]
@@ -49,6 +50,9 @@ _TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{1,64}")
 _AUTO_TOKEN_BYTES = 4  # 8 hex digits: a convenience secret (the game shows the URI in chat)
 _WILDCARD_HOSTS = ("", "0.0.0.0", "::")
 _PORT_MAX = 65535  # TCP ports are 16-bit
+# websockets' open_timeout bounds a whole opening handshake: the request's arrival
+# (request_timeout), a wrong guess held (handshake_max_delay), and this for our answer.
+_ANSWER_SECONDS = 2.0
 
 
 def _lan_address() -> str:
@@ -91,6 +95,7 @@ class Bridge:
             max_bytes=self.settings.log_max_bytes,
             connection_max_bytes=self.settings.log_connection_max_bytes,
             text_chars=self.settings.log_text_chars,
+            shares=self.settings.max_connections + 1,  # every game and the bridge's own
         )
         self._port = port
         self._server: Server | None = None
@@ -104,6 +109,7 @@ class Bridge:
         self._admission = Admission(
             self.token, self.settings, self.log, lambda: len(self._connections)
         )
+        self._accept_errors = AcceptErrors(self._admission.refusals)
         self._closed = False
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -115,11 +121,16 @@ class Bridge:
             AddressInUse: another program already listens on the port.
         """
         self._closed = False
+        settings = self.settings
         try:
             self._server = await websocket_serve(
                 self._handle,
                 self.host,
                 self._port,
+                create_connection=self._admission.connection_class,
+                open_timeout=settings.request_timeout
+                + settings.handshake_max_delay
+                + _ANSWER_SECONDS,
                 process_request=self._admission.check,
                 select_subprotocol=self._select_subprotocol,
                 max_size=self.settings.max_frame_bytes * READ_LIMIT_FACTOR,
@@ -131,6 +142,7 @@ class Bridge:
                 raise
             raise AddressInUse(self.host, self._port, "the address is already in use") from exc
         self._port = self._server.sockets[0].getsockname()[1]
+        self._accept_errors.install(asyncio.get_running_loop(), self._server.sockets)
         self._spawn(self._expire_loop())
         _log.info("bridge listening on %s:%d", self.host, self._port)
         return self
@@ -143,6 +155,8 @@ class Bridge:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
+            self._accept_errors.uninstall()
+        self._admission.refusals.flush(time.monotonic(), every=True)  # the counts still owed
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -165,6 +179,7 @@ class Bridge:
         while True:
             await asyncio.sleep(self.settings.expire_interval)
             now = time.monotonic()
+            self._admission.refusals.flush(now)
             for connection in list(self._connections):
                 # One connection's failure must not end the sweep for all of them: a dead
                 # sweep would let stale buffers and requests pile up silently.
@@ -209,10 +224,10 @@ class Bridge:
         return None
 
     async def _handle(self, websocket: ServerConnection) -> None:
-        if len(self._connections) >= self.settings.max_connections:
+        address = host_of(websocket.remote_address)
+        if (full := self._admission.over_limit(address)) is not None:
             # Handshakes that passed the check together can overshoot it; 1013: try later.
-            why = self._admission.over_capacity(str(websocket.remote_address))
-            await websocket.close(1013, why[:120])
+            await websocket.close(1013, full[1][:120])
             return
         connection = GameConnection(
             websocket,
@@ -234,15 +249,20 @@ class Bridge:
         )
         self._arrival.set()
         self._arrival = asyncio.Event()
+        self._admission.game_opened(address)
         try:
             await connection.run()
         finally:
             self._connections.remove(connection)
+            self._admission.game_closed(address)
 
     @property
     def counters(self) -> Counter[str]:
-        """Refused handshakes by reason (``refused:wrong_token``, ``refused:throttled``,
-        ``refused:unencrypted``, ``refused:max_connections``) and ``delayed`` answers."""
+        """Refused connections by reason (``refused:wrong_token``, ``refused:throttled``,
+        ``refused:throttled_all``, ``refused:unencrypted``, ``refused:max_connections``,
+        ``refused:max_connections_per_address``, ``refused:max_half_open``,
+        ``refused:max_half_open_per_address``, ``refused:request_timeout``,
+        ``refused:accept_error``) and ``delayed`` answers (docs/gateway.md)."""
         return self._admission.counters
 
     @property

@@ -41,6 +41,10 @@ _AT_LEAST_ONE = (
     "max_connections",
     "ui_chat_in_flight",
     "handshake_failure_burst",
+    "handshake_failure_burst_all",
+    "max_connections_per_address",
+    "max_half_open",
+    "max_half_open_per_address",
 )
 _POSITIVE = (
     "command_timeout",
@@ -49,6 +53,8 @@ _POSITIVE = (
     "expire_interval",
     "handshake_max_delay",
     "handshake_failures_per_second",
+    "handshake_failures_per_second_all",
+    "request_timeout",
     "probe_timeout",
     "poll_interval",
 )
@@ -74,9 +80,17 @@ class Settings:
     max_connections: int = limits.MAX_CONNECTIONS
     ui_chat_in_flight: int = limits.UI_CHAT_IN_FLIGHT
     ui_chat_backlog: int = limits.UI_CHAT_BACKLOG
+    ui_chat_backlog_bytes: int = limits.UI_CHAT_BACKLOG_BYTES
     handshake_failure_burst: int = limits.HANDSHAKE_FAILURE_BURST
     handshake_failures_per_second: float = limits.HANDSHAKE_FAILURES_PER_SECOND
     handshake_max_delay: float = limits.HANDSHAKE_MAX_DELAY_SECONDS
+    handshake_failure_burst_all: int = limits.HANDSHAKE_FAILURE_BURST_ALL
+    handshake_failures_per_second_all: float = limits.HANDSHAKE_FAILURES_PER_SECOND_ALL
+    proven_address_ttl: float = limits.PROVEN_ADDRESS_TTL_SECONDS
+    max_connections_per_address: int = limits.MAX_CONNECTIONS_PER_ADDRESS
+    max_half_open: int = limits.MAX_HALF_OPEN
+    max_half_open_per_address: int = limits.MAX_HALF_OPEN_PER_ADDRESS
+    request_timeout: float = limits.REQUEST_TIMEOUT_SECONDS
     encrypt: EncryptPolicy = "auto"
     encryption_mode: Literal["cfb8", "cfb"] = "cfb8"
     encryption_handshake: Literal["auto", "ws:encrypt", "command"] = "auto"
@@ -90,8 +104,8 @@ class Settings:
                 f"max_in_flight must be 1..{MAX_IN_FLIGHT_COMMANDS} (the game refuses the "
                 f"{MAX_IN_FLIGHT_COMMANDS + 1}st command in flight), not {self.max_in_flight}"
             )
-        if self.queue_limit < 0 or self.ui_chat_backlog < 0:
-            raise ValueError("queue_limit and ui_chat_backlog must be >= 0")
+        if min(self.queue_limit, self.ui_chat_backlog, self.ui_chat_backlog_bytes) < 0:
+            raise ValueError("queue_limit, ui_chat_backlog and ui_chat_backlog_bytes must be >= 0")
         for name in _AT_LEAST_ONE:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
@@ -100,6 +114,8 @@ class Settings:
                 raise ValueError(f"{name} must be a positive number, not {getattr(self, name)}")
         if self.text_prelude < 0 or self.text_interval < 0:
             raise ValueError("text_prelude and text_interval must be >= 0 seconds")
+        if self.proven_address_ttl < 0:
+            raise ValueError("proven_address_ttl must be >= 0 seconds (0: remember none)")
         if self.max_frame_bytes < 1024:
             raise ValueError("max_frame_bytes below 1 KiB would drop ordinary game frames")
         self._check_log()

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..exceptions import CommandQueueFull
 from ..sansio import CommandResponse, GameError
+from .scope import current_scope
 
 __all__ = ["TOO_MANY_PENDING_REQUESTS", "CommandWindow", "Reply"]
 
@@ -70,28 +71,41 @@ class CommandWindow:
 
         ``new_frame`` replaces the connection's frame maker (the doctor's limits probe sends
         lines past the budget with it)."""
-        if self._closed is None and self.in_flight < self.limit and not self._queue:
-            self.in_flight += 1  # a free slot: _acquire()'s first case, without its coroutine
-        else:
-            await self._acquire()
+        scope = current_scope()
+        sent = False
         try:
-            make = new_frame or self._new_frame
-            delay = _RETRY_FIRST_SECONDS
-            while True:
-                request_id, future = self._send_once(make(line))
-                try:
-                    reply = await future
-                finally:
-                    self._waiting.pop(request_id, None)
-                if not (
-                    isinstance(reply, GameError) and reply.status_code == TOO_MANY_PENDING_REQUESTS
-                ):
-                    return reply
-                self.retries += 1
-                await self._after_a_completion(delay)
-                delay = min(delay * 2, _RETRY_MAX_SECONDS)
+            if scope is not None:
+                scope.check()  # a cancelled call sends nothing more, whichever task asks
+            if self._closed is None and self.in_flight < self.limit and not self._queue:
+                self.in_flight += 1  # a free slot: _acquire()'s first case, without a coroutine
+            else:
+                await self._acquire()
+            try:
+                make = new_frame or self._new_frame
+                delay = _RETRY_FIRST_SECONDS
+                while True:
+                    if scope is not None:
+                        scope.check()  # it may have been cancelled while this waited
+                        scope.commands_sent += 1
+                    sent = True
+                    request_id, future = self._send_once(make(line))
+                    try:
+                        reply = await future
+                    finally:
+                        self._waiting.pop(request_id, None)
+                    if not (
+                        isinstance(reply, GameError)
+                        and reply.status_code == TOO_MANY_PENDING_REQUESTS
+                    ):
+                        return reply
+                    self.retries += 1
+                    await self._after_a_completion(delay)
+                    delay = min(delay * 2, _RETRY_MAX_SECONDS)
+            finally:
+                self._release()
         finally:
-            self._release()
+            if scope is not None and not sent:
+                scope.commands_withdrawn += 1  # asked for, never sent: withdrawn
 
     def resolve(self, reply: Reply) -> bool:
         """Hand a reply to the request waiting for it; False if none is (late or foreign)."""
@@ -136,7 +150,7 @@ class CommandWindow:
         except BaseException:
             if ticket.done() and not ticket.cancelled() and ticket.exception() is None:
                 self._release()  # granted, then cancelled before we could use it
-            elif ticket in self._queue:
+            elif ticket in self._queue:  # a release may already have dropped the dead ticket
                 self._queue.remove(ticket)
             raise
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..optional import needs
 from .mapdraw import player_colours
-from .views import BROKEN_PERCENT, WORN_PERCENT, bar_colour, short_id
+from .views import BROKEN_PERCENT, WORN_PERCENT, bar_colour
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,16 +35,16 @@ def _need(frame: pd.DataFrame, columns: tuple[str, ...], made_by: str) -> None:
 
 
 def _figure(height: float, width: float = 8.0) -> Figure:
-    from ..toolkit.regionplot import shown_figure
+    with needs():
+        from ..toolkit.regionplot import shown_figure
 
     return shown_figure(figsize=(width, height), layout="constrained")
 
 
 def items_by_player(inventory: pd.DataFrame, *, top: int = TOP_ITEMS) -> Figure:
     """A bar per item (most first), split by player: who holds how many of what."""
-    _need(inventory, ("player", "typeId", "amount"), "mc.inventory()")
-    items = inventory["typeId"].map(short_id)
-    table = inventory.assign(item=items).pivot_table(
+    _need(inventory, ("player", "item", "amount"), "mc.inventory()")
+    table = inventory.pivot_table(
         index="item", columns="player", values="amount", aggfunc="sum", fill_value=0
     )
     table = table.loc[table.sum(axis=1).sort_values(ascending=False).index]
@@ -65,12 +66,12 @@ def items_by_player(inventory: pd.DataFrame, *, top: int = TOP_ITEMS) -> Figure:
 def durability(inventory: pd.DataFrame) -> Figure:
     """Every tool and piece of armour, most worn first: green, amber below half, red below
     a fifth, as in the inventory table."""
-    _need(inventory, ("player", "slot", "typeId", "durability"), "mc.inventory()")
+    _need(inventory, ("player", "slot", "item", "durability"), "mc.inventory()")
     worn = inventory.dropna(subset=["durability"]).sort_values("durability", ascending=False)
     if worn.empty:
         raise ValueError("no item in this inventory has durability (tools, weapons, armour)")
-    labels = [f"{p}: {short_id(t)} ({s})" for p, t, s in
-              zip(worn["player"], worn["typeId"], worn["slot"], strict=True)]  # fmt: skip
+    labels = [f"{p}: {t} ({s})" for p, t, s in
+              zip(worn["player"], worn["item"], worn["slot"], strict=True)]  # fmt: skip
     percent = [float(d) * 100 for d in worn["durability"]]
     fig = _figure(max(2.5, 0.32 * len(worn) + 1.2))
     ax = fig.subplots()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..optional import needs
 from ..sansio.wire import BRIDGE_PLAYER
 from .usage import BY_NAME, SUBCOMMANDS
 
@@ -94,6 +95,8 @@ def _operands(kind: str | None, mc: Minecraft | None) -> list[str]:
         return list(mc.capability_names) if mc is not None else list(SHIPPED_CAPABILITIES)
     if kind == "record":
         return ["stop"]  # or a file name, which Tab cannot guess
+    if kind == "subcommands":
+        return [s.name for s in SUBCOMMANDS]
     if kind == "tools":
         from ..toolkit.catalogue import CATALOGUE
 
@@ -112,7 +115,8 @@ def player_names(mc: Minecraft) -> list[str]:
 
 def make_matcher(current_mc: Callable[[], Minecraft | None]) -> Any:
     """The matcher to add to ``shell.Completer.custom_matchers`` (and remove on unload)."""
-    from IPython.core.completer import SimpleCompletion, context_matcher
+    with needs():
+        from IPython.core.completer import SimpleCompletion, context_matcher
 
     @context_matcher()  # type: ignore[untyped-decorator]
     def mc_matcher(context: CompletionContext) -> SimpleMatcherResult:

@@ -5,9 +5,10 @@ configuration), then an environment variable (read when the extension loads; han
 classrooms and CI), then the default. The variables: ``MCBEWS_HOST``, ``MCBEWS_PORT``,
 ``MCBEWS_TOKEN`` (``none`` turns the path token off), ``MCBEWS_COMMAND_TIMEOUT``,
 ``MCBEWS_CALL_TIMEOUT``, ``MCBEWS_TEXT_PRELUDE``, ``MCBEWS_TEXT_INTERVAL``,
-``MCBEWS_ENCRYPT`` (auto, on, off), ``MCBEWS_MAX_CONNECTIONS``, ``MCBEWS_TRANSPORT`` (auto,
-pull, chat), and for the simulated world of ``%mc sim`` ``MCBEWS_SIM_PACK`` (stable, beta),
-``MCBEWS_SIM_BETA_APIS`` (auto, on, off) and ``MCBEWS_SIM_EDITION`` (bedrock, education).
+``MCBEWS_ENCRYPT`` (auto, on, off), ``MCBEWS_MAX_CONNECTIONS``,
+``MCBEWS_MAX_CONNECTIONS_PER_ADDRESS``, ``MCBEWS_TRANSPORT`` (auto, pull, chat), and for
+the simulated world of ``%mc sim`` ``MCBEWS_SIM_PACK`` (stable, beta), ``MCBEWS_SIM_BETA_APIS``
+(auto, on, off) and ``MCBEWS_SIM_EDITION`` (bedrock, education).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 from traitlets import CaselessStrEnum, Float, Int, TraitError, Unicode
 from traitlets.config import Configurable
 
-from ..limits import MAX_CONNECTIONS
+from ..limits import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
 from ..sansio.wire import DEFAULT_TIMEOUT_SECONDS, TEXT_FRAME_INTERVAL_SECONDS, TEXT_PRELUDE_SECONDS
 
 __all__ = ["ENV_VARS", "McbewsRepl", "encrypt_policy"]
@@ -36,6 +37,7 @@ ENV_VARS: dict[str, str] = {
     "text_interval": "MCBEWS_TEXT_INTERVAL",
     "encrypt": "MCBEWS_ENCRYPT",
     "max_connections": "MCBEWS_MAX_CONNECTIONS",
+    "max_connections_per_address": "MCBEWS_MAX_CONNECTIONS_PER_ADDRESS",
     "transport": "MCBEWS_TRANSPORT",
     "sim_pack": "MCBEWS_SIM_PACK",
     "sim_beta_apis": "MCBEWS_SIM_BETA_APIS",
@@ -72,6 +74,11 @@ class McbewsRepl(Configurable):
 
     max_connections = Int(
         MAX_CONNECTIONS, help="Game connections served at once; one more is refused."
+    ).tag(config=True)
+    max_connections_per_address = Int(
+        MAX_CONNECTIONS_PER_ADDRESS,
+        help="Game connections served at once from one machine's address (this machine's "
+        "own, 127.0.0.1, is not held to it); one more is refused.",
     ).tag(config=True)
     transport = CaselessStrEnum(
         ["auto", "pull", "chat"],

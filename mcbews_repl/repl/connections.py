@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
+from ..cleantext import clean_text
 from ..exceptions import NotConnected
 from ..gateway import Bridge, CommandResult, GameConnection
 from ..gateway.delivery import Progress
@@ -134,7 +135,7 @@ class Connection:
         secure = ", encrypted" if self.encrypted else ""
         secure += f", transport {self.transport}"
         state = "closed" if self.closed else "open"
-        return f"<Connection #{self.id}: {who} from {self.peer}{secure}, {state}>"
+        return clean_text(f"<Connection #{self.id}: {who} from {self.peer}{secure}, {state}>")
 
 
 ConnectionRef = Connection | GameConnection | int

@@ -19,8 +19,14 @@ _DROPPED = ("unknown_request_id", "bridge_prefix_not_matched", "late_response", 
 _REFUSED = {
     "refused:wrong_token": "with a wrong /connect token",
     "refused:throttled": "refused unchecked (too many wrong tokens from one address)",
+    "refused:throttled_all": "refused unchecked (too many wrong tokens from all addresses)",
     "refused:unencrypted": "that could not encrypt",
     "refused:max_connections": "beyond max_connections",
+    "refused:max_connections_per_address": "beyond max_connections_per_address",
+    "refused:max_half_open": "closed unread (max_half_open)",
+    "refused:max_half_open_per_address": "closed unread (max_half_open_per_address)",
+    "refused:request_timeout": "closed: no request within request_timeout",
+    "refused:accept_error": "not accepted: out of file descriptors or memory",
 }
 
 
@@ -65,9 +71,9 @@ def counter_rows(bridge: Bridge, failures: int, kept: int) -> list[tuple[str, st
     """Rows for each game whose input hit a bound, refused handshakes, the log, callbacks."""
     rows = [row for c in bridge.connections if (row := _game_row(c)) is not None]
     refused = [
-        f"{_plural(n, 'handshake')} {_REFUSED[k]}"
+        f"{_plural(n, 'handshake')} {_REFUSED.get(k, k.replace('refused:', 'refused: '))}"
         for k, n in bridge.counters.items()
-        if k in _REFUSED and n
+        if k.startswith("refused:") and n
     ]
     if refused:
         rows.append(("connections refused", "; ".join(refused)))

@@ -30,7 +30,9 @@ class Diagnosis:
     if TYPE_CHECKING:
         _bridge: Bridge
 
-        def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]: ...
+        def _submit(
+            self, coro: Coroutine[Any, Any, T], label: str, called: str = ""
+        ) -> Pending[T]: ...
 
     def doctor(
         self,
@@ -61,4 +63,4 @@ class Diagnosis:
                 save=save,
             )
 
-        return self._submit(run(), "doctor")
+        return self._submit(run(), "doctor", "doctor()")

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..cleantext import clean_text
 from ..doctor import DoctorReport
 from ..doctor.view import report_html, report_text
 from ..exceptions import (
@@ -17,7 +18,8 @@ from ..exceptions import (
     NotConnected,
     RequestTimeout,
 )
-from ..gateway import CommandResult
+from ..gateway import CommandResult, GameConnection
+from ..optional import needs
 from ..toolkit.answers import Answer, ObjectiveScores, RegionScan
 from .handle import Minecraft
 from .recording import Recording, recording_fields
@@ -31,6 +33,7 @@ from .render import (
     command_text,
     game_text_html,
     game_text_text,
+    plain_markup,
 )
 from .results import CallResult, result_html, result_text
 from .runtime import Pending
@@ -100,11 +103,11 @@ def _status_text(s: Status) -> str:
 
 
 def _player_html(p: PlayerSnapshot) -> str:
-    return card_html(p.name, str(p.data.get("id", "")), p.card_fields())
+    return card_html(p.name, p.subtitle(), p.card_fields())
 
 
 def _player_text(p: PlayerSnapshot) -> str:
-    return card_text(p.name, str(p.data.get("id", "")), p.card_fields())
+    return card_text(p.name, p.subtitle(), p.card_fields())
 
 
 # The evidence every toolkit answer carries; the card shows it after the answer's own fields.
@@ -140,6 +143,10 @@ def _answer_types() -> list[type]:
     return found
 
 
+def _no_html(value: Any) -> None:
+    """No HTML form: the notebook shows the plain text (IPython leaves out a None)."""
+
+
 def _answer_html(answer: Any) -> str:
     return card_html(*_answer_card(answer))
 
@@ -148,7 +155,7 @@ def _answer_text(answer: Any) -> str:
     return card_text(*_answer_card(answer))
 
 
-RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], None]]] = [
+RENDERERS: list[tuple[type, Callable[[Any], str | None], Callable[[Any, Any, bool], None]]] = [
     (
         CommandResult,
         lambda r: command_html(*_command_parts(r)),
@@ -169,6 +176,8 @@ RENDERERS: list[tuple[type, Callable[[Any], str], Callable[[Any, Any, bool], Non
     (DoctorReport, report_html, _pretty(report_text)),
     (CallResult, result_html, _pretty(result_text)),
     (GameText, game_text_html, _pretty(game_text_text)),
+    # The gateway's own repr names the game's player as the game sent it.
+    (GameConnection, _no_html, _pretty(lambda c: clean_text(repr(c)))),
     *((kind, _answer_html, _pretty(_answer_text)) for kind in _answer_types()),
 ]
 
@@ -187,8 +196,9 @@ BY_NAME: list[tuple[tuple[str, str], Callable[[Any], str], Callable[[Any, Any, b
 
 def display_pending(pending: Pending[Any]) -> None:
     """``mc.players()`` without ``await`` at the end of a cell: wait and show the result."""
-    from IPython import get_ipython
-    from IPython.display import display
+    with needs():
+        from IPython import get_ipython
+        from IPython.display import display
 
     try:
         value = pending.result()
@@ -224,9 +234,10 @@ _CAPABILITY_HINTS = {
 def error_text(exc: BaseException) -> str:
     """One short red paragraph for our own errors: what happened, then what to do next."""
     hint = _hint(exc)
-    body = f"[bold red]{type(exc).__name__}:[/] [red]{_escape(str(exc))}[/]"
+    # The message may quote the game (a player's name): cleaned like every rendering.
+    body = f"[bold red]{type(exc).__name__}:[/] [red]{plain_markup(exc)}[/]"
     # No hard wrapping: the notebook or terminal wraps the message to its own width.
-    return ansi(body + (f"\n[dim]{_escape(hint)}[/]" if hint else ""), wrap=False)
+    return ansi(body + (f"\n[dim]{plain_markup(hint)}[/]" if hint else ""), wrap=False)
 
 
 def show_error(shell: Any, exc: BaseException) -> None:
@@ -242,16 +253,11 @@ def show_error(shell: Any, exc: BaseException) -> None:
     shell._showtraceback(type(exc), exc, stb)
 
 
-def _escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(text)
-
-
 def show_welcome(mc: Minecraft) -> None:
     """How to connect: the /connect line, the tips, and the no-Minecraft way."""
     if "ipykernel" in sys.modules:
-        from IPython.display import HTML, display
+        with needs():
+            from IPython.display import HTML, display
 
         tips = "".join(f"<li>{t}</li>" for t in TIPS)
         display(

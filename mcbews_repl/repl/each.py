@@ -14,7 +14,9 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..cleantext import clean_text
 from ..exceptions import CapabilityError, NotConnected
+from ..optional import needs
 from ..sansio.formatting import strip_codes
 from .runtime import Pending
 from .views import tag, world_view
@@ -104,11 +106,16 @@ class Each:
                       zip(started, answers, strict=True)]  # fmt: skip
             return _combine([name for name, _ in started], frames, view)
 
-        return self._mc._submit(gather(), f"each {label}")
+        pending = self._mc._submit(gather(), f"each {label}")
+        if pending.scope is not None:  # what the worlds' calls send counts as this call's
+            pending.scope.parts += [
+                p.scope for _, p in started if isinstance(p, Pending) and p.scope
+            ]
+        return pending
 
     def __repr__(self) -> str:
         names = ", ".join(w.name for w in self._mc._connected_worlds()) or "none connected"
-        return f"<mc.each: {names}; {self.timeout:g} s per world>"
+        return clean_text(f"<mc.each: {names}; {self.timeout:g} s per world>")
 
 
 _NOTHING = object()  # a world that has nothing to say (no rows, no error)
@@ -148,7 +155,8 @@ def _same(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _command_rows(result: CommandResult) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     row = {"command": result.command, "ok": result.ok, "status": result.status_code,
            "message": strip_codes(result.status_message)}  # fmt: skip
@@ -156,7 +164,8 @@ def _command_rows(result: CommandResult) -> pd.DataFrame:
 
 
 def _answer_rows(answer: dict[str, Any]) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     return pd.DataFrame([{"result": dict(answer)}])
 
@@ -167,7 +176,8 @@ def _error_text(exc: BaseException) -> str:
 
 def _one(name: str, answer: Any, rows: Rows, blank: dict[str, Any]) -> pd.DataFrame:
     """A world's rows, or the one row of its error (the world column comes in _combine)."""
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     if answer is _NOTHING:
         return pd.DataFrame()
@@ -177,7 +187,8 @@ def _one(name: str, answer: Any, rows: Rows, blank: dict[str, Any]) -> pd.DataFr
 
 
 def _combine(names: list[str], frames: list[pd.DataFrame], view: str | None) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     columns: list[str] = ["world"]
     for frame in frames:  # the columns of the answers in their order, error last

@@ -16,15 +16,17 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..exceptions import CapabilityError, FrameTooLarge
 from ..gateway import Bridge
+from ..optional import needs
 from ..sansio import encode_capability_request
 from ..toolkit import ChatContexts, EventForwarder, Scoreboard, Tools, WorldQueries
 from ..toolkit.answers import EntityList, ItemCount, ScoreList
 from ..toolkit.blocks import Box, read_blocks, split_box
 from ..toolkit.live import LiveEvents
 from .connections import ConnectionRef, Submit, resolve
-from .progress import blocks_bar
+from .progress import Bar, blocks_bar, until_cancelled
 from .runtime import Pending, Runtime
 from .tables import entities_frame, events_frame
+from .worlds import call_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -102,7 +104,8 @@ class ToolsHandle:
         return self._submit(self.tools.call(name, **kwargs), f"tool {name}")
 
     def frame(self) -> pd.DataFrame:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         rows = [
             {"name": s.name, "kind": s.kind, "summary": s.summary,
@@ -122,7 +125,9 @@ class Explore:
 
     if TYPE_CHECKING:  # provided by Minecraft, the class this one is mixed into
 
-        def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]: ...
+        def _submit(
+            self, coro: Coroutine[Any, Any, T], label: str, called: str = ""
+        ) -> Pending[T]: ...
 
     @cached_property
     def query(self) -> OnLoop[WorldQueries]:
@@ -174,7 +179,7 @@ class Explore:
         """
         box = Box.between(corner1, corner2)  # a bad corner raises here, before anything is sent
         limit = self._bridge.settings.call_timeout if timeout is None else timeout
-        bar: list[Callable[[int, int], None] | None] = [None]  # shown once the read is on its way
+        bar: list[Bar | None] = [None]  # shown once the read is on its way
 
         def progress(done: int, total: int) -> None:
             if bar[0] is not None:
@@ -182,12 +187,14 @@ class Explore:
 
         async def run() -> BlockRegion:
             chosen = resolve(self._bridge, connection)
-            return await read_blocks(
+            read = read_blocks(
                 self._bridge, corner1, corner2, dimension, states=states, timeout=limit,
                 connection=chosen, progress=progress,
             )  # fmt: skip
+            return await until_cancelled(read, lambda: bar[0])
 
-        pending = self._submit(run(), f"blocks {box.size[0]}x{box.size[1]}x{box.size[2]}")
+        label, called = f"blocks {box.size[0]}x{box.size[1]}x{box.size[2]}", "blocks(...)"
+        pending = self._submit(run(), label, called)
         bar[0] = blocks_bar(box.volume, len(split_box(box)))  # not for a stopped bridge
         return pending
 
@@ -198,17 +205,18 @@ class Explore:
             read = await self.scoreboard.target.objective_scores(objective)
             return read.to_dataframe()
 
-        return self._submit(run(), f"objective {objective}")
+        return self._submit(run(), f"objective {objective}", call_text("objective", objective))
 
     def entities(self, **filters: Any) -> Pending[pd.DataFrame]:
-        """Entities as a DataFrame (id, type, name, dimension, x, y, z, yaw); filters as
+        """Entities as a DataFrame (id, type, typeId, name, dimension, dimensionId, x, y, z,
+        yaw: the short names and the full ids, gameids.py); filters as
         ``query.entities``. ``querytarget`` finds them; the addon names them by id."""
 
         async def run() -> pd.DataFrame:
             found: EntityList = await self.query.target.entities(**filters)
             return entities_frame(found, await self._describe([e.id for e in found.entities]))
 
-        return self._submit(run(), "entities")
+        return self._submit(run(), "entities", "entities()" if not filters else "entities(...)")
 
     async def _describe(self, ids: list[str]) -> dict[str, dict[str, Any]]:
         """Type and name of each id, asked in batches that fit a command line; empty when
@@ -246,7 +254,8 @@ class Explore:
         return self._submit(run(), "forward_events")
 
     def _follow_events(self, since: int | None, last: int) -> LiveEvents:
-        from IPython.display import display
+        with needs():
+            from IPython.display import display
 
         players = {c.id: c.local_player or "" for c in self._bridge.connections}
         render = lambda entries: events_frame(entries, players)  # noqa: E731
@@ -276,7 +285,8 @@ class Explore:
 def _in_kernel() -> bool:
     """A Jupyter kernel's shell (updates reach a front end), not a terminal that imported
     ipykernel along the way."""
-    from IPython import get_ipython
+    with needs():
+        from IPython import get_ipython
 
     return getattr(get_ipython(), "kernel", None) is not None
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import UsageError
 
 from ..exceptions import InvalidArgument
+from ..optional import needs
 from .magicargs import parse_value
 from .runtime import Pending
 from .tables import clean_rows
@@ -52,7 +53,8 @@ class ExploreMagics:
             listed = _result(self.handle.scoreboard.objectives())
             if not listed.known:
                 return listed
-            import pandas as pd
+            with needs():
+                import pandas as pd
 
             rows = clean_rows([vars(o) for o in listed.objectives])
             return pd.DataFrame(rows, columns=["name", "display_name", "criteria"])

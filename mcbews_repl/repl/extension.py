@@ -11,7 +11,7 @@ import asyncio
 import sys
 from typing import Any
 
-from ..exceptions import McbewsError
+from ..exceptions import CallInterrupted, McbewsError
 from ..gateway import Bridge, serve
 from . import display as views
 from .config import McbewsRepl
@@ -75,6 +75,7 @@ class Extension:
             text_interval=cfg.text_interval,
             encrypt=policy if policy is not None else cfg.encrypt_value,
             max_connections=cfg.max_connections,
+            max_connections_per_address=cfg.max_connections_per_address,
             transport=cfg.transport.lower(),
         )
         return bridge, port is None, policy  # an explicit --port is a choice, not a wish
@@ -156,7 +157,8 @@ class Extension:
             self.shell.configurables.remove(self.config)
 
     def _install_error_handler(self) -> None:
-        """Ours for McbewsError; whatever handled other exceptions before still does."""
+        """Ours for McbewsError and an interrupted call (one short line each); whatever
+        handled other exceptions before still does."""
         types, previous = self.shell.custom_exceptions, self.shell.CustomTB
         self._previous_exc = (types, previous)
 
@@ -164,12 +166,12 @@ class Extension:
             shell: Any, etype: type[BaseException], value: BaseException, tb: Any,
             tb_offset: int | None = None,
         ) -> None:  # fmt: skip
-            if isinstance(value, McbewsError):
+            if isinstance(value, McbewsError | CallInterrupted):
                 _short_error(shell, etype, value, tb, tb_offset)
             else:
                 previous(etype, value, tb, tb_offset=tb_offset)
 
-        self.shell.set_custom_exc((*types, McbewsError), handler)
+        self.shell.set_custom_exc((*types, McbewsError, CallInterrupted), handler)
 
     def _register_formatters(self) -> None:
         formatters = self.shell.display_formatter.formatters

@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
+from ..cleantext import clean_text
 from ..exceptions import BridgeStopped, NotConnected
 from ..gateway import Bridge, CommandResult, GameConnection, UiChat
 from ..gateway.delivery import Progress
@@ -31,7 +32,7 @@ from .counters import counter_rows
 from .diagnose import Diagnosis
 from .explore import Explore
 from .fanout import snapshot_everyone
-from .progress import progress_bar
+from .progress import progress_bar, until_cancelled
 from .recording import Recordings
 from .results import CallResult
 from .runtime import Pending, Runtime
@@ -46,7 +47,7 @@ from .tables import (
 )
 from .watch import Watch
 from .world import BoundWorld
-from .worlds import Roster, RoutedBridge, WorldRecord
+from .worlds import CALLED, Roster, RoutedBridge, WorldRecord, call_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -170,11 +171,13 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
 
     # --- plumbing ---------------------------------------------------------------------------
 
-    def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]:
+    def _submit(self, coro: Coroutine[Any, Any, T], label: str, called: str = "") -> Pending[T]:
+        """Run ``coro`` on the bridge's thread; ``called`` is the call as the user wrote it
+        (``inventory()``), which WhichWorld repeats when it asks which world."""
         if self._stopped:
             coro.close()
             raise self._stopped_error(f"{label or 'this call'} cannot reach a game")
-        return self._runtime.submit(coro, label)
+        return self._runtime.submit(_calling(coro, called) if called else coro, label)
 
     def _stopped_error(self, consequence: str) -> BridgeStopped:
         return BridgeStopped(
@@ -305,7 +308,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
             chosen = resolve(self._bridge, connection)
             return await self._bridge.command(line, timeout=timeout, connection=chosen)
 
-        return self._submit(run(), f"/{line[:40]}")
+        return self._submit(run(), f"/{line[:40]}", call_text("command", line))
 
     @same_call(GameCalls.call, _IN_THE_NOTEBOOK + " The answer shows as a card, a table or a tree.")
     def call(
@@ -327,7 +330,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
             )
             return CallResult(capability, answer)
 
-        return self._submit(run(), capability)
+        return self._submit(run(), capability, call_text("call", capability))
 
     @same_call(GameCalls.send_text, _IN_THE_NOTEBOOK + " Without ``progress``, a bar shows.")
     def send_text(
@@ -341,20 +344,22 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         title: str | None = None,
         connection: ConnectionRef | None = None,
     ) -> Pending[int]:
-        if progress is None:
-            progress = progress_bar(len(text))
+        bar = progress_bar(len(text)) if progress is None else None
 
         async def run() -> int:
-            return await self._bridge.send_text(
-                player, text, role=role, progress=progress, conversation_id=conversation_id,
-                title=title, connection=resolve(self._bridge, connection),
+            sending = self._bridge.send_text(
+                player, text, role=role, progress=progress or bar,
+                conversation_id=conversation_id, title=title,
+                connection=resolve(self._bridge, connection),
             )  # fmt: skip
+            return await until_cancelled(sending, lambda: bar)
 
-        return self._submit(run(), f"send_text to {player}")
+        return self._submit(run(), f"send_text to {player}", call_text("send_text", player, "..."))
 
     def player(self, name: str | None = None) -> Pending[PlayerSnapshot]:
         """One player's snapshot (default: the player whose game is connected)."""
-        return self._submit(self._player(name), f"player {name or ''}".strip())
+        called = call_text("player", *([name] if name else []))
+        return self._submit(self._player(name), f"player {name or ''}".strip(), called)
 
     async def _player(self, name: str | None) -> PlayerSnapshot:
         game = self._bridge.pick()
@@ -372,7 +377,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
             self._roster.saw_players(game, (str(n) for n in frame["name"]))  # mc.worlds
             return frame
 
-        return self._submit(run(), "players")
+        return self._submit(run(), "players", "players()")
 
     def inventory(self, name: str | None = None, *, raw: bool = False) -> Pending[pd.DataFrame]:
         """One row per stack: ``item`` (the short name), ``typeId``, ``amount`` ... shown as a
@@ -385,7 +390,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
                 answer = await snapshot_everyone(self._call, "get_inventory_snapshot")
             return inventory_frame(answer, raw=raw)
 
-        return self._submit(run(), "inventory")
+        return self._submit(run(), "inventory", call_text("inventory", *([name] if name else [])))
 
     def caps(self) -> Pending[pd.DataFrame]:
         async def run() -> pd.DataFrame:
@@ -393,7 +398,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
             self.capability_names = [str(name) for name in frame["name"]]  # for Tab
             return frame
 
-        return self._submit(run(), "caps")
+        return self._submit(run(), "caps", "caps()")
 
     @overload
     def events(
@@ -524,11 +529,9 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         self.callback_failure_count += 1
         if self.callback_failure_count > CALLBACK_FAILURES_PRINTED:
             return  # counted, shown by %mc, the newest kept: a flood must not flood the cell
-        print(
-            f"{what} callback {name} failed on {message.player}'s message "
-            f"{message.message[:200]!r}:\n{text}",
-            file=sys.stderr,
-        )
+        said = f"{what} callback {name} failed on {message.player}'s message "
+        # The player's name and the traceback's message come from the game: cleaned.
+        print(clean_text(f"{said}{message.message[:200]!r}:\n{text}"), file=sys.stderr)
         if self.callback_failure_count == CALLBACK_FAILURES_PRINTED:
             print(
                 f"UI chat callbacks failed {CALLBACK_FAILURES_PRINTED} times; later failures "
@@ -554,6 +557,13 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
             f"<mc {s.url}: {len(s.connections)} game(s) connected, {s.pending} pending; "
             f"connect with {s.connect_command}>"
         )
+
+
+async def _calling(coro: Coroutine[Any, Any, T], called: str) -> T:
+    """``coro``, with the call's words where the world is chosen (worlds.py): the task
+    that runs it has a context of its own, so this call's words stay with this call."""
+    CALLED.set(called)
+    return await coro
 
 
 def _settle(finished: asyncio.Future[None]) -> None:

@@ -13,11 +13,12 @@ imported only when a table is explored.
 from __future__ import annotations
 
 import functools
-import html
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..cleantext import clean_text, escape_html
+from ..optional import needs
 from .views import Column, View, frame_html, frame_text, view_of, visible_columns
 
 if TYPE_CHECKING:
@@ -50,7 +51,8 @@ def _sort_keys(words: list[str]) -> list[float | str | None]:
 
 def _plain_view(frame: pd.DataFrame) -> View:
     """A view of any frame: its columns as they are, numbers to the right."""
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     def cell(name: Any) -> Any:
         return lambda row: "" if pd.isna(row.get(name)) else str(row.get(name))
@@ -64,21 +66,22 @@ def _plain_view(frame: pd.DataFrame) -> View:
 
 
 def explore_rows(frame: pd.DataFrame) -> dict[str, Any]:
-    """What the widget shows: column headers, each row's cells (HTML), words and sort keys."""
+    """What the widget shows: column headers, each row's cells (HTML), words and sort keys
+    (all cleaned: the page shows pick lists and headers as text)."""
     view = view_of(frame) or _plain_view(frame)
     columns = visible_columns(view, frame)
     shown = frame.iloc[:EXPLORE_ROWS_MAX]
     rows = [row for _, row in shown.iterrows()]
-    words = [[c.text(row) for row in rows] for c in columns]
-    headers = [c.header for c in columns]
+    words = [[c.words(row) for row in rows] for c in columns]
+    headers = [clean_text(c.header) for c in columns]
     cells = [[c.html_cell(row) for c in columns] for row in rows]
     aligns = [c.align for c in columns]
     if view.index:
-        labels = [str(label) for label in shown.index]
+        labels = [clean_text(str(label)) for label in shown.index]
         words.insert(0, labels)
-        headers.insert(0, view.index)
+        headers.insert(0, clean_text(view.index))
         aligns.insert(0, "right")
-        cells = [[f"<th style='text-align:right'>{html.escape(label)}</th>", *line]
+        cells = [[f"<th style='text-align:right'>{escape_html(label)}</th>", *line]
                  for label, line in zip(labels, cells, strict=True)]  # fmt: skip
     keys = [_sort_keys(column) for column in words]
     picks = [_picks(view, header, column) for header, column in zip(headers, words, strict=True)]
@@ -104,10 +107,8 @@ def _picks(view: View, header: str, words: list[str]) -> list[str]:
 
 def explore_table(frame: pd.DataFrame) -> Any:
     """The widget over ``frame``: pick lists, a search box, sortable columns."""
-    try:
+    with needs("mc.explore"):
         widget = _widget_class()
-    except ImportError as exc:
-        raise ImportError("mc.explore needs anywidget: pip install 'mcbews-repl[lab]'") from exc
     table = widget(**explore_rows(frame))
     # Where widgets cannot show (a saved notebook on a web page, a terminal): the static view.
     table.fallback = {"text/html": frame_html(frame), "text/plain": frame_text(frame)}
@@ -116,8 +117,9 @@ def explore_table(frame: pd.DataFrame) -> Any:
 
 @functools.cache
 def _widget_class() -> Any:
-    import anywidget
-    import traitlets
+    with needs():
+        import anywidget
+        import traitlets
 
     here = Path(__file__).parent
 

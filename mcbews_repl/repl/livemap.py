@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..exceptions import BridgeStopped, McbewsError
+from ..optional import needs
 from .mapdraw import Bounds, MapSnapshot, fit_bounds, map_html, map_text
 from .runtime import Pending
 
@@ -59,7 +60,8 @@ class _Map:
         self._terrain_box: tuple[float, float, float, float] | None = None
         self._terrain_png: bytes | None = None
         if terrain is not None:
-            from ..toolkit.regionplot import surface_png
+            with needs():
+                from ..toolkit.regionplot import surface_png
 
             (x0, _, z0), (sx, _, sz) = terrain.origin, terrain.size
             self._terrain_box = (float(x0), float(z0), float(x0 + sx), float(z0 + sz))
@@ -223,8 +225,9 @@ def _now() -> float:
 @functools.cache
 def _widget_class() -> Any:
     """The anywidget class, made on first use (anywidget and traitlets load only then)."""
-    import anywidget
-    import traitlets
+    with needs():
+        import anywidget
+        import traitlets
 
     class MapWidget(anywidget.AnyWidget):
         _esm = (Path(__file__).with_name("livemap.js")).read_text(encoding="utf-8")

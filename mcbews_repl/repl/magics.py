@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
+from ..cleantext import clean_text
 from ..doctor import PROBE_WARNING
-from ..exceptions import McbewsError
+from ..exceptions import AddressInUse, McbewsError
+from ..optional import needs
 from ..sansio.formatting import strip_codes
 from .addon_magics import AddonMagics
 from .config import encrypt_policy
@@ -24,7 +26,7 @@ from .explore_magics import ExploreMagics
 from .handle import Minecraft
 from .magicargs import parse_value
 from .runtime import Pending
-from .usage import BY_NAME, SUBCOMMANDS, help_text
+from .usage import BY_NAME, SUBCOMMANDS, help_text, subcommand_help
 from .views import tag
 from .world_magics import WorldMagics
 
@@ -76,6 +78,10 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
     def _sub_status(self, rest: str) -> Any:
         return self.handle.status()
 
+    def _sub_help(self, rest: str) -> None:
+        # printed, not returned: the words as %mc? shows them, with no Out[] prompt
+        print(subcommand_help(rest) if rest else help_text())
+
     def _sub_serve(self, rest: str) -> Any:
         args = BY_NAME["serve"].parse(rest)
         token: str | bool | None = False if args.no_token else (args.token or True)
@@ -85,7 +91,9 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
         except (OSError, ValueError) as exc:
             still = self.ext.mc
             kept = "" if still is None or still.stopped else f"; still listening on {still.url}"
-            raise UsageError(f"%mc serve: {exc}{kept}") from None
+            # A busy port, in the words of this magic's own options (--port 0, not port=0).
+            said = exc.advice("--port 0") if isinstance(exc, AddressInUse) else str(exc)
+            raise UsageError(f"%mc serve: {said}{kept}") from None
         print(f"Bridge listening. In Minecraft type: {mc.connect_command}")
         return mc.status()
 
@@ -168,7 +176,7 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
         if not player or not text.strip():
             raise UsageError("usage: %mc tell <player> <text>")
         frames = self._wait(self.handle.send_text(player, text))
-        print(f"Sent to {player} in {frames} frame(s).")
+        print(clean_text(f"Sent to {player} in {frames} frame(s)."))
 
     def _sub_doctor(self, rest: str) -> Any:
         args = BY_NAME["doctor"].parse(rest)
@@ -176,7 +184,8 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
         games = mc.connections
         if games:
             who = mc._local_player() or "the connected game"  # several: WhichWorld says so
-            print(f"Checking {who}'s game; this takes a few seconds (more when something fails).")
+            print(clean_text(f"Checking {who}'s game; this takes a few seconds (more when "
+                             "something fails)."))  # fmt: skip
         if args.probe_limits:
             print(f"Warning: {PROBE_WARNING}")
         return self._wait(
@@ -209,7 +218,8 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
     def _cell(self, line: str, cell: str) -> Any:
         if line.split(maxsplit=1)[:1] == ["capability"]:
             return self._cell_capability(line.strip().removeprefix("capability"), cell)
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         commands = [c.strip().removeprefix("/") for c in cell.splitlines()]
         pendings = [self.handle.command(c) for c in commands if c and not c.startswith("#")]

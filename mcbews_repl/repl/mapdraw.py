@@ -3,7 +3,7 @@
 Pure functions of a :class:`MapSnapshot` (plain data: players and entities with positions);
 the live map (``livemap.py``) refreshes them, the static fallbacks show them once. x grows
 to the east (right), z to the south (down), as in the game; north is up. Game text (names,
-name tags) is escaped and shown without its ``§`` codes.
+name tags) is shown without its ``§`` codes, cleaned (``mcbews_repl.cleantext``) and escaped.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import hashlib
-import html
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..cleantext import clean_text, escape_html
 from ..sansio.formatting import strip_codes
 
 __all__ = [
@@ -31,6 +31,9 @@ __all__ = [
 
 MAP_WIDTH_PX, MAP_HEIGHT_PX = 640, 400  # the picture; it shrinks with a narrow notebook
 _MARGIN_PX = 28  # room for the coordinate labels along the top and the left
+# A strip under the area drawn, for the scale bar and the north arrow: on the map itself
+# they hid whoever stood in that corner (a zombie at the edge of a region's terrain).
+_KEY_STRIP_PX = 30
 MIN_SPAN_BLOCKS = 16  # the smallest area a map shows, so one player is not a blur
 _PAD_BLOCKS = 4.0  # room kept around every point
 _NICE_STEPS = (1, 2, 5)  # grid steps are these times a power of ten
@@ -148,7 +151,7 @@ def type_colour(short_type: str) -> str:
     known = _ENTITY_COLOURS.get(short_type)
     if known is not None:
         return known
-    digest = hashlib.sha256(short_type.encode()).digest()
+    digest = hashlib.sha256(short_type.encode(errors="surrogatepass")).digest()  # any text
     return "#" + "".join(f"{40 + b % 150:02x}" for b in digest[:3])
 
 
@@ -193,23 +196,31 @@ def _grid(canvas: _Canvas) -> list[str]:
 
 
 def _scale_bar(canvas: _Canvas) -> str:
+    """The scale bar and the north arrow, in the strip under the area drawn (nothing on the
+    map is under them)."""
     step, length = canvas.b.step, canvas.b.step * canvas.scale
-    x, y = _MARGIN_PX + 10, canvas.height - 12
+    x, y = _MARGIN_PX, canvas.height + _KEY_STRIP_PX - 8
     return (
-        f"<g class='scale'><rect x='{x - 4}' y='{y - 14}' width='{length + 8:.1f}' height='20' "
-        "rx='3' style='fill:var(--jp-layout-color1, #fff);opacity:0.8'/>"
-        f"<line x1='{x}' y1='{y}' x2='{x + length:.1f}' y2='{y}' "
+        f"<g class='scale'><line x1='{x}' y1='{y}' x2='{x + length:.1f}' y2='{y}' "
         "style='stroke:var(--jp-ui-font-color1, #222);stroke-width:2'/>"
-        f"<text x='{x + length / 2:.1f}' y='{y - 4}' text-anchor='middle'>{step} blocks</text>"
-        f"<text x='{MAP_WIDTH_PX - 10}' y='{_MARGIN_PX + 16}' text-anchor='end' "
+        f"<line x1='{x}' y1='{y - 4}' x2='{x}' y2='{y + 2}' style='stroke:var(--jp-ui-font-color1,"
+        f" #222);stroke-width:2'/><line x1='{x + length:.1f}' y1='{y - 4}' x2='{x + length:.1f}'"
+        f" y2='{y + 2}' style='stroke:var(--jp-ui-font-color1, #222);stroke-width:2'/>"
+        f"<text x='{x + length + 6:.1f}' y='{y + 4}'>{step} blocks</text>"
+        f"<text x='{MAP_WIDTH_PX - 4}' y='{y + 4}' text-anchor='end' "
         "font-weight='bold'>N &#8593;</text></g>"
     )
 
 
+def _name(point: MapPoint) -> str:
+    """The point's label as shown: its words without § codes, control characters visible."""
+    return clean_text(strip_codes(point.label))
+
+
 def _point(canvas: _Canvas, point: MapPoint, colour: str, labelled: bool) -> str:
     cx, cy = canvas.px(point.x, point.z)
-    name = html.escape(strip_codes(point.label))
-    tip = html.escape(f"{strip_codes(point.label) or point.short_type} ({point.short_type}) "
+    name = escape_html(_name(point))
+    tip = escape_html(f"{_name(point) or point.short_type} ({point.short_type}) "
                       f"at {point.where()}")  # fmt: skip
     if point.kind == "player":
         facing = ""
@@ -225,11 +236,11 @@ def _point(canvas: _Canvas, point: MapPoint, colour: str, labelled: bool) -> str
             f"y='{cy - 8:.1f}' class='label' font-weight='bold' style='fill:{colour}'>{name}"
             "</text></g>"
         )
-    words = name or html.escape(point.short_type)
+    words = name or escape_html(point.short_type)
     text = (f"<text x='{cx + 7:.1f}' y='{cy + 4:.1f}' class='label' font-size='11'>{words}"
             "</text>") if labelled else ""  # fmt: skip
     return (
-        f"<g class='entity' data-type='{html.escape(point.short_type)}'><title>{tip}</title>"
+        f"<g class='entity' data-type='{escape_html(point.short_type)}'><title>{tip}</title>"
         f"<circle cx='{cx:.1f}' cy='{cy:.1f}' r='5' style='fill:{colour};stroke:#fff;"
         f"stroke-width:1.5'/>{text}</g>"
     )
@@ -256,7 +267,8 @@ def _svg(snapshot: MapSnapshot, bounds: Bounds, terrain_png: bytes | None) -> st
     parts.append(_scale_bar(canvas))
     return (
         f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {MAP_WIDTH_PX} "
-        f"{canvas.height:.0f}' style='width:100%;max-width:{MAP_WIDTH_PX}px;display:block;"
+        f"{canvas.height + _KEY_STRIP_PX:.0f}' style='width:100%;max-width:{MAP_WIDTH_PX}px;"
+        "display:block;"
         "font-family:var(--jp-ui-font-family, sans-serif);font-size:12px;"
         "fill:var(--jp-ui-font-color1, #222)'>"
         "<style>.grid{stroke:rgba(128,128,128,.25);stroke-width:1}"
@@ -286,15 +298,15 @@ def _legend(snapshot: MapSnapshot) -> str:
     here = snapshot.here()
     colours = player_colours(_player_names(snapshot.points))
     swatch = "<span style='color:{};font-size:1.2em'>&#9679;</span> {}"
-    players = [swatch.format(colours[p.label], f"<b>{html.escape(strip_codes(p.label))}</b> "
+    players = [swatch.format(colours[p.label], f"<b>{escape_html(_name(p))}</b> "
                              f"{p.where()}") for p in here if p.kind == "player"]  # fmt: skip
     counts: dict[str, int] = {}
     for p in here:
         if p.kind == "entity":
             counts[p.short_type] = counts.get(p.short_type, 0) + 1
-    kinds = [swatch.format(type_colour(t), f"{html.escape(t)} &#215;{n}")
+    kinds = [swatch.format(type_colour(t), f"{escape_html(t)} &#215;{n}")
              for t, n in sorted(counts.items())]  # fmt: skip
-    away = [f"{html.escape(strip_codes(p.label))} is in the {html.escape(p.dimension)}"
+    away = [f"{escape_html(_name(p))} is in the {escape_html(p.dimension)}"
             for p in snapshot.elsewhere()]  # fmt: skip
     return " &#183; ".join(players + kinds + away)
 
@@ -304,13 +316,13 @@ def map_html(snapshot: MapSnapshot, bounds: Bounds, terrain_png: bytes | None = 
     a line with the area shown, the grid's scale and when the picture was taken."""
     taken = dt.datetime.fromtimestamp(snapshot.taken_at).strftime("%H:%M:%S")
     more = "" if snapshot.complete else " &#183; more entities than one query returns (64)"
-    note = f" &#183; {html.escape(snapshot.note)}" if snapshot.note else ""
+    note = f" &#183; {escape_html(snapshot.note)}" if snapshot.note else ""
     return (
         "<div class='mcbews-map' style='font-family:var(--jp-ui-font-family, sans-serif)'>"
         f"{_svg(snapshot, bounds, terrain_png)}"
         f"<div class='mcbews-map-legend' style='margin-top:4px'>{_legend(snapshot)}</div>"
         "<div class='mcbews-map-footer' style='color:var(--jp-ui-font-color2, #888);"
-        f"font-size:0.85em'>{html.escape(snapshot.dimension)}, {bounds.describe()} &#183; "
+        f"font-size:0.85em'>{escape_html(snapshot.dimension)}, {bounds.describe()} &#183; "
         f"grid every {bounds.step} blocks &#183; seen at {taken}{more}{note}</div></div>"
     )
 
@@ -320,8 +332,8 @@ def map_html(snapshot: MapSnapshot, bounds: Bounds, terrain_png: bytes | None = 
 
 def _mark(point: MapPoint) -> str:
     if point.kind == "player":
-        return (strip_codes(point.label)[:1] or "P").upper()
-    return (point.short_type[:1] or "e").lower()
+        return (_name(point)[:1] or "P").upper()
+    return (clean_text(point.short_type)[:1] or "e").lower()
 
 
 def map_text(snapshot: MapSnapshot, bounds: Bounds, width: int = 60, height: int = 18) -> str:
@@ -338,15 +350,15 @@ def map_text(snapshot: MapSnapshot, bounds: Bounds, width: int = 60, height: int
         mark = _mark(point)
         grid[row][col] = mark if taken.get((row, col), mark) == mark else "*"
         taken[(row, col)] = grid[row][col]
-    lines = [f"{snapshot.dimension}, {bounds.describe()} (north is up; one character is "
-             f"{cell_x:.1f} blocks across)", "+" + "-" * width + "+"]  # fmt: skip
+    lines = [f"{clean_text(snapshot.dimension)}, {bounds.describe()} (north is up; one "
+             f"character is {cell_x:.1f} blocks across)", "+" + "-" * width + "+"]  # fmt: skip
     lines += ["|" + "".join(row) + "|" for row in grid]
     lines.append("+" + "-" * width + "+")
     for p in snapshot.here():
-        name = strip_codes(p.label)
-        what = f"{name} ({p.short_type})" if p.kind == "entity" and name else name or p.short_type
+        name, kind = _name(p), clean_text(p.short_type)
+        what = f"{name} ({kind})" if p.kind == "entity" and name else name or kind
         lines.append(f"  {_mark(p)}  {what} at {p.where()}")
-    lines += [f"  {strip_codes(p.label)} is in the {p.dimension}" for p in snapshot.elsewhere()]
+    lines += [f"  {_name(p)} is in the {clean_text(p.dimension)}" for p in snapshot.elsewhere()]
     if snapshot.note:
-        lines.append(f"  ({snapshot.note})")
+        lines.append(f"  ({clean_text(snapshot.note)})")
     return "\n".join(lines)

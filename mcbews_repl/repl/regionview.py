@@ -5,8 +5,9 @@ imported only when a region is actually shown."""
 from __future__ import annotations
 
 import base64
-import html
 from typing import TYPE_CHECKING
+
+from ..cleantext import clean_text, escape_html
 
 if TYPE_CHECKING:
     from ..toolkit.region import BlockRegion
@@ -24,7 +25,7 @@ def _headline(region: BlockRegion) -> str:
 
 def _counts(region: BlockRegion) -> list[tuple[str, int]]:
     counts = region.counts()
-    rows = [(str(block), int(n)) for block, n in counts.items()]
+    rows = [(clean_text(str(block)), int(n)) for block, n in counts.items()]
     if len(rows) > _ROWS:
         rest = sum(n for _, n in rows[_ROWS - 1 :])
         rows = [*rows[: _ROWS - 1], (f"… {len(rows) - _ROWS + 1} more kinds", rest)]
@@ -41,19 +42,22 @@ def _picture(region: BlockRegion) -> str:
     except ImportError:
         return "<p><i>pip install mcbews-repl[lab] (matplotlib) for a picture</i></p>"
     data = base64.b64encode(png).decode("ascii")
-    return f"<img src='data:image/png;base64,{data}' style='max-width:560px' alt='block region'>"
+    width = int.from_bytes(png[16:20], "big")  # the PNG header's width: shown at its own size
+    return (f"<img src='data:image/png;base64,{data}' width='{width}' "
+            "style='max-width:100%;flex:none' alt='block region'>")  # fmt: skip
 
 
 def region_html(region: BlockRegion) -> str:
     """The picture (top-down map and cross-section) beside the counts table."""
     rows = "".join(
-        f"<tr><td style='text-align:left'>{html.escape(block)}</td><td>{n:,}</td></tr>"
+        f"<tr><td style='text-align:left'>{escape_html(block)}</td><td>{n:,}</td></tr>"
         for block, n in _counts(region)
     )
     table = f"<table><tr><th>block</th><th>count</th></tr>{rows}</table>"
     return (
-        f"<div><b>BlockRegion</b> {html.escape(_headline(region))}"
-        f"<div style='display:flex;gap:1em;align-items:flex-start'>{_picture(region)}{table}"
+        f"<div><b>BlockRegion</b> {escape_html(_headline(region))}"
+        f"<div style='display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start'>"
+        f"{_picture(region)}{table}"
         "</div></div>"
     )
 
@@ -62,7 +66,7 @@ def region_text(region: BlockRegion) -> str:
     """The headline and the counts, for a terminal; ``.plot()`` draws the picture."""
     rows = _counts(region)
     width = max(len(block) for block, _ in rows)
-    lines = [f"BlockRegion {_headline(region)}"]
+    lines = [f"BlockRegion {clean_text(_headline(region))}"]
     lines += [f"  {block:<{width}}  {n:>8,}" for block, n in rows]
     lines.append("  (.counts() .to_frame() .heightmap() .plot())")
     return "\n".join(lines)

@@ -2,15 +2,18 @@
 
 Nothing here is a method of the data classes: the extension registers these functions
 with IPython's display formatters when it loads and removes them when it unloads.
-rich is imported only when a terminal rendering is actually asked for.
+rich is imported only when a terminal rendering is actually asked for. Every piece of text
+is cleaned (``mcbews_repl.cleantext``) before it is styled: a name's control characters
+show as marks, and only our own colours reach the terminal.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 from typing import Any
 
+from ..cleantext import clean_text, escape_html
+from ..optional import needs
 from ..sansio.formatting import runs, to_html
 
 __all__ = [
@@ -23,12 +26,29 @@ __all__ = [
     "game_markup",
     "game_text_html",
     "game_text_text",
+    "plain_markup",
 ]
 
 _OK, _FAIL = "#1a7f37", "#cf222e"
 # Secondary text and borders follow the notebook's theme (light or dark) where it says.
 _MUTED = "color:var(--jp-ui-font-color2, #666)"
 _BORDER = "var(--jp-border-color1, #ccc)"
+# A card's rows carry their own look: JupyterLab styles every table in an output
+# (.jp-RenderedHTMLCommon: cells right-aligned, odd and even rows in two backgrounds, a
+# hover colour), which made a card's first row read differently from the others.
+_ROW = "background:transparent"
+_CELL = "text-align:left;vertical-align:top;background:transparent;border:none;line-height:1.4"
+
+
+def _fields_table(fields: Iterable[tuple[object, object]], key: str, margin: str = "") -> str:
+    """Rows of a key (``<th>``, styled ``key``) and its value, all in one look of our own."""
+    rows = "".join(
+        f"<tr style='{_ROW}'><th style='{_CELL};font-weight:normal;padding:1px 10px 1px 0;"
+        f"{key}'>{_e(k)}</th><td style='{_CELL};padding:1px 0'>{_e(v)}</td></tr>"
+        for k, v in fields
+    )
+    return (f"<table class='mcbews-fields' style='border-collapse:collapse;border:none;"
+            f"margin:{margin or '0'}'><tbody>{rows}</tbody></table>")  # fmt: skip
 
 
 def _e(value: object) -> str:
@@ -36,10 +56,16 @@ def _e(value: object) -> str:
     return to_html(str(value))
 
 
-def game_markup(value: object) -> str:
-    """Game text as rich markup: escaped, its § codes turned into rich styles."""
-    from rich.markup import escape
+def plain_markup(value: object) -> str:
+    """Text as rich markup that shows it as it is: cleaned, then escaped (no § colours)."""
+    with needs():
+        from rich.markup import escape
 
+    return escape(clean_text(str(value)))
+
+
+def game_markup(value: object) -> str:
+    """Game text as rich markup: cleaned, escaped, its § codes turned into rich styles."""
     parts = []
     for run in runs(str(value)):
         style = " ".join(
@@ -47,13 +73,15 @@ def game_markup(value: object) -> str:
             + ["bold"] * run.bold
             + ["italic"] * run.italic
         )
-        parts.append(f"[{style}]{escape(run.text)}[/]" if style else escape(run.text))
+        words = plain_markup(run.text)
+        parts.append(f"[{style}]{words}[/]" if style else words)
     return "".join(parts)
 
 
 def ansi(markup: str, width: int = 100, *, wrap: bool = True) -> str:
     """Render rich console markup to a string with ANSI colours (``wrap``: at ``width``)."""
-    from rich.console import Console
+    with needs():
+        from rich.console import Console
 
     # force_jupyter=False: in a kernel rich would otherwise also display its (empty) capture
     # buffer, leaving a blank <pre></pre> output above every result.
@@ -74,17 +102,13 @@ def command_html(
 ) -> str:
     colour = _OK if ok else _FAIL
     mark = "✔" if ok else "✘"
-    rows = "".join(
-        f"<tr><td style='padding:0 8px 0 0;{_MUTED}'>{_e(k)}</td><td>{_e(v)}</td></tr>"
-        for k, v in extra.items()
-    )
     return (
         f"<div style='border-left:4px solid {colour};padding:4px 10px;font-family:monospace'>"
-        f"<b style='color:{colour}'>{mark} /{html.escape(command)}</b> "
+        f"<b style='color:{colour}'>{mark} /{escape_html(command)}</b> "
         f"<span style='{_MUTED}'>status {status_code}</span>"
         # say, me and tellraw answer without a statusMessage: no empty line for them
         + (f"<br>{_e(message)}" if message else "")
-        + (f"<table style='margin-top:4px'>{rows}</table>" if rows else "")
+        + (_fields_table(extra.items(), _MUTED, "4px 0 0 0") if extra else "")
         + "</div>"
     )
 
@@ -92,36 +116,27 @@ def command_html(
 def command_text(
     command: str, ok: bool, status_code: int, message: str, extra: dict[str, Any]
 ) -> str:
-    from rich.markup import escape
-
     colour, mark = ("green", "✔") if ok else ("red", "✘")
-    lines = [f"[bold {colour}]{mark} /{escape(command)}[/] [dim]status {status_code}[/]"]
+    lines = [f"[bold {colour}]{mark} /{plain_markup(command)}[/] [dim]status {status_code}[/]"]
     lines += [f"  {game_markup(message)}"] if message else []
-    lines += [f"  [dim]{escape(str(k))}:[/] {game_markup(v)}" for k, v in extra.items()]
+    lines += [f"  [dim]{plain_markup(k)}:[/] {game_markup(v)}" for k, v in extra.items()]
     return ansi("\n".join(lines))
 
 
 def card_html(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -> str:
     """A small card: a title line and a two-column table of fields."""
-    rows = "".join(
-        f"<tr><th style='text-align:left;padding:1px 10px 1px 0;{_MUTED}'>{_e(k)}</th>"
-        f"<td style='text-align:left'>{_e(v)}</td></tr>"
-        for k, v in fields
-    )
     return (
         f"<div style='display:inline-block;border:1px solid {_BORDER};border-radius:6px;"
         "padding:8px 12px;font-family:sans-serif'>"
         f"<div style='font-size:1.2em;font-weight:bold'>{_e(title)}</div>"
         f"<div style='{_MUTED};margin-bottom:4px'>{_e(subtitle)}</div>"
-        f"<table>{rows}</table></div>"
+        f"{_fields_table(fields, f'{_MUTED};font-weight:bold')}</div>"
     )
 
 
 def card_text(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -> str:
-    from rich.markup import escape
-
-    lines = [f"[bold cyan]{game_markup(title)}[/]  [dim]{escape(subtitle)}[/]"]
-    lines += [f"  [bold]{escape(k)}[/]: {game_markup(v)}" for k, v in fields]
+    lines = [f"[bold cyan]{game_markup(title)}[/]  [dim]{plain_markup(subtitle)}[/]"]
+    lines += [f"  [bold]{plain_markup(k)}[/]: {game_markup(v)}" for k, v in fields]
     return ansi("\n".join(lines))
 
 

@@ -11,15 +11,17 @@ back to the tree.
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..cleantext import clean_text, escape_html
+from ..gameids import id_columns, short_id, with_ids
+from ..optional import needs
 from ..sansio.formatting import to_html
 from .render import card_html, card_text
 from .tables import caps_frame, clean_rows, inventory_frame, player_rows
-from .views import frame_html, frame_text, short_id, tag
+from .views import frame_html, frame_text, tag
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,7 +56,7 @@ def _scalar_html(value: object) -> str:
         return f"<span style='{_STRING}'>&quot;{to_html(value)}&quot;</span>"
     if isinstance(value, bool) or value is None:
         return f"<span style='{_KEYWORD}'>{json.dumps(value)}</span>"
-    return f"<span style='{_NUMBER}'>{html.escape(json.dumps(value))}</span>"
+    return f"<span style='{_NUMBER}'>{escape_html(json.dumps(value))}</span>"
 
 
 def _count(value: object) -> int:
@@ -66,7 +68,7 @@ def _count(value: object) -> int:
 
 
 def _node_html(key: str | None, value: object, depth: int, opened: int) -> str:
-    label = f"<span style='{_KEY}'>{html.escape(key)}</span>: " if key is not None else ""
+    label = f"<span style='{_KEY}'>{escape_html(key)}</span>: " if key is not None else ""
     if not isinstance(value, dict | list):
         return f"<div>{label}{_scalar_html(value)}</div>"
     items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
@@ -91,13 +93,14 @@ def tree_html(title: str, value: object) -> str:
     tree = _node_html(None, value, 0, opened)
     return (
         "<div style='font-family:var(--jp-code-font-family, monospace);font-size:0.9em'>"
-        f"<div style='{_MUTED}'>{html.escape(title)}</div>{tree}</div>"
+        f"<div style='{_MUTED}'>{escape_html(title)}</div>{tree}</div>"
     )
 
 
 def tree_text(title: str, value: object) -> str:
-    """A JSON value indented, for a terminal."""
-    return f"{title}\n{json.dumps(value, indent=2, ensure_ascii=False, default=str)}"
+    """A JSON value indented, for a terminal (cleaned: JSON escapes C0 controls, not C1 or
+    bidi ones)."""
+    return clean_text(f"{title}\n{json.dumps(value, indent=2, ensure_ascii=False, default=str)}")
 
 
 # --- known capabilities -------------------------------------------------------------------
@@ -105,7 +108,7 @@ def tree_text(title: str, value: object) -> str:
 
 def _cards(result: CallResult, card: Callable[..., str]) -> list[str]:
     """One card per player in a snapshot answer (ValueError: none, not a snapshot)."""
-    cards = [card(p.name, str(p.data.get("id", "")), p.card_fields()) for p in player_rows(result)]
+    cards = [card(p.name, p.subtitle(), p.card_fields()) for p in player_rows(result)]
     if not cards:
         raise ValueError("no players in the answer")
     return cards
@@ -169,11 +172,13 @@ _KNOWN: dict[str, tuple[Callable[[CallResult], str], Callable[[CallResult], str]
 
 
 def _described(result: CallResult) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
-    rows = [{"id": e["id"], "type": e.get("typeId"), "name": e.get("nameTag") or None}
-            for e in result["entities"] if e]  # fmt: skip
-    return tag(pd.DataFrame(clean_rows(rows), columns=["id", "type", "name"]), "entities")
+    rows = [with_ids({"id": e["id"], "type": e.get("typeId"), "name": e.get("nameTag") or None},
+                     "type") for e in result["entities"] if e]  # fmt: skip
+    columns = id_columns(["id", "type", "name"], "type")
+    return tag(pd.DataFrame(clean_rows(rows), columns=columns), "entities")
 
 
 def _shown(result: CallResult, form: int, tree: Callable[[str, object], str]) -> str:

@@ -14,8 +14,14 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any, Generic, TypeVar
+
+from ..exceptions import CallInterrupted
+from ..gateway.scope import CallScope, run_in_scope
+from ..limits import CANCEL_CONFIRM_SECONDS
+from .interrupts import watching
 
 __all__ = ["Pending", "Runtime"]
 
@@ -27,21 +33,50 @@ STOP_JOIN_SECONDS = 10.0
 
 
 class Pending(Generic[T]):
-    """The result of a call made on the runtime thread: await it, or call ``.result()``."""
+    """The result of a call made on the runtime thread: await it, or call ``.result()``.
 
-    __slots__ = ("_future", "_label")
+    Cancelling it (``cancel()``, a cancelled task awaiting it, Ctrl-C or Interrupt Kernel
+    while a cell waits for it) stops the call at the source: the bridge sends nothing more
+    for it, withdraws what it had queued and tells the addon to drop its work. An interrupt
+    ends the wait with :class:`~mcbews_repl.exceptions.CallInterrupted`, whose message says
+    what had been sent.
+    """
 
-    def __init__(self, future: concurrent.futures.Future[T], label: str = "") -> None:
+    __slots__ = ("_future", "_label", "_scope", "_started")
+
+    def __init__(
+        self,
+        future: concurrent.futures.Future[T],
+        label: str = "",
+        scope: CallScope | None = None,
+    ) -> None:
         self._future = future
         self._label = label
+        self._scope = scope
+        self._started = time.monotonic()
 
     def __await__(self) -> Generator[Any, None, T]:
-        return asyncio.wrap_future(self._future).__await__()
+        with watching() as watch:
+            try:
+                return (yield from asyncio.wrap_future(self._future).__await__())
+            except asyncio.CancelledError:
+                self.cancel()
+                if watch.fired:
+                    raise self._interrupted() from None
+                raise
 
     def result(self, timeout: float | None = None) -> T:
-        """Block until done (for synchronous code and magics)."""
+        """Block until done (for synchronous code and magics).
+
+        Raises:
+            TimeoutError: not done within ``timeout`` seconds (the call goes on).
+            CallInterrupted: Ctrl-C or Interrupt Kernel while it waited (the call stopped).
+        """
         try:
             return self._future.result(timeout)
+        except KeyboardInterrupt:
+            self.cancel()
+            raise self._interrupted() from None
         except concurrent.futures.TimeoutError as exc:
             if self._future.done():
                 # The call itself ended in a timeout of its own (RequestTimeout is a
@@ -55,7 +90,32 @@ class Pending(Generic[T]):
         return self._future.done()
 
     def cancel(self) -> bool:
-        return self._future.cancel()
+        """Stop the call: nothing more is sent for it (True if it had not finished)."""
+        future = self._future
+        if self._scope is not None and (not future.done() or future.cancelled()):
+            self._scope.cancel()  # seen by the bridge's window before its next send
+        return future.cancel()
+
+    @property
+    def scope(self) -> CallScope | None:
+        """What the call has sent so far (commands, requests), and whether it was cancelled."""
+        return self._scope
+
+    def _interrupted(self) -> CallInterrupted:
+        """The interrupt's one line, once the bridge's thread confirms the call stopped."""
+        what = self._label or "the call"
+        took = time.monotonic() - self._started
+        scope = self._scope
+        if scope is None:
+            return CallInterrupted(f"{what} cancelled after {took:.1f} s")
+        stopped = scope.wait_finished(CANCEL_CONFIRM_SECONDS)
+        after = "nothing more will be" if stopped else "it is still stopping"
+        withdrawn = scope.total("commands_withdrawn")
+        unsent = f", {withdrawn} queued ones withdrawn" if withdrawn else ""
+        return CallInterrupted(
+            f"{what}: cancelled after {took:.1f} s; {scope.summary()} had been sent"
+            f"{unsent}, {after}"
+        )
 
     def __repr__(self) -> str:
         state = "done" if self._future.done() else "pending"
@@ -106,11 +166,13 @@ class Runtime:
             loop.close()
 
     def submit(self, coro: Coroutine[Any, Any, T], label: str = "") -> Pending[T]:
-        """Run ``coro`` on the runtime loop; returns at once."""
+        """Run ``coro`` on the runtime loop in a call scope of its own; returns at once."""
         if not self.running:
             coro.close()
             raise RuntimeError("the bridge runtime is stopped; run %load_ext mcbews_repl again")
-        return Pending(asyncio.run_coroutine_threadsafe(coro, self.loop), label)
+        scope = CallScope(label)
+        future = asyncio.run_coroutine_threadsafe(run_in_scope(coro, scope), self.loop)
+        return Pending(future, label, scope)
 
     def call_soon(self, fn: Callable[[], object]) -> None:
         self.loop.call_soon_threadsafe(fn)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..cleantext import clean_text
 from ..exceptions import RequestTimeout
 from ..sim import SimWorld, Vec3, default_world, make_player
 from ..sim.commands import CommandOutcome
@@ -156,6 +157,14 @@ class SimHandle:
         """``player`` types ``message`` in the game's own chat (a PlayerMessage of type chat)."""
         self._on_loop(self.raw.chat, player, message)
 
+    def pause(self) -> None:
+        """Pause the game, as its pause menu does: no ticks, so nothing is answered."""
+        self._on_loop(setattr, self.raw.clock, "paused", True)
+
+    def resume(self) -> None:
+        """Let a paused game go on: what waited is answered at its next ticks."""
+        self._on_loop(setattr, self.raw.clock, "paused", False)
+
     def inbox(self, player: str) -> list[str]:
         """Everything ``player`` has been shown (text responses, tells, tellraw, say)."""
         return self._on_loop(self.raw.inbox, player)
@@ -213,8 +222,9 @@ class SimHandle:
         self._thread.stop()
 
     def _people(self) -> str:
+        """The players' names, for messages and the repr: cleaned (players chose them)."""
         players = list(self.world.players.values())  # the world's thread may add one meanwhile
-        return ", ".join(p.name for p in players if not p.simulated)
+        return clean_text(", ".join(p.name for p in players if not p.simulated))
 
     def __repr__(self) -> str:
         # The addon's own simulated player (MCBEWS_BRIDGE) is plumbing, not a player.

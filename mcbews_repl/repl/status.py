@@ -8,6 +8,7 @@ summaries for tables; the panel turns the recent entries into sentences here.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,10 +17,40 @@ from ..gateway import Bridge, LogEntry
 from ..gateway.transport import describe_transport
 from ..sansio.formatting import strip_codes
 
-__all__ = ["STATUS_RECENT_EVENTS", "Status", "event_sentence", "status_fields"]
+__all__ = [
+    "EVENT_SENTENCE_CHARS",
+    "STATUS_RECENT_EVENTS",
+    "Status",
+    "event_sentence",
+    "shorten",
+    "status_fields",
+    "world_sentence",
+]
 
 # How many recent events the status panel shows.
 STATUS_RECENT_EVENTS = 5
+# The longest event sentence, and the longest command line and game message within one:
+# a panel row stays about two lines of a notebook.
+EVENT_SENTENCE_CHARS = 160
+_COMMAND_CHARS, _MESSAGE_CHARS = 60, 80
+# Where a shortened text may end: before a space, or after JSON's punctuation.
+_BREAK = re.compile(r"(?=\s)|(?<=[,:;{}\[\]])")
+# The addon's codes for a request it would not run (docs/protocol.md): "refused". Any
+# other code (CAPABILITY_FAILED: it ran and failed) is "failed", with its message.
+_REFUSALS = ("MALFORMED_JSON", "INVALID_REQUEST", "UNSUPPORTED_VERSION", "UNSUPPORTED_CAPABILITY")
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut at a space or after a JSON token (``,``
+    ``:`` ``}`` ...) and ended with an ellipsis, never inside a word; a single word longer
+    than half the room is the one thing cut where it stands."""
+    if len(text) <= limit:
+        return text
+    room = limit - 1  # the ellipsis
+    ends = [m.start() for m in _BREAK.finditer(text, 0, room + 1)
+            if room // 2 <= m.start() <= room]  # fmt: skip
+    end = ends[-1] if ends else room
+    return text[:end].rstrip() + "…"
 
 
 @dataclass(frozen=True)
@@ -162,18 +193,23 @@ def _ms(data: Mapping[str, Any]) -> str:
 
 
 def _command(d: Mapping[str, Any]) -> str:
-    line = str(d.get("command", ""))[:60]
+    line = shorten(str(d.get("command", "")), _COMMAND_CHARS)
     if "error" in d:
         return f"/{line} got no answer: {d['error']}"
-    message = strip_codes(str(d.get("status_message", "")))[:80]
+    message = shorten(strip_codes(str(d.get("status_message", ""))), _MESSAGE_CHARS)
     return f"/{line} answered {d.get('status_code')} in {_ms(d)}" + (
         f": {message}" if message else ""
     )
 
 
 def _capability(d: Mapping[str, Any]) -> str:
-    verdict = {"ok": "answered", "failed": "refused", "timeout": "timed out"}
-    return f"{d.get('capability')} {verdict.get(str(d.get('outcome')), 'failed')} in {_ms(d)}"
+    name, outcome, code = d.get("capability"), str(d.get("outcome")), d.get("code")
+    if outcome == "failed" and d.get("message"):  # the addon said why: say it too
+        refused = code in _REFUSALS
+        said = f"refused: {code}: {d['message']}" if refused else f"failed: {d['message']}"
+        return f"{name} {said} ({_ms(d)})"
+    verdicts = {"ok": "answered", "timeout": "timed out", "cancelled": "was cancelled"}
+    return f"{name} {verdicts.get(outcome, 'failed')} in {_ms(d)}"
 
 
 _SENTENCES: dict[str, Callable[[LogEntry, Mapping[str, Any]], str]] = {
@@ -198,4 +234,12 @@ def event_sentence(entry: LogEntry) -> str:
     """One log entry as a short sentence (the entry's own summary for kinds not listed)."""
     make = _SENTENCES.get(entry.kind)
     text = make(entry, entry.data) if make is not None else f"{entry.kind}: {entry.summary}"
-    return text[:160]
+    return shorten(text, EVENT_SENTENCE_CHARS)
+
+
+def world_sentence(entry: LogEntry) -> str:
+    """The sentence as a world's own row says it: without "Game #3" in front
+    ("connected from 127.0.0.1:50112", "answers through ...")."""
+    text = event_sentence(entry)
+    said = f"Game #{entry.connection} "
+    return text.removeprefix(said) if text.startswith(said) else text

@@ -7,8 +7,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..gameids import id_columns, with_ids
+from ..optional import needs
 from ..sansio.formatting import strip_codes
-from .views import short_id, tag
+from .views import tag
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -31,8 +33,8 @@ __all__ = [
 ]
 
 EQUIPMENT_SLOTS = ("head", "chest", "legs", "feet", "offhand")
-# What the addon reports per stack (mc.inventory(raw=True)); the default frame adds the
-# short item name after the slot and holds counts as whole numbers.
+# What the addon reports per stack (mc.inventory(raw=True)); the default frame names the
+# item as every table names ids (gameids.py: item, itemId) and holds counts as whole numbers.
 INVENTORY_COLUMNS = [
     "player",
     "slot",
@@ -48,8 +50,13 @@ INVENTORY_COLUMNS = [
 ]
 WHOLE_NUMBER_COLUMNS = ("amount", "maxAmount", "damage", "maxDurability")
 EVENT_COLUMNS = ["time", "kind", "connection", "player", "summary"]
-ENTITY_COLUMNS = ["id", "type", "name", "dimension", "x", "y", "z", "yaw"]
-TRACK_COLUMNS = ["time", "seconds", "player", "dimension", "x", "y", "z", "yaw", "health"]
+# Each id column is the short name, with the full id after it (gameids.py).
+ENTITY_COLUMNS = id_columns(["id", "type", "name", "dimension", "x", "y", "z", "yaw"],
+                            "type", "dimension")  # fmt: skip
+_WHERE = ["dimension", "dimensionId", "x", "y", "z", "yaw"]
+TRACK_COLUMNS = ["time", "seconds", "player", *_WHERE, "health"]
+# How each dimension reads in a sentence ("Survival in the overworld").
+_DIMENSION_WORDS = {"overworld": "the overworld", "nether": "the Nether", "the_end": "the End"}
 
 
 def clean_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -75,7 +82,7 @@ class PlayerSnapshot:
         d = self.data
         loc, rot = d.get("location") or {}, d.get("rotation") or {}
         health, xp = d.get("health") or {}, d.get("xp") or {}
-        return {
+        row = {
             "name": self.name,
             "id": d.get("id"),
             "dimension": d.get("dimension"),
@@ -94,6 +101,14 @@ class PlayerSnapshot:
             "sleeping": d.get("sleeping"),
             "tags": ", ".join(d.get("tags") or []),
         }
+        return with_ids(row, "dimension")
+
+    def subtitle(self) -> str:
+        """What the card says under the name: the game mode and the dimension."""
+        r = self.row()
+        dimension = r["dimension"] or "an unknown dimension"
+        where = _DIMENSION_WORDS.get(dimension, dimension)
+        return f"{r['gameMode'] or 'in a game mode not told'} in {where}"
 
     def card_fields(self) -> list[tuple[str, object]]:
         r = self.row()
@@ -106,10 +121,12 @@ class PlayerSnapshot:
             ("level", f"{r['level']} ({r['xp']} xp)"),
             ("selected slot", r["selectedSlot"]),
             ("tags", r["tags"] or "—"),
+            ("entity id", r["id"]),
         ]
 
     def to_series(self) -> pd.Series[Any]:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         return pd.Series(self.row(), name=self.name)
 
@@ -122,7 +139,8 @@ def player_rows(result: Mapping[str, Any]) -> list[PlayerSnapshot]:
 
 
 def players_frame(result: Mapping[str, Any]) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     rows = clean_rows([p.row() for p in player_rows(result)])
     columns = list(PlayerSnapshot("", {}).row())
@@ -151,11 +169,13 @@ def _item_row(player: str, slot: object, item: Mapping[str, Any]) -> dict[str, A
 def inventory_frame(result: Mapping[str, Any], *, raw: bool = False) -> pd.DataFrame:
     """One row per occupied slot; equipment rows use the slot names (head, chest ...).
 
-    The default frame adds ``item`` (the id without ``minecraft:``; ``typeId`` keeps it
-    whole), holds counts as whole numbers and shows through the inventory view; ``raw``
-    gives the addon's fields alone, shown as pandas shows any frame.
+    The default frame names the item as every table names ids: ``item`` (the short name,
+    without ``minecraft:``) and ``itemId`` (the full id); it holds counts as whole numbers
+    and shows through the inventory view. ``raw`` gives the addon's fields alone (its
+    ``typeId``), shown as pandas shows any frame.
     """
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     rows: list[dict[str, Any]] = []
     for player in _players(result):
@@ -166,14 +186,18 @@ def inventory_frame(result: Mapping[str, Any], *, raw: bool = False) -> pd.DataF
     frame = pd.DataFrame(clean_rows(rows), columns=INVENTORY_COLUMNS)
     if raw:
         return frame
-    frame.insert(2, "item", frame["typeId"].map(short_id, na_action="ignore"))
+    named = [with_ids({"item": item}, "item") for item in frame["typeId"]]
+    frame = frame.drop(columns="typeId")
+    frame.insert(2, "item", [n["item"] for n in named])
+    frame.insert(3, "itemId", [n["itemId"] for n in named])
     for column in WHOLE_NUMBER_COLUMNS:
         frame[column] = frame[column].astype("Int64")
     return tag(frame, "inventory")
 
 
 def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     listed = [c for c in result.get("capabilities") or [] if isinstance(c, dict)]
     rows = [
@@ -194,7 +218,8 @@ def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
 
 def events_frame(entries: Iterable[LogEntry], players: Mapping[int, str]) -> pd.DataFrame:
     """One row per log entry, indexed by its cursor (what ``mc.events(since=...)`` takes)."""
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     entries = list(entries)
     rows = [
@@ -215,14 +240,16 @@ def events_frame(entries: Iterable[LogEntry], players: Mapping[int, str]) -> pd.
 
 def entities_frame(found: EntityList, described: dict[str, dict[str, Any]]) -> pd.DataFrame:
     """querytarget's rows with each entity's type and name (from ``describe_entities``)."""
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     rows = []
     for e in found.entities:
         info = described.get(e.id) or {}
         where = {"dimension": e.dimension, "x": e.x, "y": e.y, "z": e.z, "yaw": e.yaw}
-        rows.append({"id": e.id, "type": info.get("typeId"), "name": info.get("nameTag") or None,
-                     **where})  # fmt: skip
+        row = {"id": e.id, "type": info.get("typeId"), "name": info.get("nameTag") or None,
+               **where}  # fmt: skip
+        rows.append(with_ids(row, "type", "dimension"))
     return tag(pd.DataFrame(clean_rows(rows), columns=ENTITY_COLUMNS), "entities")
 
 
@@ -235,7 +262,7 @@ def track_rows(
         if wanted is not None and snapshot.name not in wanted:
             continue
         row = snapshot.row()
-        where = {k: row[k] for k in TRACK_COLUMNS[3:]}
+        where = {k: row[k] for k in TRACK_COLUMNS[3:]}  # dimension, dimensionId ... health
         when = {"time": dt.datetime.fromtimestamp(at), "seconds": round(seconds, 3)}
         rows.append({**when, "player": snapshot.name, **where})
     return rows
@@ -243,7 +270,8 @@ def track_rows(
 
 def track_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Where players were over time: one row per player and snapshot, oldest first."""
-    import pandas as pd
+    with needs():
+        import pandas as pd
 
     frame = pd.DataFrame(clean_rows(rows), columns=TRACK_COLUMNS)
     frame["time"] = pd.to_datetime(frame["time"])

@@ -22,6 +22,7 @@ __all__ = [
     "SubCommand",
     "help_text",
     "markdown_table",
+    "subcommand_help",
 ]
 
 _PORT_MAX = 65535
@@ -127,6 +128,8 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
         "the status panel: address, /connect line, games, what was dropped or refused, "
         "recent events",
     ),
+    SubCommand("help", "this help (the same as %mc?), or one sub-command's", words="[sub-command]",
+               completes="subcommands"),
     SubCommand(
         "serve",
         "start a new bridge; if it cannot start, the old one keeps running",
@@ -205,7 +208,7 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
     ),
     SubCommand(
         "entities",
-        "entities as a DataFrame: id, type, name, dimension, x, y, z, yaw",
+        "entities as a DataFrame: id, type (typeId), name, dimension (dimensionId), x, y, z, yaw",
         (
             _TYPE,
             Option(("--name",), "N", {"default": None}),
@@ -305,6 +308,18 @@ def help_text() -> str:
         "Mistakes are short UsageError messages; failures from the game are short red errors.",
     ]
     return "\n".join(lines)
+
+
+def subcommand_help(name: str) -> str:
+    """``%mc help NAME``: one sub-command's usage and what it does.
+
+    Raises:
+        UsageError: no sub-command is called ``name`` (the message lists them).
+    """
+    sub = BY_NAME.get(name)
+    if sub is None:
+        raise UsageError(f"%mc help: no sub-command {name!r}; one of: {', '.join(BY_NAME)}")
+    return f"{sub.synopsis()}\n    {sub.summary}"
 
 
 def markdown_table() -> str:

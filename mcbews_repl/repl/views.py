@@ -9,16 +9,20 @@ A frame whose columns were changed (a selection, a new column) is no longer what
 knows, so it shows as pandas shows any frame; so does every other DataFrame.
 
 The views are chosen by name from :data:`VIEWS`; pandas is imported only when a frame is
-shown, by whoever made it.
+shown, by whoever made it. The frame's cells keep the game's text as it came (a name with
+control characters still equals the name); what the view shows is cleaned
+(``mcbews_repl.cleantext``), and so is pandas' own rendering of any other frame.
 """
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
+
+from ..cleantext import clean_text, escape_html
+from ..gameids import short_id
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,12 +55,6 @@ _GREEN, _AMBER, _RED = "#2da44e", "#d29922", "#cf222e"
 _MUTED = "color:var(--jp-ui-font-color2, #888)"
 
 
-def short_id(value: object) -> str:
-    """``minecraft:diamond_sword`` → ``diamond_sword``; other namespaces stay."""
-    text = "" if _empty(value) else str(value)
-    return text.removeprefix("minecraft:")
-
-
 def _empty(value: object) -> bool:
     if value is None:
         return True
@@ -77,11 +75,13 @@ def _number(value: object, digits: int = 0) -> str:
     return f"{number:,.{digits}f}"
 
 
-def _time(value: object) -> str:
+def _time(value: object, *, milliseconds: bool = True) -> str:
     if _empty(value):
         return ""
     stamp = getattr(value, "strftime", None)
-    return stamp("%H:%M:%S.%f")[:-3] if stamp is not None else str(value)
+    if stamp is None:
+        return str(value)
+    return str(stamp("%H:%M:%S.%f"))[:-3] if milliseconds else str(stamp("%H:%M:%S"))
 
 
 def bar_colour(fraction: float) -> str:
@@ -95,13 +95,13 @@ def bar_colour(fraction: float) -> str:
 def bar_html(fraction: float, label: str, title: str = "") -> str:
     """A small horizontal bar (green, amber below half, red below a fifth) and its label."""
     width = max(0.0, min(1.0, fraction)) * 100
-    hint = f" title='{html.escape(title)}'" if title else ""
+    hint = f" title='{escape_html(title)}'" if title else ""
     return (
         f"<span{hint} style='white-space:nowrap'>"
         "<span style='display:inline-block;width:40px;height:8px;margin-right:5px;"
         "vertical-align:middle;border-radius:4px;background:rgba(128,128,128,.25)'>"
         f"<span style='display:block;width:{width:.0f}%;height:100%;border-radius:4px;"
-        f"background:{bar_colour(fraction)}'></span></span>{html.escape(label)}</span>"
+        f"background:{bar_colour(fraction)}'></span></span>{escape_html(label)}</span>"
     )
 
 
@@ -124,11 +124,15 @@ class Column:
     hide_empty: bool = True
     title: Cell | None = None  # a tooltip (the full id behind a short name)
 
+    def words(self, row: Any) -> str:
+        """The cell's text as shown: cleaned (``text`` keeps the game's characters)."""
+        return clean_text(self.text(row))
+
     def html_cell(self, row: Any) -> str:
-        body = self.html(row) if self.html is not None else html.escape(self.text(row))
+        body = self.html(row) if self.html is not None else escape_html(self.text(row))
         style = f"text-align:{self.align};vertical-align:top"
         style += ";white-space:pre-line;max-width:16em" if self.wrap else ""
-        hint = f" title='{html.escape(self.title(row))}'" if self.title is not None else ""
+        hint = f" title='{escape_html(self.title(row))}'" if self.title is not None else ""
         return f"<td style='{style}'{hint}>{body}</td>"
 
 
@@ -175,9 +179,9 @@ def _name_text(row: Any) -> str:
 
 def _name_html(row: Any) -> str:
     tag, lore = row.get("nameTag"), row.get("lore")
-    shown = html.escape(str(tag)) if not _empty(tag) else ""
+    shown = escape_html(str(tag)) if not _empty(tag) else ""
     if not _empty(lore):
-        lines = html.escape(str(lore).replace(" / ", "\n"))
+        lines = escape_html(str(lore).replace(" / ", "\n"))
         shown += f"<div style='{_MUTED};font-size:0.9em;font-style:italic'>{lines}</div>"
     return shown
 
@@ -190,7 +194,7 @@ def _health_text(row: Any) -> str:
 def _health_html(row: Any) -> str:
     now, most = row.get("health"), row.get("maxHealth")
     if _empty(now) or _empty(most) or not float(most):
-        return html.escape(_health_text(row))
+        return escape_html(_health_text(row))
     return bar_html(float(now) / float(most), _health_text(row))
 
 
@@ -203,8 +207,19 @@ def _ok_html(row: Any) -> str:
     return f"<b style='color:{_GREEN if ok else _RED}'>{'✔' if ok else '✘'}</b>"
 
 
+def _world_connected(row: Any) -> str:
+    """Since when (to the second), or that it dropped: one column keeps the table narrow."""
+    if not row.get("connected"):
+        return "no, dropped"
+    return f"yes, since {_time(row.get('connected since'), milliseconds=False)}"
+
+
+def _world_address(row: Any) -> str:
+    return f"{_get('address')(row)}{', encrypted' if row.get('encrypted') is True else ''}"
+
+
 _WHERE = (
-    Column("dimension", _short("dimension")),
+    Column("dimension", _short("dimension"), title=_get("dimensionId")),
     Column("x", _num("x", 1), align="right"),
     Column("y", _num("y", 1), align="right"),
     Column("z", _num("z", 1), align="right"),
@@ -214,7 +229,7 @@ VIEWS: dict[str, View] = {
     "inventory": View("inventory", (
         Column("player", _get("player")),
         Column("slot", _get("slot"), align="right"),
-        Column("item", _short("typeId"), title=_get("typeId")),
+        Column("item", _short("item"), title=_get("itemId")),
         Column("amount", _num("amount"), align="right"),
         Column("durability", _durability_text, _durability_html),
         Column("name", _name_text, _name_html, wrap=True),
@@ -229,7 +244,7 @@ VIEWS: dict[str, View] = {
         Column("tags", _get("tags"), wrap=True),
     ), picks=("dimension", "game mode")),
     "entities": View("entities", (
-        Column("type", _short("type"), title=_get("type")),
+        Column("type", _short("type"), title=_get("typeId")),
         Column("name", _get("name")),
         *_WHERE,
         Column("id", _get("id"), align="right"),
@@ -253,6 +268,15 @@ VIEWS: dict[str, View] = {
         Column("status", _num("status"), align="right"),
         Column("message", _get("message"), wrap=True),
     )),
+    "worlds": View("worlds", (
+        Column("id", _num("id"), align="right"),
+        Column("name", _get("name")),
+        Column("connected", _world_connected),
+        Column("address", _world_address),
+        Column("players", _get("players"), wrap=True),
+        Column("pending", _num("pending"), align="right"),
+        Column("last event", _get("last event"), wrap=True),
+    ), picks=("connected",)),
     "track": View("track", (
         Column("time", lambda row: _time(row.get("time"))),
         Column("seconds", _num("seconds", 2), align="right"),
@@ -339,12 +363,13 @@ def frame_html(frame: pd.DataFrame) -> str:
     view = view_of(frame)
     if view is None:
         pandas_html = getattr(frame, "_repr_html_")  # noqa: B009 - pandas-stubs lack it
-        return str(pandas_html())
+        # pandas writes no control character of its own: what it holds came in the cells.
+        return clean_text(str(pandas_html()))
     columns = visible_columns(view, frame)
     rows, left_out = _rows(frame)
-    index = f"<th style='text-align:right'>{html.escape(view.index)}</th>" if view.index else ""
+    index = f"<th style='text-align:right'>{escape_html(view.index)}</th>" if view.index else ""
     head = index + "".join(
-        f"<th style='text-align:{c.align}'>{html.escape(c.header)}</th>" for c in columns
+        f"<th style='text-align:{c.align}'>{escape_html(c.header)}</th>" for c in columns
     )
     body = []
     for position, (label, row) in enumerate(rows):
@@ -352,7 +377,7 @@ def frame_html(frame: pd.DataFrame) -> str:
             span = len(columns) + bool(view.index)
             body.append(f"<tr><td colspan='{span}' style='{_MUTED}'>… {left_out} more rows"
                         "</td></tr>")  # fmt: skip
-        cells = f"<th style='text-align:right'>{html.escape(str(label))}</th>" if index else ""
+        cells = f"<th style='text-align:right'>{escape_html(str(label))}</th>" if index else ""
         body.append("<tr>" + cells + "".join(c.html_cell(row) for c in columns) + "</tr>")
     count = f"{len(frame)} row{'s' * (len(frame) != 1)}"
     return (
@@ -367,14 +392,14 @@ def frame_text(frame: pd.DataFrame) -> str:
     """``frame`` as terminal text through its view (pandas' own text when it has none)."""
     view = view_of(frame)
     if view is None:
-        return repr(frame)
+        return clean_text(repr(frame))  # pandas' text, plain: only the cells can hold controls
     columns = visible_columns(view, frame)
     rows, left_out = _rows(frame)
     grid = [[c.header for c in columns]]
-    grid += [[c.text(row).replace("\n", " / ") for c in columns] for _, row in rows]
+    grid += [[c.words(row).replace("\n", " / ") for c in columns] for _, row in rows]
     aligns = [c.align for c in columns]
     if view.index:
-        grid = [[view.index if k == 0 else str(rows[k - 1][0]), *line]
+        grid = [[view.index if k == 0 else clean_text(str(rows[k - 1][0])), *line]
                 for k, line in enumerate(grid)]  # fmt: skip
         aligns = ["right", *aligns]
     widths = [max(len(line[k]) for line in grid) for k in range(len(aligns))]

@@ -12,11 +12,13 @@ import time
 from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..gameids import short_id
 from .livemap import MIN_EVERY_SECONDS, LiveMap, StaticMap, widgets_available
 from .mapdraw import MapPoint, MapSnapshot
-from .progress import samples_bar
+from .progress import samples_bar, until_cancelled
 from .runtime import Pending
 from .tables import track_frame, track_rows
+from .worlds import call_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -38,7 +40,7 @@ _DESCRIBED_KEPT = 1024
 
 
 def _short_dimension(name: object) -> str:
-    return str(name or "overworld").removeprefix("minecraft:")
+    return short_id(name) or "overworld"
 
 
 class Watch:
@@ -49,7 +51,9 @@ class Watch:
 
     if TYPE_CHECKING:  # provided by Minecraft and Explore, the classes this one joins
 
-        def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]: ...
+        def _submit(
+            self, coro: Coroutine[Any, Any, T], label: str, called: str = ""
+        ) -> Pending[T]: ...
         async def _call(self, capability: str, **payload: Any) -> dict[str, Any]: ...
         async def _describe(self, ids: list[str]) -> dict[str, dict[str, Any]]: ...
         def _local_player(self) -> str | None: ...
@@ -83,7 +87,7 @@ class Watch:
             raise ValueError(f"every={every!r}: the map looks at most every {MIN_EVERY_SECONDS} s")
 
         def look() -> Pending[MapSnapshot]:
-            return self._submit(self._map_snapshot(dimension, entities), "map")
+            return self._submit(self._map_snapshot(dimension, entities), "map", "map()")
 
         loop = self._kernel_loop
         can_live = loop is not None and _in_kernel() and widgets_available()
@@ -143,8 +147,8 @@ class Watch:
         self, seconds: float = 10.0, *, every: float = 0.5, players: Sequence[str] | None = None
     ) -> Pending[pd.DataFrame]:
         """Where the players are over ``seconds``: a snapshot every ``every`` seconds, as a
-        DataFrame (time, seconds, player, dimension, x, y, z, yaw, health), one row per
-        player and snapshot. ``players`` keeps only those named."""
+        DataFrame (time, seconds, player, dimension, dimensionId, x, y, z, yaw, health), one
+        row per player and snapshot. ``players`` keeps only those named."""
         self._check_running()
         if not (isinstance(seconds, int | float) and math.isfinite(seconds) and seconds > 0):
             raise ValueError(f"seconds={seconds!r}: give how long to track, e.g. seconds=10")
@@ -170,7 +174,8 @@ class Watch:
                     bar(k + 1, samples)
             return track_frame(rows)
 
-        return self._submit(run(), f"track {seconds:g} s")
+        track = until_cancelled(run(), lambda: bar)
+        return self._submit(track, f"track {seconds:g} s", call_text("track", seconds))
 
     # --- exploring a frame --------------------------------------------------------------
 

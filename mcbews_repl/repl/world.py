@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..cleantext import clean_text
 from ..gateway import GameConnection
 from .connections import Connection
 from .runtime import Pending
@@ -145,7 +146,9 @@ class BoundWorld:
         )
 
     def __repr__(self) -> str:
-        r = self._record
+        r = self._record  # a world is named after its host: a player's name, cleaned
         if not r.connected:
-            return f"<world {r.name} (id {r.id}): not connected; it left, the name waits for it>"
-        return f"<world {r.name} (id {r.id}) from {r.address}; mc.world({r.name!r}) ...>"
+            return clean_text(f"<world {r.name} (id {r.id}): not connected; it left, the name "
+                              "waits for it>")  # fmt: skip
+        said = f"<world {r.name} (id {r.id}) from {r.address}; mc.world({r.name!r}) ...>"
+        return clean_text(said)

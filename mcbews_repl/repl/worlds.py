@@ -14,6 +14,7 @@ routed bridge is the same bridge, seen through that choice, so every call the ha
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import threading
 from collections import OrderedDict
@@ -23,17 +24,22 @@ from typing import TYPE_CHECKING, Any
 
 from ..exceptions import NotConnected, WhichWorld
 from ..gateway import Bridge, GameConnection, LogEntry
+from ..optional import needs
+from .status import world_sentence
+from .views import tag
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "CALLED",
     "DROPPED_WORLDS_KEPT",
     "WORLD_COLUMNS",
     "Roster",
     "RoutedBridge",
     "WorldRecord",
     "WorldRef",
+    "call_text",
 ]
 
 # Worlds that dropped and are remembered (their names, for a reconnect and for %mc): a
@@ -48,6 +54,19 @@ WORLD_COLUMNS = [
 ]  # fmt: skip
 
 WorldRef = str | int  # a world's name, or one of its connection ids
+# What the handle's call was, as the WhichWorld message writes it after mc.world(...)
+# ("inventory()"): set around each call by the handle (handle.py), read where the world
+# is chosen, on the bridge's thread (a context variable: each call's task has its own).
+CALLED: contextvars.ContextVar[str] = contextvars.ContextVar("mcbews_called", default="")
+# The calls mc.each makes on every world (each.py).
+_EACH_CALLS = ("players", "inventory", "command", "call")
+
+
+def call_text(method: str, *args: object) -> str:
+    """A call as the user wrote it, for the WhichWorld message: ``command('say hi')``
+    (a long argument shortened: the message only has to show which call it was)."""
+    shown = [repr(a) if len(repr(a)) <= 30 else repr(a)[:26] + "...'" for a in args]
+    return f"{method}({', '.join(shown)})"
 
 
 def _clock(at: float | None) -> str:
@@ -67,7 +86,7 @@ class WorldRecord:
     renamed: str | None = None
     dropped_at: float | None = None
     players: list[str] = field(default_factory=list)  # as last seen in an answer
-    last_event: tuple[float, str] | None = None
+    last_event: LogEntry | None = None
     encrypted: bool = False  # as its latest connection was (kept after it drops)
     # UI chat callbacks registered on this world's handle, and the filters mc runs for them.
     callbacks: dict[Any, Any] = field(default_factory=dict, repr=False)
@@ -97,7 +116,7 @@ class WorldRecord:
             "connected since": dt.datetime.fromtimestamp(self.connected_at),
             "players": ", ".join(seen),
             "pending": c.pending if c is not None and self.connected else 0,
-            "last event": f"{_clock(last[0])} {last[1]}" if last else "",
+            "last event": f"{_clock(last.at)} {world_sentence(last)}" if last else "",
         }
 
 
@@ -119,7 +138,7 @@ class Roster:
         self._lock = threading.Lock()
         self._records: list[WorldRecord] = []
         # Each connection's latest event, also before its record exists (bounded: oldest go).
-        self._latest: OrderedDict[int, tuple[float, str]] = OrderedDict()
+        self._latest: OrderedDict[int, LogEntry] = OrderedDict()
 
     # --- keeping up -------------------------------------------------------------------------
 
@@ -183,7 +202,7 @@ class Roster:
         """An event log listener (on the bridge's loop): remember each world's latest."""
         if entry.connection is None:
             return
-        latest = (entry.at, entry.kind)
+        latest = entry  # put in words only when the list is shown
         with self._lock:
             self._latest[entry.connection] = latest
             self._latest.move_to_end(entry.connection)
@@ -207,7 +226,12 @@ class Roster:
         return [r for r in self.sync() if r.connected]
 
     def find(self, ref: WorldRef) -> WorldRecord:
-        """The world called ``ref`` (a name, or any of its connection ids)."""
+        """The world called ``ref`` (a name, or any of its connection ids).
+
+        Raises:
+            NotConnected: no world is called so.
+            WhichWorld: several connected worlds have that name (the message gives ids).
+        """
         if isinstance(ref, bool) or not isinstance(ref, (str, int)):
             raise TypeError(f"a world is named by its name or id, not {type(ref).__name__}")
         records = self.sync()
@@ -218,6 +242,13 @@ class Roster:
             found = found or [r for r in records if r.name.lower() == ref.lower()]
         if not found:
             raise NotConnected(f"no world {ref!r}; {self.listing(records)}")
+        live = [r for r in found if r.connected]
+        if len(live) > 1:  # two hosts with one name: never the newest by chance
+            raise WhichWorld(
+                f"{len(live)} connected worlds are called {ref!r} "
+                f"({', '.join(f'id {r.id}' for r in live)}): name one by its id, "
+                f"mc.world({live[0].id}), or rename one: mc.world({live[0].id}).rename(...)"
+            )
         return sorted(found, key=lambda r: r.connected)[-1]  # a connected one first
 
     def rename(self, record: WorldRecord, name: str) -> None:
@@ -246,7 +277,7 @@ class Roster:
                 f"no game is connected; in Minecraft type: {self._bridge.connect_command}"
             )
         if len(connected) > 1:
-            raise WhichWorld(ambiguity_message(connected))
+            raise WhichWorld(ambiguity_message(connected, CALLED.get()))
         connection = connected[0].connection
         assert connection is not None
         return connection
@@ -289,22 +320,32 @@ class Roster:
         return "connected: " + ", ".join(f"{r.name} (id {r.id})" for r in records if r.connected)
 
     def frame(self) -> pd.DataFrame:
-        """``mc.worlds``: one row per world, connected ones first, then the dropped."""
-        import pandas as pd
+        """``mc.worlds``: one row per world, connected ones first, then the dropped; shown
+        through the worlds view (views.py)."""
+        with needs():
+            import pandas as pd
 
         records = sorted(self.sync(), key=lambda r: not r.connected)  # stable: oldest first
         rows = [r.row() for r in records]
-        frame = pd.DataFrame(rows, columns=WORLD_COLUMNS)
-        return frame.set_index("id")
+        return tag(pd.DataFrame(rows, columns=WORLD_COLUMNS), "worlds")
 
 
-def ambiguity_message(connected: list[WorldRecord]) -> str:
+def ambiguity_message(connected: list[WorldRecord], called: str) -> str:
+    """Which worlds are connected, and how to send this call (``called``, such as
+    ``inventory()``) to one of them: by name, or by id where two worlds share the name."""
     names = ", ".join(f"{r.name} (id {r.id})" for r in connected)
     first = connected[0]
+    shared = sum(r.name == first.name for r in connected) > 1
+    call = f".{called}" if called else ""
+    by_name = f"mc.world({first.name!r}){call}, or " if not shared else ""
+    twice = (f"; two worlds are called {first.name!r}, so name them by id or rename one "
+             f"(mc.world({first.id}).rename(...))") if shared else ""  # fmt: skip
+    each = called.split("(")[0] in _EACH_CALLS
+    every = f"mc.each{call}" if each else "mc.each.players(), .inventory() ..."
     return (
         f"{len(connected)} worlds are connected ({names}), so this call needs to be told "
-        f"which: mc.world({first.name!r}).players(), or mc.world({first.id}); "
-        "mc.each.players() asks every world; in %mc: %mc --world NAME ... or %mc --all ..."
+        f"which: {by_name}mc.world({first.id}){call}{twice}; {every} asks every world; "
+        "in %mc: %mc --world NAME ... or %mc --all ..."
     )
 
 

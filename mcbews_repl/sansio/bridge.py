@@ -18,11 +18,13 @@ from .wire import (
     BRIDGE_REQUEST_EVENT,
     COMMAND_FRAME_BUDGET_BYTES,
     COMMAND_LINE_BUDGET_BYTES,
+    MAX_MESSAGE_BYTES,
     REQUEST_VERSION,
 )
 
 __all__ = [
     "MALFORMED_RESPONSE",
+    "UI_CHAT_MAX_BYTES",
     "encode_capability_request",
     "encode_request_body",
     "interpret_bridge_answer",
@@ -31,6 +33,10 @@ __all__ = [
 
 # Our own code (not the addon's) for an answer we could not understand.
 MALFORMED_RESPONSE = "MALFORMED_RESPONSE"
+# The most a UI chat message's JSON text may hold, on either transport: on chat it is one
+# chunked message, so the reassembler's cap is its bound; the pull transport keeps the same
+# (a 2 MiB message there, 256 of them waiting, once took a notebook from 43 to 580 MB).
+UI_CHAT_MAX_BYTES = MAX_MESSAGE_BYTES
 
 
 def encode_request_body(

@@ -54,6 +54,9 @@ __all__ = ["BridgeProtocol", "CapabilityRequest", "RequestIds", "short_id"]
 # Chunk headers repeat the request id in every upstream chat line, so keep it short:
 # 12 hex digits (48 random bits) are unique enough within one connection's lifetime.
 _SHORT_ID_BYTES = 6
+# A UI chat message is one chunked message, so the reassembler's per-message cap is the UI
+# chat bound (bridge.UI_CHAT_MAX_BYTES): say so in the reason, the same on either transport.
+_UI_CHAT_REASONS = {"message_too_large": "ui_chat_too_large"}
 
 
 def short_id() -> str:
@@ -187,6 +190,19 @@ class BridgeProtocol:
             page_id = format_page_id(request_id, index, pages.total)
             self._reassembler.discard(Channel.BRIDGE, page_id)
 
+    def drop_buffers(self) -> None:
+        """Let go of every partial message and paged answer (the connection closed): the
+        pending requests they belong to have failed."""
+        self._reassembler.clear()
+        for pending in self._pending.values():
+            pending.pages = None
+        self._paged_bytes = 0
+
+    @property
+    def buffered_bytes(self) -> int:
+        """Bytes of chunks and completed pages held for messages not yet whole."""
+        return self._reassembler.buffered_bytes + self._paged_bytes
+
     @property
     def pending_requests(self) -> int:
         return len(self._pending)
@@ -280,9 +296,10 @@ class BridgeProtocol:
         if isinstance(outcome, Duplicate):
             self.counters["duplicate_chunks"] += 1
             return []
-        if pending is None:
-            self.counters[f"rejected:{outcome.reason}"] += 1
-            return [FrameRejected(outcome.reason, outcome.detail, message_id)]
+        if pending is None:  # UI chat: past the reassembler's cap is past UI_CHAT_MAX_BYTES
+            reason = _UI_CHAT_REASONS.get(outcome.reason, outcome.reason)
+            self.counters[f"rejected:{reason}"] += 1
+            return [FrameRejected(reason, outcome.detail, outcome.message_id)]
         del self._pending[message_id]
         self._discard(message_id, pending)
         return [

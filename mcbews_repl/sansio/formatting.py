@@ -5,6 +5,11 @@ resets. Names, lore, chat lines and text responses (``§a[assistant]§r ...``) a
 Tables want the clean words; cards and chat renderings want what the player sees. The raw
 text itself is never changed where it is stored (snapshots, the event log, the sim's inbox).
 
+:func:`strip_codes` gives the words as data (a DataFrame cell keeps a name's control
+characters, so it still equals the name); :func:`to_html` and :func:`to_ansi` are for
+showing, so they also make control characters and bidi controls visible
+(``mcbews_repl.cleantext``) before they colour the text.
+
 The code table is Bedrock's, from the Minecraft Wiki's "Formatting codes" page
 (docs/repl.md lists it): the 16 classic colours, ``§g`` minecoin gold and the
 material colours ``§h``..``§v``; styles ``§k`` obfuscated, ``§l`` bold, ``§o`` italic, and
@@ -14,8 +19,9 @@ In Bedrock a colour code does not end a style; only ``§r`` does.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, replace
+
+from ..cleantext import clean_text, escape_html
 
 __all__ = ["COLOURS", "Run", "has_codes", "runs", "strip_codes", "to_ansi", "to_html"]
 
@@ -115,15 +121,16 @@ def strip_codes(text: str) -> str:
 
 
 def to_html(text: str) -> str:
-    """Escaped HTML showing the colours and styles, on the chat's dark background if coloured."""
+    """Escaped, cleaned HTML showing the colours and styles, on the chat's dark background
+    if coloured."""
     if not has_codes(text):
-        return html.escape(text)
+        return escape_html(text)
     parts = []
     for run in runs(text):
         css = [f"color:{run.colour}"] if run.colour else []
         css += ["font-weight:bold"] * run.bold + ["font-style:italic"] * run.italic
         css += ["text-decoration:underline dotted"] * run.obfuscated
-        body = html.escape(run.text)
+        body = escape_html(run.text)
         parts.append(f"<span style='{';'.join(css)}'>{body}</span>" if css else body)
     return (
         f"<span style='background:{CHAT_BACKGROUND};color:#ffffff;padding:0 3px;"
@@ -132,9 +139,10 @@ def to_html(text: str) -> str:
 
 
 def to_ansi(text: str) -> str:
-    """The text with 24-bit ANSI colours for a terminal (codes removed, styles kept)."""
+    """The text, cleaned, with 24-bit ANSI colours for a terminal (codes removed, styles
+    kept)."""
     if not has_codes(text):
-        return text
+        return clean_text(text)
     parts = []
     for run in runs(text):
         sgr = []
@@ -142,5 +150,6 @@ def to_ansi(text: str) -> str:
             r, g, b = (int(run.colour[k : k + 2], 16) for k in (1, 3, 5))
             sgr.append(f"38;2;{r};{g};{b}")
         sgr += ["1"] * run.bold + ["3"] * run.italic
-        parts.append(f"\x1b[{';'.join(sgr)}m{run.text}\x1b[0m" if sgr else run.text)
+        words = clean_text(run.text)
+        parts.append(f"\x1b[{';'.join(sgr)}m{words}\x1b[0m" if sgr else words)
     return "".join(parts)

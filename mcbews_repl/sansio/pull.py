@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..exceptions import FrameTooLarge
-from .bridge import encode_request_body
+from .bridge import UI_CHAT_MAX_BYTES, encode_request_body
 from .frames import command_frame_bytes
 from .jsonwire import dumps_wire, utf8_len
 from .wire import (
@@ -37,6 +37,7 @@ from .wire import (
     COMMAND_FRAME_BUDGET_BYTES,
     COMMAND_LINE_BUDGET_BYTES,
     EMPTY_REPLY,
+    MAX_MESSAGE_ID_CHARS,
     NONE_REPLY,
     POLL_COMMAND,
     PULL_ANSWER_MAX_BYTES,
@@ -49,6 +50,7 @@ from .wire import (
 
 __all__ = [
     "MAX_PAGES",
+    "UI_MAX_PAGES",
     "Empty",
     "NotKept",
     "Page",
@@ -64,18 +66,28 @@ __all__ = [
     "encode_pull",
     "encode_pull_request",
     "format_page",
+    "max_pages",
     "request_text",
     "split_pages",
 ]
 
 PageKind = Literal["answer", "ui"]
 
-# Every page but the last holds more than PULL_PAGE_BYTES - 4 bytes (a cut falls between
-# code points, at most 4 bytes each), so an answer within its bound needs at most this many.
-MAX_PAGES = -(-PULL_ANSWER_MAX_BYTES // (PULL_PAGE_BYTES - 3))
+
+def max_pages(max_bytes: int, page_bytes: int = PULL_PAGE_BYTES) -> int:
+    """The most pages a text of at most ``max_bytes`` takes: every page but the last holds
+    more than ``page_bytes - 4`` bytes (a cut falls between code points of up to 4 bytes)."""
+    return -(-max_bytes // (page_bytes - 3))
+
+
+# An answer within its bound needs at most this many pages, a UI chat message this many:
+# a first page that says more is refused before anything more is pulled.
+MAX_PAGES = max_pages(PULL_ANSWER_MAX_BYTES)
+UI_MAX_PAGES = max_pages(UI_CHAT_MAX_BYTES)
+_MAX_BYTES: dict[PageKind, int] = {"answer": PULL_ANSWER_MAX_BYTES, "ui": UI_CHAT_MAX_BYTES}
 # Ids travel as one bare word of a command line: letters and digits only, so no quoting
 # rule of the game's command parser is relied on (docs/protocol.md).
-_ID = re.compile(r"[A-Za-z0-9]{1,64}")
+_ID = re.compile(f"[A-Za-z0-9]{{1,{MAX_MESSAGE_ID_CHARS}}}")
 # Digits of a page number or count; MAX_PAGES needs 4, a little room for bad senders.
 _MAX_NUMBER_DIGITS = 7
 _PREFIXES: dict[str, PageKind] = {ANSWER_PAGE_PREFIX: "answer", UI_PAGE_PREFIX: "ui"}
@@ -144,7 +156,7 @@ def _ascii_json(body: Any) -> str:
 def request_text(request_id: str, capability: str, payload: Mapping[str, Any] | None = None) -> str:
     """The request's JSON, compact and pure ASCII (other characters as ``\\uXXXX``)."""
     if not _ID.fullmatch(request_id):
-        raise ValueError("a pull request id must be 1-64 letters and digits")
+        raise ValueError(f"a pull request id must be 1-{MAX_MESSAGE_ID_CHARS} letters and digits")
     return encode_request_body(request_id, capability, payload, _ascii_json)
 
 
@@ -193,7 +205,7 @@ def encode_pull_request(
 def encode_pull(message_id: str, page: int = 1) -> str:
     """``mcbews:pull <id> <page>``: one page of a kept answer or UI chat message."""
     if not _ID.fullmatch(message_id):
-        raise ValueError("a pull id must be 1-64 letters and digits")
+        raise ValueError(f"a pull id must be 1-{MAX_MESSAGE_ID_CHARS} letters and digits")
     if not 1 <= page <= MAX_PAGES:
         raise ValueError(f"page must be 1..{MAX_PAGES}, not {page}")
     return f"{PULL_COMMAND} {message_id} {page}"
@@ -244,7 +256,8 @@ def _decode_page(kind: PageKind, rest: str, page_bytes: int) -> Page | ReplyReje
         return ReplyRejected("field_count", f"expected <id>|<i>/<n>|<content>: {rest[:60]!r}")
     message_id, position, content = fields
     if not _ID.fullmatch(message_id):
-        return ReplyRejected("bad_id", f"{message_id[:40]!r} is not 1-64 letters and digits")
+        why = f"is not 1-{MAX_MESSAGE_ID_CHARS} letters and digits"
+        return ReplyRejected("bad_id", f"{message_id[:40]!r} {why}")
     index_text, slash, total_text = position.partition("/")
     index, total = _number(index_text), _number(total_text)
     if not slash or index is None or total is None or not 1 <= index <= total:
@@ -282,16 +295,24 @@ def decode_reply(text: str, page_bytes: int = PULL_PAGE_BYTES) -> PullReply:
 class PageSet:
     """The pages of one answer or UI chat message, as they are pulled (in any order).
 
-    Bounded like the addon's store: at most ``max_bytes`` in all and ``MAX_PAGES`` pages.
-    :meth:`add` returns why a page does not belong (a reason code), or None.
+    Bounded by what one message of its kind may hold: ``max_bytes`` (2 MiB for an answer,
+    like the addon's store; 64 KiB for a UI chat message, as on the chat transport) and the
+    pages that takes. :meth:`add` returns why a page does not belong (a reason code:
+    ``too_many_pages`` when a page says more pages than the bound allows, which the first
+    page tells before any other is pulled), or None.
     """
 
     def __init__(
-        self, kind: PageKind, message_id: str, max_bytes: int = PULL_ANSWER_MAX_BYTES
+        self,
+        kind: PageKind,
+        message_id: str,
+        max_bytes: int | None = None,
+        page_bytes: int = PULL_PAGE_BYTES,
     ) -> None:
         self.kind = kind
         self.message_id = message_id
-        self.max_bytes = max_bytes
+        self.max_bytes = _MAX_BYTES[kind] if max_bytes is None else max_bytes
+        self.max_pages = max_pages(self.max_bytes, page_bytes)
         self.total: int | None = None
         self.size_bytes = 0
         self._pages: dict[int, str] = {}
@@ -301,6 +322,8 @@ class PageSet:
             return "foreign_page"
         if self.total is not None and page.total != self.total:
             return "total_changed"
+        if page.total > self.max_pages:
+            return "too_many_pages"
         seen = self._pages.get(page.index)
         if seen is not None:
             return None if seen == page.content else "conflicting_duplicate"

@@ -4,8 +4,10 @@ Rules (docs/protocol.md, "Chunks" and "Bounds"): chunks of one message may arriv
 a duplicate with the same content is harmless; a duplicate with different content, a changed
 total or changed metadata fails that message; buffers live at most ``ttl_seconds`` from their
 first chunk; at most ``max_buffers`` messages, ``max_chunks`` chunks each, ``max_message_bytes``
-per message and ``max_total_bytes`` across all buffers. A message that breaks a bound is
-dropped whole and reported, so memory never grows past the caps whatever a peer sends.
+per message and ``max_total_bytes`` across all buffers, and ids of at most ``max_id_chars``
+(an id is kept as a key, of its buffer and of a recently completed message, so its length
+counts too). A message that breaks a bound is dropped whole and reported, so memory never
+grows past the caps whatever a peer sends.
 
 Part of the caps can be kept for answers (``answer_buffers``, ``answer_bytes``): the
 ``BRIDGE`` channel carries answers to requests we sent (the connection feeds it only
@@ -25,6 +27,7 @@ from .wire import (
     MAX_BUFFERS,
     MAX_CHUNKS_PER_MESSAGE,
     MAX_MESSAGE_BYTES,
+    MAX_MESSAGE_ID_CHARS,
     MAX_TOTAL_BYTES,
 )
 
@@ -102,6 +105,7 @@ class Reassembler:
         max_total_bytes: int = MAX_TOTAL_BYTES,
         answer_buffers: int = 0,
         answer_bytes: int = 0,
+        max_id_chars: int = MAX_MESSAGE_ID_CHARS,
     ) -> None:
         if not (0 <= answer_buffers <= max_buffers and 0 <= answer_bytes <= max_total_bytes):
             raise ValueError("answer_buffers and answer_bytes must be within the caps they share")
@@ -110,6 +114,7 @@ class Reassembler:
         self.max_chunks = max_chunks
         self.max_message_bytes = max_message_bytes
         self.max_total_bytes = max_total_bytes
+        self.max_id_chars = max_id_chars
         # What unsolicited channels may use: the caps less what is kept for answers.
         self.unsolicited_max_buffers = max_buffers - answer_buffers
         self.unsolicited_max_bytes = max_total_bytes - answer_bytes
@@ -174,6 +179,7 @@ class Reassembler:
                 total == 1 == index
                 and size <= self.max_message_bytes
                 and self.max_chunks >= 1
+                and len(message_id) <= self.max_id_chars
                 and key not in (recent := self._recent)
             ):
                 recent[key] = now  # _remember, inline: the key is new
@@ -211,6 +217,9 @@ class Reassembler:
             self.discard(channel, message_id)
             return Failed(channel, message_id, "bad_position", f"{index}/{total}")
         if buf is None:
+            if len(message_id) > self.max_id_chars:  # never a key: it would be kept
+                shown = message_id[: self.max_id_chars]
+                return Failed(channel, shown, "bad_id", f"{len(message_id):,}-character id")
             if key in self._recent:
                 return Duplicate(channel, message_id, index)
             if total == 1:  # a whole message in one chunk never needs a buffer
@@ -314,6 +323,12 @@ class Reassembler:
             return False
         self._release(buf)
         return True
+
+    def clear(self) -> None:
+        """Drop every buffer and every remembered message (the connection closed)."""
+        self._buffers.clear()
+        self._recent.clear()
+        self._total_bytes = self._unsolicited_buffers = self._unsolicited_bytes = 0
 
     def _remember(self, key: tuple[Channel, str], now: float) -> None:
         recent = self._recent

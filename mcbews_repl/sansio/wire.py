@@ -19,6 +19,8 @@ __all__ = [
     "BRIDGE_PREFIX",
     "BRIDGE_REQUEST_EVENT",
     "BUFFER_TTL_SECONDS",
+    "CANCEL_EVENT",
+    "CANCEL_IDS_KEPT",
     "CHAT_ANSWER_MAX_PAGES",
     "COMMAND_FRAME_BUDGET_BYTES",
     "COMMAND_LINE_BUDGET_BYTES",
@@ -31,6 +33,7 @@ __all__ = [
     "MAX_FRAME_BYTES",
     "MAX_IN_FLIGHT_COMMANDS",
     "MAX_MESSAGE_BYTES",
+    "MAX_MESSAGE_ID_CHARS",
     "MAX_TOTAL_BYTES",
     "NONE_REPLY",
     "POLL_COMMAND",
@@ -91,6 +94,7 @@ WAIT_REPLY: Final[str] = _name("wait_reply")
 NONE_REPLY: Final[str] = _name("none_reply")
 EMPTY_REPLY: Final[str] = _name("empty_reply")
 ANSWER_PAGE_MARKER: Final[str] = _name("answer_page_marker")
+CANCEL_EVENT: Final[str] = _name("cancel_event")
 ERROR_CODES: Final[tuple[str, ...]] = tuple(_M["error_codes"]["value"])
 TEXT_ROLES: Final[tuple[str, ...]] = tuple(_M["text_roles"]["value"])
 
@@ -103,6 +107,7 @@ BUFFER_TTL_SECONDS: Final[float] = float(_limit("buffer_ttl_seconds"))
 MAX_BUFFERS: Final[int] = int(_limit("max_buffers"))
 MAX_CHUNKS_PER_MESSAGE: Final[int] = int(_limit("max_chunks_per_message"))
 MAX_MESSAGE_BYTES: Final[int] = int(_limit("max_message_bytes"))
+MAX_MESSAGE_ID_CHARS: Final[int] = int(_limit("max_message_id_chars"))
 MAX_TOTAL_BYTES: Final[int] = int(_limit("max_total_bytes"))
 DEFAULT_TIMEOUT_SECONDS: Final[float] = float(_limit("default_timeout_seconds"))
 MAX_IN_FLIGHT_COMMANDS: Final[int] = int(_limit("max_in_flight_commands"))
@@ -114,3 +119,4 @@ PULL_PAGE_BYTES: Final[int] = int(_limit("pull_page_bytes"))
 PULL_ANSWER_MAX_BYTES: Final[int] = int(_limit("pull_answer_max_bytes"))
 PULL_TTL_SECONDS: Final[float] = float(_limit("pull_ttl_seconds"))
 CHAT_ANSWER_MAX_PAGES: Final[int] = int(_limit("chat_answer_max_pages"))
+CANCEL_IDS_KEPT: Final[int] = int(_limit("cancel_ids_kept"))

@@ -7,9 +7,18 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
+from ..cleantext import clean_text
 from .simworld import SimWorld
 
 __all__ = ["cli_main"]
+
+
+class _CleanFormatter(logging.Formatter):
+    """Log lines with control characters made visible: at DEBUG they quote what the bridge
+    sent (commands naming players), and they go to a terminal."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return clean_text(super().format(record))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -68,7 +77,10 @@ async def _serve(args: argparse.Namespace) -> None:
 def cli_main(argv: Sequence[str] | None = None) -> int:
     """Entry point for the ``sim`` sub-command; returns the process exit code."""
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO)
+    to_terminal = logging.StreamHandler()
+    to_terminal.setFormatter(_CleanFormatter(logging.BASIC_FORMAT))
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        handlers=[to_terminal])  # fmt: skip
     try:
         asyncio.run(_serve(args))
     except KeyboardInterrupt:

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,6 +59,8 @@ log = logging.getLogger("mcbews_repl.sim")
 ENCRYPT_SUBPROTOCOL = "com.microsoft.minecraft.wsencrypt"  # offered by the game on connect
 
 RunCommand = Callable[[str], CommandOutcome]
+# Command lines remembered (GameClient.received): a simulator's record for tests, bounded.
+_RECEIVED_KEPT = 10_000
 
 
 async def dial(url: str, *, offer_encryption: bool, timeout: float = 10.0) -> ClientConnection:
@@ -121,6 +124,9 @@ class GameClient:
         self.peak_in_flight = 0  # the most commands ever queued at once (tests check <= 100)
         self.refused = 0  # requests answered with TooManyPendingRequests
         self.oversized = 0  # requests refused for a line over 461 or a frame over 661 bytes
+        # The newest command lines received, with when (time.monotonic()): what a test reads
+        # to tell what the bridge sent after it cancelled a call.
+        self.received: deque[tuple[float, str]] = deque(maxlen=_RECEIVED_KEPT)
 
     @property
     def in_flight(self) -> int:
@@ -287,6 +293,7 @@ class GameClient:
         if not isinstance(line, str):
             self._send_error(request_id, MALFORMED_REQUEST, "commandLine is missing")
             return
+        self.received.append((time.monotonic(), line))
         if (parsed := parse_enable_encryption(line)) is not None:
             self._enable_encryption(request_id, parsed)
             return

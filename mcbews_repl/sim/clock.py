@@ -38,6 +38,9 @@ class TickClock:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._next_due: int | None = None
+        # A paused game (the pause menu of a single-player world) runs no ticks, so it
+        # answers nothing until it goes on; advance() still steps it (tests drive it).
+        self.paused = False
 
     def add_listener(self, listener: TickListener) -> None:
         self._listeners.append(listener)
@@ -95,4 +98,5 @@ class TickClock:
             self._wake.clear()
             if loop.time() >= deadline:
                 deadline = max(deadline + self.period_seconds, loop.time())
-            self.step()
+            if not self.paused:
+                self.step()

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..gameids import with_ids
+from ..optional import needs
 from ..sansio.formatting import strip_codes
 
 if TYPE_CHECKING:
@@ -41,7 +43,7 @@ __all__ = [
     "TestFor",
 ]
 
-ENTITY_COLUMNS = ["id", "dimension", "x", "y", "z", "yaw"]
+ENTITY_COLUMNS = ["id", "dimension", "dimensionId", "x", "y", "z", "yaw"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -108,7 +110,8 @@ class ScoreList(Answer):
         return f"{self.holder}: {shown}"
 
     def to_dataframe(self) -> pd.DataFrame:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         rows = [{"holder": self.holder, **asdict(s)} for s in self.scores]
         for row in rows:  # the table shows the words; the Score keeps its § codes
@@ -215,9 +218,11 @@ class EntityList(Answer):
         return f"{len(self.entities)} entit(ies) for {self.selector}{more}"
 
     def to_dataframe(self) -> pd.DataFrame:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
-        return pd.DataFrame([asdict(e) for e in self.entities], columns=ENTITY_COLUMNS)
+        rows = [with_ids(asdict(e), "dimension") for e in self.entities]  # gameids.py
+        return pd.DataFrame(rows, columns=ENTITY_COLUMNS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -273,7 +278,8 @@ class RegionScan:
         return [{k: getattr(c, k) for k in keys} for c in self.checks]
 
     def to_dataframe(self) -> pd.DataFrame:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         return pd.DataFrame(self.rows(), columns=["x", "y", "z", "matches", "actual", "reason"])
 
@@ -305,7 +311,8 @@ class ObjectiveScores:
         return f"[{self.objective}] {len(self.scores)} score(s){cut}{gaps}"
 
     def to_dataframe(self) -> pd.DataFrame:
-        import pandas as pd
+        with needs():
+            import pandas as pd
 
         rows = [{"holder": h, "value": v} for h, v in self.scores]
         return pd.DataFrame(rows, columns=["holder", "value"])

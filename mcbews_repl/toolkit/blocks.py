@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..exceptions import CapabilityError, InvalidArgument, RequestTimeout
+from ..optional import needs
 from ..sansio.wire import (
     DEFAULT_TIMEOUT_SECONDS,
     MAX_CHUNKS_PER_MESSAGE,
@@ -226,7 +227,8 @@ async def read_blocks(
         tiles = await _gather(reader, tasks)
     except CapabilityError as exc:
         raise _explained(exc) from None
-    from .region import stitch
+    with needs():
+        from .region import stitch
 
     return stitch(box, f"minecraft:{short}", tiles, states, reader.requests,
                   time.perf_counter() - started)  # fmt: skip

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..gameids import short_id
+from ..optional import needs
 from .boxes import OUT_OF_WORLD, UNLOADED, Box, Tile, states_key
 
 if TYPE_CHECKING:
@@ -78,27 +80,33 @@ class BlockRegion:
 
     # --- views ----------------------------------------------------------------------------
     def counts(self) -> pd.Series:
-        """How many of each block, most first; unknown positions are counted as themselves."""
-        import pandas as pd
+        """How many of each block (by its short name, as every table names blocks: ``stone``,
+        ``mypack:ruby``), most first; unknown positions are counted as themselves."""
+        with needs():
+            import pandas as pd
 
         tally = np.bincount(self.ids.ravel(), minlength=len(self.palette))
-        series = pd.Series(tally, index=pd.Index(self.palette, name="block"), name="count")
+        names = pd.Index([short_id(p) for p in self.palette], name="block")
+        series = pd.Series(tally, index=names, name="count")
         return series[series > 0].sort_values(ascending=False, kind="stable")
 
     def to_frame(self, *, states: bool | None = None) -> pd.DataFrame:
-        """One row per block: x, y, z (world coordinates), block, and ``states`` (a dict)
-        when the read asked for them. Rows go x fastest, then z, then y."""
-        import pandas as pd
+        """One row per block: x, y, z (world coordinates), ``block`` (the short name) and
+        ``blockId`` (the full id), and ``states`` (a dict) when the read asked for them.
+        Rows go x fastest, then z, then y."""
+        with needs():
+            import pandas as pd
 
         sx, sy, sz = self.size
         y, z, x = np.meshgrid(np.arange(sy), np.arange(sz), np.arange(sx), indexing="ij")
         flat = self.ids.transpose(1, 2, 0).ravel().astype(np.int64)
-        blocks = pd.Categorical.from_codes(flat, categories=pd.Index(list(self.palette)))
+        names = pd.Index([short_id(p) for p in self.palette])
         frame = pd.DataFrame({
             "x": (x.ravel() + self.origin[0]).astype(np.int64),
             "y": (y.ravel() + self.origin[1]).astype(np.int64),
             "z": (z.ravel() + self.origin[2]).astype(np.int64),
-            "block": blocks,
+            "block": pd.Categorical.from_codes(flat, categories=names),
+            "blockId": pd.Categorical.from_codes(flat, categories=pd.Index(list(self.palette))),
         })  # fmt: skip
         with_states = self.state_ids is not None if states is None else states
         if with_states:
@@ -140,7 +148,8 @@ class BlockRegion:
     def plot(self, *, z: int | None = None, ignore: Iterable[str] = ()) -> Figure:
         """A top-down map (each column's top block) beside a cross-section at world ``z``
         (default: the middle of the box). Needs matplotlib (``pip install mcbews-repl[lab]``)."""
-        from .regionplot import plot_region
+        with needs():
+            from .regionplot import plot_region
 
         return plot_region(self, z=z, ignore=tuple(ignore))
 
@@ -148,7 +157,8 @@ class BlockRegion:
         sx, sy, sz = self.size
         unknown = int(self.volume - self.known.sum())
         kinds = len({p for p in self.palette if p not in UNKNOWN})
-        return (f"{sx}x{sy}x{sz} blocks at {self.origin} in {self.dimension}: {kinds} kinds, "
+        where = short_id(self.dimension)
+        return (f"{sx}x{sy}x{sz} blocks at {self.origin} in {where}: {kinds} kinds, "
                 f"{unknown} unknown")  # fmt: skip
 
     def __repr__(self) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..optional import needs
 from .boxes import OUT_OF_WORLD, UNLOADED
 
 if TYPE_CHECKING:
@@ -24,7 +25,29 @@ if TYPE_CHECKING:
 
     from .region import BlockRegion
 
-__all__ = ["colour_of", "picture_png", "plot_region", "shown_figure", "surface_png"]
+__all__ = [
+    "FONT_PT",
+    "PICTURE_DPI",
+    "PICTURE_FIGSIZE",
+    "PLOT_DPI",
+    "colour_of",
+    "picture_png",
+    "plot_region",
+    "shown_figure",
+    "surface_png",
+]
+
+# Every word on a picture (ticks, labels, the legend) is at least FONT_PT points, which at
+# the resolutions below is 11 pixels or more where it is shown at its own size: at 60 dpi
+# with matplotlib's "small" legend the words were about 6 pixels, too small to read.
+FONT_PT = 10
+TITLE_PT = 11
+# The picture beside a region's counts (8 x 3.4 in at 80 dpi: 640 x 272 px), and .plot()'s
+# figure in a notebook (10 x 4.2 in at 80 dpi: 800 x 336 px).
+PICTURE_FIGSIZE, PICTURE_DPI = (8.0, 3.4), 80
+PLOT_FIGSIZE, PLOT_DPI = (10.0, 4.2), 80
+# Legend entries a column holds before the legend takes another (it must fit the height).
+_LEGEND_ROWS = 14
 
 _COLOURS = {
     "minecraft:air": "#ffffff", "minecraft:stone": "#8a8a8a", "minecraft:deepslate": "#4d4d55",
@@ -52,7 +75,8 @@ def colour_of(block: str) -> str:
 
 def _palette_image(indices: np.ndarray[Any, Any], palette: tuple[str, ...]) -> np.ndarray[Any, Any]:
     """RGB image of palette indices; -1 (nothing) white, -2 (unknown top) the unloaded colour."""
-    from matplotlib.colors import to_rgb
+    with needs():
+        from matplotlib.colors import to_rgb
 
     colours = np.array(
         [to_rgb(colour_of(b)) for b in palette] + [(1, 1, 1), to_rgb(_COLOURS[UNLOADED])]
@@ -65,7 +89,8 @@ def _palette_image(indices: np.ndarray[Any, Any], palette: tuple[str, ...]) -> n
 def _hatch_unknown(ax: Axes, unknown: np.ndarray[Any, Any], left: int, bottom: int) -> None:
     """Hatch the unknown cells: row ``r`` of ``unknown`` spans ``bottom + r`` to the next
     whole number in the axes' data, one rectangle per run of neighbours in a row."""
-    from matplotlib.patches import Rectangle
+    with needs():
+        from matplotlib.patches import Rectangle
 
     for row, cells in enumerate(unknown):
         edges = np.flatnonzero(np.diff(np.concatenate(([0], cells.astype(np.int8), [0]))))
@@ -76,7 +101,8 @@ def _hatch_unknown(ax: Axes, unknown: np.ndarray[Any, Any], left: int, bottom: i
 
 
 def _legend(fig: Figure, region: BlockRegion, shown: set[int]) -> None:
-    from matplotlib.patches import Patch
+    with needs():
+        from matplotlib.patches import Patch
 
     names = [region.palette[i] for i in sorted(shown) if i >= 0]
     handles = [
@@ -84,54 +110,69 @@ def _legend(fig: Figure, region: BlockRegion, shown: set[int]) -> None:
               hatch="xx" if n in _UNKNOWN else None)
         for n in names
     ]  # fmt: skip
-    fig.legend(handles=handles, loc="outside right upper", fontsize="small", frameon=False)
+    columns = 1 + (len(handles) - 1) // _LEGEND_ROWS if handles else 1
+    fig.legend(handles=handles, loc="outside right upper", fontsize=FONT_PT, frameon=False,
+               ncols=columns)  # fmt: skip
 
 
 def shown_figure(**options: Any) -> Figure:
     """A figure that shows itself when a notebook cell returns it, without pyplot (whose
     figures a notebook would also show at the end of the cell: twice)."""
-    from matplotlib.figure import Figure
+    with needs():
+        from matplotlib.figure import Figure
 
     class RegionFigure(Figure):
         def _repr_png_(self) -> bytes:
             buffer = io.BytesIO()
-            self.savefig(buffer, format="png", dpi=80)
+            self.savefig(buffer, format="png", dpi=PLOT_DPI)
             return buffer.getvalue()
 
     return RegionFigure(**options)
 
 
+def _readable(ax: Axes, title: str, xlabel: str, ylabel: str) -> None:
+    """Words at FONT_PT (a title a point larger): readable where the picture is shown."""
+    ax.set_title(title, fontsize=TITLE_PT)
+    ax.set_xlabel(xlabel, fontsize=FONT_PT)
+    ax.set_ylabel(ylabel, fontsize=FONT_PT)
+    ax.tick_params(labelsize=FONT_PT)
+
+
 def plot_region(
-    region: BlockRegion, *, z: int | None = None, ignore: tuple[str, ...] = ()
+    region: BlockRegion,
+    *,
+    z: int | None = None,
+    ignore: tuple[str, ...] = (),
+    figsize: tuple[float, float] = PLOT_FIGSIZE,
 ) -> Figure:
     """Top-down map (x across, z down) and the cross-section at world ``z`` (x across, y up)."""
     (x0, y0, z0), (sx, sy, sz) = region.origin, region.size
     cut = z0 + sz // 2 if z is None else z
     if not z0 <= cut < z0 + sz:
         raise ValueError(f"z={cut} is outside the region (z {z0}..{z0 + sz - 1})")
-    fig = shown_figure(figsize=(10, 4.2), layout="constrained")
+    fig = shown_figure(figsize=figsize, layout="constrained")
     top_ax, side_ax = fig.subplots(1, 2, width_ratios=[1, max(1.0, sx / max(sz, 1))])
     top = region.surface(ignore).T  # rows z, columns x
     top_extent = [x0, x0 + sx, z0 + sz, z0]
     top_ax.imshow(_palette_image(top, region.palette), extent=top_extent, interpolation="nearest")
     _hatch_unknown(top_ax, top == -2, x0, z0)
     top_ax.axhline(cut + 0.5, color="black", linewidth=0.8, linestyle="--")
-    top_ax.set(title="top-down: each column's top block", xlabel="x", ylabel="z")
+    _readable(top_ax, "top-down: each column's top block", "x", "z")
     section = region.ids[:, :, cut - z0].T.astype(np.int64)  # rows y, columns x
     side_extent = [x0, x0 + sx, y0, y0 + sy]
     side_ax.imshow(_palette_image(section, region.palette), extent=side_extent, origin="lower",
                    interpolation="nearest", aspect="auto")  # fmt: skip
     unknown = np.isin(section, [i for i, p in enumerate(region.palette) if p in _UNKNOWN])
     _hatch_unknown(side_ax, unknown, x0, y0)
-    side_ax.set(title=f"cross-section at z = {cut}", xlabel="x", ylabel="y")
+    _readable(side_ax, f"cross-section at z = {cut}", "x", "y")
     _legend(fig, region, set(np.unique(top).tolist()) | set(np.unique(section).tolist()))
     return fig
 
 
-def picture_png(region: BlockRegion, *, dpi: int = 60) -> bytes:
-    """The plot as a small PNG (what a notebook shows for a region)."""
+def picture_png(region: BlockRegion) -> bytes:
+    """The plot as a small PNG (what a notebook shows for a region, at its own size)."""
     buffer = io.BytesIO()
-    plot_region(region).savefig(buffer, format="png", dpi=dpi)
+    plot_region(region, figsize=PICTURE_FIGSIZE).savefig(buffer, format="png", dpi=PICTURE_DPI)
     return buffer.getvalue()
 
 

@@ -4,10 +4,13 @@ JupyterLab starts on a free port (on a copy of notebooks/, so autosave cannot to
 committed files), Debian's Chromium opens each notebook through Playwright at 1100 px
 wide, runs all its cells and checks what a reader sees: no output area left empty, no
 error, every friendly table within the page's width, no ``§`` and no ``minecraft:`` in
-the inventory's item column, the live map labelling both players and following a ``tp``
-typed into a new cell, the explore table filtering by player, a prototype capability defined,
-changed, failing in the cell's lines, deployed and called again after ``/reload``. JupyterLab
-and its kernels run with no Node on PATH, as on a machine without it. Screenshots land in
+the inventory's item column, every row of a card drawn alike (left-aligned, no stripes),
+the first notebook linking every other, the live map labelling both players and following
+the notebook's ``tp`` and one typed into a new cell (waited for: it refreshes on a timer),
+a region's picture at its own size, the explore table filtering by player, a prototype
+capability defined, changed, failing in the cell's lines, deployed and called again after
+``/reload``. JupyterLab and its kernels run with no Node on PATH, as on a machine without
+it. Screenshots land in
 test-artifacts/ (the README's pictures are taken here). Without /usr/bin/chromium the
 tests are skipped, unless MCBEWS_REQUIRE_BROWSER is set (.ci/run sets it after installing
 Chromium), in which case they fail.
@@ -264,26 +267,60 @@ def check_01(page: Any) -> None:
     assert not [i for i in items if "minecraft:" in i or "§" in i], items
     assert "§" not in table.inner_text() and "92%" in table.inner_text()
     assert page.locator(f"{PANEL} .jp-OutputArea", has_text="Unknown command: fly").count() == 1
+    check_card_rows(page)
+    links = page.locator(f"{PANEL} .jp-RenderedMarkdown a").all_inner_texts()
+    assert [t for t in links if t.endswith(".ipynb")] == NOTEBOOKS[1:], links  # Next: all of them
+
+
+# Each row of a card as the page draws it: the cells' alignment and background.
+# A card's table is any table of an output that is not a data frame's (class dataframe).
+CARD_ROWS = """(panel) => [...document.querySelectorAll(
+        panel + ' .jp-OutputArea-output table:not(.dataframe)')]
+    .map((t) => [...t.querySelectorAll('tr')].map((r) => [...r.children].map((c) => {
+        const s = getComputedStyle(c), row = getComputedStyle(r);
+        return [s.textAlign, s.backgroundColor, row.backgroundColor].join(' ');
+    })))"""
+
+
+def check_card_rows(page: Any) -> None:
+    """The command cards and the player card: every row reads like the first (JupyterLab's
+    table stylesheet right-aligns cells and stripes rows; the cards style their own)."""
+    cards = page.evaluate(CARD_ROWS, PANEL)
+    assert len(cards) >= 3, cards  # the two command results and Steve's card
+    assert sum(len(rows) >= 2 for rows in cards) >= 2, cards  # rows to compare
+    for rows in cards:
+        plain = ["left rgba(0, 0, 0, 0) rgba(0, 0, 0, 0)"] * 2  # key and value, transparent
+        assert all(row == plain for row in rows), rows  # every row, the first as the others
 
 
 def check_02(page: Any) -> None:
     live = page.locator(f"{PANEL} .mcbews-live-map").first
     names = live.locator("g.player text").all_text_contents()  # SVG: no innerText
     assert names == ["Steve", "Alex"], names
-    alex = live.locator("g.player[data-name='Alex']")
-    assert alex.get_attribute("data-where") == "-11.5, 64, 18.5"  # the notebook's own tp
+    # The notebook's own tp: the map shows it at its next look (once a second while on
+    # screen), so wait for it with a deadline; a busy machine may take a few looks.
+    live.scroll_into_view_if_needed()
+    wait_for_alex(page, "-11.5, 64, 18.5")
     run_cell(page, "await mc.command('tp Alex 24 64 -14')")
     live.scroll_into_view_if_needed()  # back on screen: the map looks again
-    page.wait_for_function(
-        "(sel) => document.querySelector(sel)?.getAttribute('data-where') === '24.5, 64, -13.5'",
-        arg=f"{PANEL} .mcbews-live-map g.player[data-name='Alex']",
-        timeout=30_000,
-    )
+    wait_for_alex(page, "24.5, 64, -13.5")
     assert "Alex 24.5, 64, -13.5" in live.locator(".mcbews-map-legend").inner_text()
     page.screenshot(path=str(ARTIFACTS / "jupyterlab-live-map.png"))
     live.locator("button.mcbews-map-pause").click()
     status = live.locator(".mcbews-map-status")
     page.wait_for_function("(e) => e.textContent === 'paused'", arg=status.element_handle())
+
+
+ALEX_ON_THE_MAP = f"{PANEL} .mcbews-live-map g.player[data-name='Alex']"
+
+
+def wait_for_alex(page: Any, where: str) -> None:
+    """Until the live map shows Alex at ``where`` (it refreshes on a timer), within a minute."""
+    page.wait_for_function(
+        "([sel, where]) => document.querySelector(sel)?.getAttribute('data-where') === where",
+        arg=[ALEX_ON_THE_MAP, where],
+        timeout=60_000,
+    )
 
 
 def check_03(page: Any) -> None:
@@ -328,7 +365,15 @@ def check_05(page: Any) -> None:
     page.screenshot(path=str(ARTIFACTS / "jupyterlab-prototype.png"))
 
 
-CHECKS = {"01": check_01, "02": check_02, "03": check_03, "04": check_04, "05": check_05}
+def check_07(page: Any) -> None:
+    picture = page.locator(f"{PANEL} img[alt='block region']").first
+    picture.scroll_into_view_if_needed()
+    shown, natural = picture.evaluate("(e) => [e.clientWidth, e.naturalWidth]")
+    assert shown == natural == 640, (shown, natural)  # at its own size: its words are 11 px
+
+
+CHECKS = {"01": check_01, "02": check_02, "03": check_03, "04": check_04, "05": check_05,
+          "07": check_07}  # fmt: skip
 
 
 @pytest.mark.timeout(400)

@@ -180,3 +180,31 @@ async def test_a_redacted_recording_waits_in_a_private_file_until_it_stops(
     assert "Steve" not in text and "Alex" not in text and str(token) not in text
     header = json.loads(text.splitlines()[0])
     assert header["redacted"] and header["games"]["1"]["local_player"] == "Player1"
+
+
+async def test_a_game_that_left_is_not_kept_alive_by_the_recording(tmp_path: Path) -> None:
+    import gc
+    import weakref
+
+    from tests.gateway.conftest import until
+    from tests.gateway.fakegame import FakeGame
+
+    path = tmp_path / "visits.jsonl"
+    async with mcbews_repl.serve(port=0, transport="chat", **FAST_BRIDGE) as mc:
+        recorder = start_recording(mc, path)
+        left: list[weakref.ref[Any]] = []
+        for n in range(3):  # games that come and go while the recording runs
+            async with FakeGame(mc.url, player=f"P{n}"):
+                left.append(weakref.ref(await mc.wait_connected(timeout=10)))
+                await mc.command("say hi")
+            await until(lambda: not mc.connections)
+        async with FakeGame(mc.url, player="Last"):
+            await mc.wait_connected(timeout=10)
+            await mc.command("say last")
+            gc.collect()
+            assert [ref() for ref in left] == [None, None, None]
+        recorder.stop()
+    capture = read_capture(path)
+    players = [capture.facts(c)["local_player"] for c in capture.connections()]
+    assert players == ["P0", "P1", "P2", "Last"]
+    assert all(capture.facts(c)["closed"] for c in capture.connections()[:3])

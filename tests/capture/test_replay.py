@@ -168,3 +168,22 @@ def test_the_command_line_says_what_is_wrong_with_a_bad_capture(tmp_path: Path) 
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 2
     assert "bad.jsonl, line 1: not a capture record (a frame needs text" in done.stdout
+
+
+def test_the_command_line_refuses_a_hostile_capture_by_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mcbews_repl.capture.cli import replay_main
+    from mcbews_repl.capture.records import Header, encode_line
+
+    header = encode_line(Header("p", 0.0).to_json()).decode()
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(header + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    assert replay_main([str(deep), "--url", "ws://127.0.0.1:9/x"]) == 2
+    shown = capsys.readouterr().out
+    assert f"mcbews-repl replay: {deep}, line 2: nested more than 100 levels deep" in shown
+    big = tmp_path / "big.jsonl"
+    frame = encode_line({"type": "frame", "t": 0, "conn": 1, "dir": "in", "text": "z" * 4000})
+    big.write_bytes(header.encode() + frame * 600)  # about 2.4 MB
+    assert replay_main([str(big), "--url", "ws://127.0.0.1:9/x", "--max-mb", "1"]) == 2
+    assert "the capture passes 1,048,576 bytes" in capsys.readouterr().out

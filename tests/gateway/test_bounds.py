@@ -33,7 +33,8 @@ MIB = 1024 * 1024
 
 @pytest.fixture
 async def small_log() -> AsyncIterator[Bridge]:
-    options = {"log_max_bytes": 2 * MIB, "log_connection_max_bytes": MIB}
+    # Eight games at most: each game's guaranteed part of the log is a ninth of it.
+    options = {"log_max_bytes": 2 * MIB, "log_connection_max_bytes": MIB, "max_connections": 8}
     async with serve(port=0, **FAST, **options) as bridge:
         yield bridge
 
@@ -197,7 +198,9 @@ async def test_a_flooding_reader_lets_the_event_loop_serve_others(
 
 async def test_held_wrong_guesses_are_capped_across_addresses() -> None:
     options = {"handshake_failure_burst": 1, "handshake_failures_per_second": 2.0}
-    async with serve(port=0, **FAST, **options, handshake_max_delay=2.5) as mc:
+    # The budget across all addresses made large: this test is about the held answers.
+    everyone = {"handshake_failure_burst_all": 1000}
+    async with serve(port=0, **FAST, **options, **everyone, handshake_max_delay=2.5) as mc:
         wrong = mc.url.rsplit("/", 1)[0] + "/0badc0de"
         sources = [f"127.0.0.{k}" for k in range(10, 30)]  # 20 addresses, 6 guesses each
         knocks = [_knock(wrong, local_addr=(a, 0)) for a in sources for _ in range(6)]
@@ -229,3 +232,26 @@ async def test_several_flooding_games_stay_within_the_log_in_all(
     assert mc.log.size_bytes <= 2 * MIB
     newest = mc.events()[-1]
     assert newest.kind == "command" and newest.data["command"] == "say sync"
+
+
+async def test_five_flooding_games_leave_a_quiet_games_log_entries(
+    small_log: Bridge, connect_game: ConnectGame
+) -> None:
+    mc = small_log
+    quiet_game = await connect_game(mc, player="Quiet")
+    quiet = mc.connections[0]
+    for i in range(95):
+        await quiet_game.chat("Quiet", f"quiet {i}")
+    assert (await mc.command("say sync", connection=quiet)).ok
+    kept = [e.cursor for e in mc.events() if e.connection == quiet.id]
+    floods = [await connect_game(mc, player=f"F{n}") for n in range(5)]
+    for i in range(300):  # 5 x 1.4 MB of chat against the log's 2 MiB in all
+        for game in floods:
+            await game.chat(game.player, f"{i} " + "w" * 4000)
+    for connection in mc.connections:
+        assert (await mc.command("say sync", connection=connection)).ok
+    assert mc.log.counters["dropped_for_bytes"] > 500 and mc.log.size_bytes <= 2 * MIB
+    held = [e.cursor for e in mc.events() if e.connection == quiet.id]
+    assert held[: len(kept)] == kept  # 95 chats, the handshake's entries and the sync
+    # Its guaranteed part: an even ninth of the log (8 games and the bridge).
+    assert mc.log.connection_bytes(quiet.id) < mc.log.reserved_bytes == 2 * MIB // 9

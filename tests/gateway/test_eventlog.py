@@ -134,3 +134,58 @@ def test_one_connection_cannot_push_out_another_ones_entries() -> None:
     # Replay after a cursor skips the gaps the flood's drops left in the middle.
     assert log.since(quiet.cursor)[0].summary.startswith("flood")
     assert log.since(quiet.cursor - 1)[0] is quiet
+
+
+KIB, MIB = 1024, 1024 * 1024
+
+
+def _flood(log: EventLog, games: range, rounds: int, text: str) -> None:
+    for i in range(rounds):
+        for game in games:
+            log.append("chat", f"flood {i}", game, message=text)
+
+
+def test_five_flooding_games_leave_a_quiet_games_history_whole() -> None:
+    log = EventLog(capacity=10_000, max_bytes=2 * MIB, connection_max_bytes=512 * KIB)
+    quiet = [log.append("chat", f"quiet {i}", 6, message="hello") for i in range(95)]
+    bridge = [log.append("refused", f"refused {i}", None, reason="wrong_token") for i in range(20)]
+    _flood(log, range(1, 6), 300, "y" * 4000)  # 5 x 1.4 MB against 2 MiB in all
+    held = log.since(0)
+    assert log.size_bytes <= 2 * MIB and log.counters["dropped_for_bytes"] > 500
+    assert [e for e in held if e.connection == 6] == quiet
+    assert [e for e in held if e.connection is None] == bridge
+    floods = [sum(e.connection == g for e in held) for g in range(1, 6)]
+    assert max(floods) - min(floods) <= 1  # the floods share what is left evenly
+    assert [e.cursor for e in held] == sorted(e.cursor for e in held)
+    assert held[-1].summary == "flood 299" and log.since(quiet[-1].cursor)[0].connection != 6
+
+
+def test_a_flood_of_small_entries_evicts_its_own_before_a_quiet_games() -> None:
+    log = EventLog(capacity=1000, max_bytes=16 * MIB, connection_max_bytes=4 * MIB)
+    quiet = [log.append("chat", f"quiet {i}", 6) for i in range(95)]
+    _flood(log, range(1, 6), 2000, "z")
+    assert len(log) == 1000 and [e for e in log.since(0) if e.connection == 6] == quiet
+
+
+def test_the_guaranteed_share_is_an_even_part_of_each_bound() -> None:
+    log = EventLog(capacity=330, max_bytes=33 * 100_000, connection_max_bytes=33 * 100_000)
+    assert (log.reserved_entries, log.reserved_bytes) == (10, 100_000)  # 32 games + bridge
+    for i in range(50):  # a game past its share, alone: nothing else needs the room
+        log.append("chat", f"only {i}", 1)
+    assert len(log) == 50
+    narrow = EventLog(capacity=100, shares=4)
+    assert narrow.reserved_entries == 25
+
+
+async def test_a_cursor_reader_sees_no_gap_but_the_evicted_ones() -> None:
+    log = EventLog(capacity=100, shares=4)
+    log.append("chat", "quiet", 9)
+    cursor = log.last_cursor
+    _flood(log, range(1, 4), 200, "f")
+    got: list[LogEntry] = []
+    async for entry in log.follow(since=0):
+        got.append(entry)
+        if entry.cursor == log.last_cursor:
+            break
+    assert got == log.since(0) and got[0].summary == "quiet"
+    assert log.since(cursor)[0].cursor > cursor

@@ -11,11 +11,14 @@ pull, so both transports keep working for what the notebooks do.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
+import zlib
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -133,7 +136,7 @@ def check_01_getting_started(nb: Any, out: str) -> None:
     assert "/connect 127.0.0.1:" in out
     assert "✔ /say Hello from Python!" in out  # the green result
     assert "Unknown command: fly" in out and "#cf222e" in out  # the red one
-    assert "overworld" in out and "Survival" in out  # the player card
+    assert "Survival in the overworld" in out  # the player card's subtitle, not its entity id
     [table] = [h for h in outputs(nb, "text/html") if "Excalibur" in h]
     items = column(table, "item")
     assert "diamond_sword" in items and not any("minecraft:" in i for i in items)
@@ -146,6 +149,9 @@ def check_02_exploring_a_world(nb: Any, out: str) -> None:
                                                           "mc.entities()\nentities"))  # fmt: skip
     assert column(players, "dimension") == ["overworld", "overworld"]
     assert set(column(entities, "dimension")) == {"overworld"}  # the same words as players
+    join = cell_with(nb, "].merge(")
+    [joined] = [o["data"]["text/html"] for o in join.outputs if "text/html" in o.get("data", {})]
+    assert column(joined, "name") == ["Steve", "Alex"] and column(joined, "type") == ["player"] * 2
     assert ">villager_v2</td>" in entities and ">Bob</td>" in entities and ">cow</td>" in entities
     assert "Found Cow" not in out
     [shown] = [o for o in cell_with(nb, "mc.map()").outputs if o.output_type == "execute_result"]
@@ -251,7 +257,8 @@ def check_06_protocol_step_by_step(nb: Any, out: str) -> None:
     assert "'duplicate_chunks': 1" in out
     assert "FrameRejected(reason='not_json'" in out
     card = texts(cell_with(nb, 'answer = await mc.call("get_player_snapshot"'))
-    assert "0.5, 64.0, 0.5 in minecraft:overworld" in card and "'velocity'" not in card
+    assert "0.5, 64.0, 0.5 in overworld" in card and "'velocity'" not in card
+    assert "Survival in the overworld" in card and ">-4294967296</div>" not in card
     events = texts(next(c for c in nb.cells if c.source == "await mc.events()"))
     assert column(events, "kind")[-1] == "capability" and column(events, "cursor")[0] == "1"
     # the pull way: one mcbews:ask line, the other pages pulled, the text whole again
@@ -269,11 +276,33 @@ def check_07_mapping_a_region(nb: Any, out: str) -> None:
     assert "coal      416 blocks, y 3 to 63" in out
     assert "surface 62.0 to 75.0 | lake floor down to 58.0" in out
     assert "<unloaded>        1000" in out and "<out_of_world>    1000" in out
-    assert "75 blocks filled" in out and "minecraft:gold_block    75" in out
+    assert "75 blocks filled" in out and "gold_block    75" in out
     assert "75 positions, all gold: True" in out
     assert images(nb) == 3  # ores by depth, the heightmaps, the cross-section
-    terrain = cell_with(nb, "mc.map(terrain=region)").outputs[0]["data"]["text/html"]
-    assert "<image href='data:image/png;base64," in terrain and ">Steve</text>" in terrain
+    [terrain] = [o["data"]["text/html"] for o in cell_with(nb, "mc.map(terrain=").outputs
+                 if "<image href=" in o.get("data", {}).get("text/html", "")]  # fmt: skip
+    assert ">Steve</text>" in terrain and "zombie &#215;1" in terrain
+    # The map shows the world after the fill: the gold block's columns are gold, not lake.
+    pixels = terrain_pixels(terrain)
+    x0, z0 = 48 - 24, -24 - 24  # the terrain read around Steve, at 48 90 -24
+    gold = {pixels[z - z0][x - x0] for x in range(50, 55) for z in range(-22, -17)}
+    assert gold == {(0xF8, 0xD0, 0x30, 255)}, gold
+    # Nothing is under the scale bar and the north arrow: they sit below the area drawn.
+    area = re.search(r"<rect x='28' y='28' width='[\d.]+' height='([\d.]+)'", terrain)
+    assert area is not None
+    bottom = 28 + float(area.group(1))
+    dots = [float(y) for y in re.findall(r"<circle cx='[\d.-]+' cy='([\d.-]+)'", terrain)]
+    key = terrain.split("<g class='scale'>", 1)[1].split("</g>", 1)[0]
+    assert max(dots) <= bottom < min(float(v) for v in re.findall(r"\by[12]?='([\d.-]+)'", key))
+
+
+def terrain_pixels(html: str) -> list[list[tuple[int, ...]]]:
+    """The RGBA rows of the terrain under a map (surface_png: 8-bit RGBA, no filters)."""
+    png = base64.b64decode(html.split("<image href='data:image/png;base64,", 1)[1].split("'")[0])
+    width, height = struct.unpack(">II", png[16:24])
+    raw = zlib.decompress(png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8])
+    rows = [raw[r * (1 + 4 * width) + 1 : (r + 1) * (1 + 4 * width)] for r in range(height)]
+    return [[tuple(row[4 * c : 4 * c + 4]) for c in range(width)] for row in rows]
 
 
 CLASS = ["Ana", "Ben", "Chloe", "Dev", "Emma"]
@@ -285,7 +314,8 @@ def cell_is(nb: Any, source: str) -> Any:
 
 def check_08_classroom(nb: Any, out: str) -> None:
     listing = texts(cell_is(nb, "mc.worlds"))
-    assert all(f"<td>{name}</td>" in listing for name in CLASS)  # five worlds, by their hosts
+    assert column(listing, "name") == CLASS  # five worlds, by their hosts
+    assert not re.search(r"\d\d:\d\d:\d\d\.\d{6}", listing)  # times to the second
     table = cell_with(nb, "inventory = await mc.each.inventory()")
     [inventory] = [o["data"]["text/html"] for o in table.outputs if "text/html" in o["data"]]
     assert sorted(set(column(inventory, "world"))) == CLASS
@@ -303,6 +333,10 @@ def check_08_classroom(nb: Any, out: str) -> None:
         assert re.search(rf"{name} \(#\d\).{{0,40}}connected since .{{0,30}}{name}'s game", online)
     four = texts(cell_with(nb, "the four still connected"))
     assert ">Dev<" not in four and all(f">{n}</td>" in four for n in ("Ana", "Ben", "Emma"))
+    worlds = texts(cell_with(nb, "Dev's world stays listed"))
+    assert dict(zip(column(worlds, "name"), column(worlds, "connected"), strict=True))["Dev"] == (
+        "no, dropped"
+    )
 
 
 PROTOTYPING = "05_prototyping_a_capability.ipynb"
@@ -370,7 +404,12 @@ def test_committed_notebooks_carry_no_errors(path: Path) -> None:
 
 SCRIPT_CHECKS = {
     "inventory_report.ipy": ["Enchanted items (3):", "Excalibur", "% left"],
-    "world_census.ipy": ["2 players online", "5 entities", "Showing 2 objective(s)"],
+    "world_census.ipy": [
+        "2 players online",
+        "5 entities",
+        "Showing 2 objective(s)",
+        "- coins: displays as 'Coins'",
+    ],
 }
 
 
@@ -385,6 +424,7 @@ def test_ipy_scripts_in_a_kernel(name: str, mode: str) -> None:
     out = texts(nb.cells[0])
     for expected in SCRIPT_CHECKS[name]:
         assert expected in out
+    assert "§" not in out and "minecraft:" not in out  # the words, and the short names
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPT_CHECKS))
@@ -402,4 +442,5 @@ def test_ipy_scripts_with_the_ipython_command(name: str, tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr[-2000:]
     for expected in SCRIPT_CHECKS[name]:
         assert expected in done.stdout
+    assert "§" not in done.stdout and "minecraft:" not in done.stdout
     assert set(SCRIPTS.glob("*.ipy")) == {SCRIPTS / n for n in SCRIPT_CHECKS}

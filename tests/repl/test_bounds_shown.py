@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import re
+import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from mcbews_repl.limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED, MAX_CONNECTIONS
+from mcbews_repl.limits import (
+    CALLBACK_FAILURES_KEPT,
+    CALLBACK_FAILURES_PRINTED,
+    MAX_CONNECTIONS,
+    MAX_CONNECTIONS_PER_ADDRESS,
+)
 from mcbews_repl.repl.config import McbewsRepl
 
 from .test_magics import mc_of, render, wait_until
@@ -115,23 +122,48 @@ def test_refused_handshakes_and_cut_text_show_in_the_panel(shell: Any) -> None:
     assert "chars, cut to 4,096]" in chat.data["message"]
 
 
+@contextmanager
+def restarted_with(shell: Any, setting: str, value: int, default: int) -> Iterator[Any]:
+    """The bridge restarted (with the simulated world) under ``%config McbewsRepl.setting =
+    value``; afterwards restarted again under the default. Yields the new ``mc``."""
+    try:
+        shell.run_line_magic("config", f"McbewsRepl.{setting} = {value}")
+        shell.run_line_magic("mc", "serve --port 0")
+        shell.run_line_magic("mc", "sim")
+        mc = mc_of(shell)
+        assert getattr(mc.bridge.settings, setting) == value
+        yield mc
+    finally:
+        shell.run_line_magic("config", f"McbewsRepl.{setting} = {default}")
+        shell.run_line_magic("mc", "serve --port 0")
+        shell.run_line_magic("mc", "sim")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="binding 127.0.0.30 is a Linux facility")
+def test_a_machine_beyond_its_share_of_games_is_refused_and_shown(shell: Any) -> None:
+    env = McbewsRepl()
+    env.apply_environment({"MCBEWS_MAX_CONNECTIONS_PER_ADDRESS": "3"})
+    assert env.max_connections_per_address == 3
+    share = "max_connections_per_address"
+    with restarted_with(shell, share, 1, MAX_CONNECTIONS_PER_ADDRESS) as mc:
+        machine = {"source_address": ("127.0.0.30", 0), "open_timeout": 10}
+        with connect(mc.url, **machine), pytest.raises(InvalidStatus) as refused:
+            connect(mc.url, **machine).close()
+        assert refused.value.response.status_code == 429
+        assert b"max_connections_per_address" in refused.value.response.body
+        assert "1 handshake beyond max_connections_per_address" in panel(shell)
+        wait_until(lambda: len(mc.bridge.connections) == 1)  # the machine's one has left
+        assert shell.run_line_magic("mc", "/say still served").ok
+
+
 def test_max_connections_is_a_setting_and_refusals_show(shell: Any) -> None:
     # Runs last in this module: it restarts the bridge, then restores the default one.
     env = McbewsRepl()
     env.apply_environment({"MCBEWS_MAX_CONNECTIONS": "5"})
     assert env.max_connections == 5
-    try:
-        shell.run_line_magic("config", "McbewsRepl.max_connections = 1")
-        shell.run_line_magic("mc", "serve --port 0")
-        shell.run_line_magic("mc", "sim")
-        mc = mc_of(shell)
-        assert mc.bridge.settings.max_connections == 1
+    with restarted_with(shell, "max_connections", 1, MAX_CONNECTIONS) as mc:
         with pytest.raises(InvalidStatus) as refused:
             connect(mc.url, open_timeout=10).close()
         assert refused.value.response.status_code == 503
         assert "1 handshake beyond max_connections" in panel(shell)
         assert shell.run_line_magic("mc", "/say still served").ok
-    finally:
-        shell.run_line_magic("config", f"McbewsRepl.max_connections = {MAX_CONNECTIONS}")
-        shell.run_line_magic("mc", "serve --port 0")
-        shell.run_line_magic("mc", "sim")

@@ -56,7 +56,7 @@ def test_paths_draw_each_player_from_above_and_in_height() -> None:
 
 
 def test_charts_say_what_frame_they_need() -> None:
-    with pytest.raises(ValueError, match=r"reads typeId, amount: give it the frame mc.inventory"):
+    with pytest.raises(ValueError, match=r"reads item, amount: give it the frame mc.inventory"):
         items_by_player(events_frame([entry(1, "chat", "hi")], {}).assign(player="x"))
     plain = inventory_frame({"players": [{"name": "A", "slots": [
         {"slot": 0, "typeId": "minecraft:dirt", "amount": 1}]}]})  # fmt: skip

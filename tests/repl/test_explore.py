@@ -62,11 +62,15 @@ def test_scores(shell: Any) -> None:
 def test_entities(shell: Any) -> None:
     cows = shell.run_line_magic("mc", "entities --type cow")
     assert isinstance(cows, pd.DataFrame)
-    assert list(cows.columns) == ["id", "type", "name", "dimension", "x", "y", "z", "yaw"]
-    assert cows[["type", "name"]].values.tolist() == [["minecraft:cow", None]]
+    assert list(cows.columns) == ["id", "type", "typeId", "name", "dimension", "dimensionId",
+                                  "x", "y", "z", "yaw"]  # fmt: skip
+    assert cows[["type", "typeId", "name"]].values.tolist() == [["cow", "minecraft:cow", None]]
+    assert cows[["dimension", "dimensionId"]].values.tolist() == [
+        ["overworld", "minecraft:overworld"]
+    ]
     everyone = shell.run_line_magic("mc", "entities")
     named = dict(zip(everyone["name"], everyone["type"], strict=True))
-    assert named["Bob"] == "minecraft:villager_v2" and named["Steve"] == "minecraft:player"
+    assert named["Bob"] == "villager_v2" and named["Steve"] == "player"
     near = shell.run_line_magic("mc", "entities --players --near 12 70 -8 --radius 2")
     assert list(near["x"]) == [12.5]
     with pytest.raises(UsageError, match="limit"):
@@ -165,6 +169,6 @@ def test_many_entities_are_described_in_requests_that_fit(shell: Any) -> None:
     mc.sim.edit(add_sheep)
     try:
         table = mc.entities(entity_type="minecraft:sheep").result(30)
-        assert len(table) == 60 and (table["type"] == "minecraft:sheep").all()
+        assert len(table) == 60 and (table["typeId"] == "minecraft:sheep").all()
     finally:
         mc.sim.edit(lambda w: setattr(w, "entities", w.entities[:-60]))

@@ -39,6 +39,7 @@ LIVE_MAGICS = {
     "record": ("%mc record /no/such/folder/x.jsonl", "CaptureError: cannot record to /no/such"),
     "map": ("%mc map --every 0.01", "UsageError: %mc map: every=0.01: the map looks at most"),
     "worlds": ("%mc worlds Ana", "UsageError: %mc worlds takes no words"),
+    "help": ("%mc help bogus", "UsageError: %mc help: no sub-command 'bogus'"),
     "addon": ("%mc addon publish", "UsageError: %mc addon: unknown action 'publish'"),
 }
 # After %mc stop: the sub-commands that need a bridge say it is stopped.

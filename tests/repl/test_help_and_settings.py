@@ -55,6 +55,24 @@ def test_question_mark_shows_it(shell: Any, capsys: pytest.CaptureFixture[str]) 
     assert "%mc entities [--type T]" in shown and "[--limit N]" in shown
 
 
+def test_help_as_a_sub_command_shows_the_same(
+    shell: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shell.run_cell("%mc?")
+    asked = capsys.readouterr().out
+    shell.run_cell("%mc help")
+    shown = capsys.readouterr()
+    assert not shown.err  # no UsageError, as "help" was before
+    assert shown.out.strip() == help_text()
+    assert help_text().splitlines()[2] in asked  # %mc? pages the same text
+    shell.run_cell("%mc help inv")
+    one = capsys.readouterr().out
+    assert one.startswith("%mc inv [name]\n    inventories as a DataFrame"), one
+    shell.run_cell("%mc help bogus")
+    wrong = capsys.readouterr()
+    assert "UsageError: %mc help: no sub-command 'bogus'; one of: status, help," in wrong.err
+
+
 def completions(shell: Any, line: str) -> list[str]:
     """What IPython's completer offers (the API terminal IPython and Jupyter use)."""
     with provisionalcompleter():

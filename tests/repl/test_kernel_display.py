@@ -30,7 +30,7 @@ CELLS = {
     "not_awaited": "mc.player('Nobody')",
     "plain_error": "1 / 0",
     "command": "await mc.command('say hi')",
-    "inventory": "inv = await mc.inventory()\ninv[['typeId', 'nameTag', 'lore']]",
+    "inventory": "inv = await mc.inventory()\ninv[['itemId', 'nameTag', 'lore']]",
     "raw": "raw = await mc.call('get_inventory_snapshot', target='Steve')\n"
     "print([s.get('lore') for s in raw['players'][0]['slots'] if s.get('lore')])",
     "coloured": "await mc.command('tag Steve add §6shiny')",

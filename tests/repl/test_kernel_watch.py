@@ -98,7 +98,8 @@ def test_a_track_is_a_frame_of_snapshots_with_a_progress_bar(shown: dict[str, An
     assert bars and "9/9 snapshots (100%)" in bars[-1]
     rows, *rest = printed(shown["track_data"]).split(" ", 1)
     assert rows == "18"  # 9 snapshots of two players
-    assert "['time', 'seconds', 'player', 'dimension', 'x', 'y', 'z', 'yaw', 'health']" in rest[0]
+    columns = "['time', 'seconds', 'player', 'dimension', 'dimensionId', 'x', 'y', 'z', 'yaw'"
+    assert columns + ", 'health']" in rest[0]
     assert rest[0].split()[-3:] == ["0.5", "30.5", "1"]  # Alex walked east, Steve stood
     html = result(shown["track"])["text/html"]
     assert "<th style='text-align:left'>time</th>" in html and "30.5" in html

@@ -56,7 +56,7 @@ def test_players_inventory_caps_are_dataframes(shell: Any) -> None:
     assert set(players["name"]) == {"Steve", "Alex"}
     inv = shell.run_line_magic("mc", "inv Steve")
     assert set(inv["player"]) == {"Steve"}
-    sword = inv[inv["typeId"] == "minecraft:diamond_sword"].iloc[0]
+    sword = inv[inv["itemId"] == "minecraft:diamond_sword"].iloc[0]
     assert sword["nameTag"] == "Excalibur" and "sharpness 5" in sword["enchantments"]
     assert 0 < sword["durability"] < 1
     caps = shell.run_line_magic("mc", "caps")
@@ -223,6 +223,8 @@ def test_serve_on_a_taken_port_keeps_the_old_bridge(shell: Any) -> None:
         taken = holder.getsockname()[1]
         refused = _refusal(shell, f"serve --port {taken}")
     assert f"cannot listen on 127.0.0.1:{taken}: the address is already in use" in str(refused)
+    # in the words of the magic: its option is --port, so port=0 would not parse here
+    assert "(--port 0 picks a free one)" in str(refused) and "port=0" not in str(refused)
     assert mc_of(shell) is mc and not mc.stopped
     assert mc.command("say still here").result(10).ok
 

@@ -47,6 +47,25 @@ def test_the_picture_labels_players_and_names_entities_by_type() -> None:
     assert bounds.describe() in html and "grid every" in html
 
 
+def test_the_scale_bar_and_the_north_arrow_hide_nothing() -> None:
+    """Whoever stands in a corner of the area drawn (a zombie at the edge of the terrain)
+    stays in sight: the scale bar and the north arrow sit in a strip under the map."""
+    corners = [(x, z) for x in (-20.0, 60.0) for z in (-30.0, 14.0)]
+    points = tuple(MapPoint("entity", "", "minecraft:zombie", x, 64, z) for x, z in corners)
+    snapshot = MapSnapshot(points, 0.0)
+    html = map_html(snapshot, fit_bounds(corners))
+    area = re.search(r"<rect x='28' y='28' width='[\d.]+' height='([\d.]+)'", html)
+    assert area is not None
+    bottom = 28 + float(area.group(1))
+    dots = [float(y) for y in re.findall(r"<circle cx='[\d.-]+' cy='([\d.-]+)'", html)]
+    assert len(dots) == 4 and max(dots) <= bottom
+    key = html.split("<g class='scale'>", 1)[1].split("</g>", 1)[0]
+    heights = [float(v) for v in re.findall(r"\by[12]?='([\d.-]+)'", key)]
+    assert heights and min(heights) > bottom, (bottom, heights)  # below every dot
+    view = re.search(r"viewBox='0 0 (\d+) ([\d.]+)'", html)
+    assert view is not None and max(heights) <= float(view.group(2))  # inside the picture
+
+
 def test_bounds_hold_everyone_keep_still_and_widen_when_someone_leaves() -> None:
     first = fit_bounds([(0.5, 0.5), (12.5, -8.5)])
     assert first.x0 <= 0.5 - 4 and first.x1 >= 12.5 + 4 and first.z0 <= -8.5 - 4

@@ -1,10 +1,14 @@
-"""What a command result looks like when the game gives it no statusMessage (say, me)."""
+"""What a command result and a card look like: no empty line for a result without a
+statusMessage (say, me), rows styled by the card itself, a player card that says where."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from mcbews_repl.repl.render import command_html, command_text
+from mcbews_repl.repl.render import card_html, command_html, command_text
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def test_a_result_without_a_message_shows_no_empty_line() -> None:
@@ -34,3 +38,31 @@ def test_body_fields_read_as_words_not_python_reprs(shell: Any) -> None:
             assert "{'x'" not in shown and "['Alex']" not in shown
     finally:
         shell.run_line_magic("mc", "/tp Alex 12.5 70 -8.5")
+
+
+def test_the_player_card_says_where_and_how_they_play(shell: Any) -> None:
+    steve = shell.user_ns["mc"].player("Steve").result(20)
+    formatters = shell.display_formatter.formatters
+    html = formatters["text/html"].lookup(steve)(steve)
+    subtitle = re.findall(r"margin-bottom:4px'>([^<]*)</div>", html)
+    assert subtitle == ["Survival in the overworld"], subtitle  # not the raw entity id
+    text = ANSI.sub("", formatters["text/plain"](steve))
+    assert text.splitlines()[0] == "Steve  Survival in the overworld"
+    assert text.splitlines()[-1] == f"  entity id: {steve.data['id']}"  # still there, last
+
+
+def test_card_rows_have_one_look_of_their_own() -> None:
+    """Every row of a command card and of a card styles its own cells: the notebook's
+    table stylesheet (right-aligned cells, striped rows) has nothing left to decide."""
+    shown = [
+        command_html("tp Alex 3 64 -2", True, 0, "Teleported Alex", {"a": 1, "b": 2, "c": 3}),
+        card_html("Steve", "Survival in the overworld", [("a", 1), ("b", 2), ("c", 3)]),
+    ]
+    for html in shown:
+        rows = re.findall(r"<tr[^>]*>.*?</tr>", html)
+        assert len(rows) == 3
+        for row in rows:
+            assert "background:transparent" in row.split(">", 1)[0]
+            cells = re.findall(r"<t[hd] style='([^']*)'", row)
+            assert len(cells) == 2 and all("text-align:left" in c for c in cells), row
+            assert all("background:transparent" in c for c in cells), row

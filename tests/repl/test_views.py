@@ -87,9 +87,10 @@ def test_columns_empty_in_every_row_are_left_out() -> None:
 def test_the_frame_keeps_every_column_for_analysis() -> None:
     frame = inventory_frame(INVENTORY)
     assert type(frame) is pd.DataFrame
-    assert list(frame.columns[:4]) == ["player", "slot", "item", "typeId"]
+    assert list(frame.columns[:4]) == ["player", "slot", "item", "itemId"]
     sword = frame.iloc[0]
-    assert sword["typeId"] == "minecraft:diamond_sword" and sword["damage"] == 120
+    assert (sword["item"], sword["itemId"]) == ("diamond_sword", "minecraft:diamond_sword")
+    assert sword["damage"] == 120 and "typeId" not in frame.columns
     assert str(frame["amount"].dtype) == "Int64" and frame["amount"].sum() == 70
     assert abs(sword["durability"] - (1 - 120 / 1561)) < 1e-9  # the fraction left, 0..1
     raw = inventory_frame(INVENTORY, raw=True)
@@ -169,7 +170,7 @@ def test_capability_answers_are_dicts_that_show_as_what_they_are() -> None:
                           "z": 0.5}}]})  # fmt: skip
     assert snapshot == {"players": snapshot["players"]} and isinstance(snapshot, dict)
     html = result_html(snapshot)
-    assert "Steve" in html and "0.5, 64.0, 0.5 in minecraft:overworld" in html
+    assert "Steve" in html and "0.5, 64.0, 0.5 in overworld" in html
     assert "{'players'" not in html and "&#x27;location&#x27;" not in html
     inventory = result_html(CallResult("get_inventory_snapshot", INVENTORY))
     assert cells(inventory, "item")[0] == "diamond_sword"

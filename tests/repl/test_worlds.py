@@ -78,10 +78,10 @@ def test_simulate_says_what_players_takes(mc: Minecraft) -> None:
 def test_worlds_are_listed_by_their_host(mc: Minecraft) -> None:
     worlds = mc.worlds
     assert list(worlds["name"]) == HOSTS
-    assert list(worlds.columns) == ["name", "connected", "address", "encrypted",
+    assert list(worlds.columns) == ["id", "name", "connected", "address", "encrypted",
                                     "connected since", "players", "pending",
                                     "last event"]  # fmt: skip
-    assert worlds.index.name == "id" and worlds["connected"].all()
+    assert worlds["connected"].all() and list(worlds.index) == [0, 1, 2]
     assert all(address.startswith("127.0.0.1:") for address in worlds["address"])
     assert list(worlds["players"]) == HOSTS  # each host, until an answer says more
 
@@ -90,14 +90,24 @@ def test_a_call_not_told_which_world_asks_and_sends_nothing(
     mc: Minecraft, sims: dict[str, SimHandle]
 ) -> None:
     lines = {name: received_by(sim) for name, sim in sims.items()}
-    for call in (lambda: mc.players(), lambda: mc.command("say to whom?"),
-                 lambda: mc.call("list_capabilities")):  # fmt: skip
+    ana = mc.world("Ana").id
+    calls = {
+        "players()": lambda: mc.players(),
+        "command('say to whom?')": lambda: mc.command("say to whom?"),
+        "call('list_capabilities')": lambda: mc.call("list_capabilities"),
+        "inventory('Ben')": lambda: mc.inventory("Ben"),
+        "blocks(...)": lambda: mc.blocks((0, 60, 0), (1, 61, 1)),
+    }
+    for called, call in calls.items():
         with pytest.raises(WhichWorld) as caught:
             call().result(10)
         said = str(caught.value)
         assert said.startswith("3 worlds are connected (Ana (id ")
         assert "Ben (id" in said and "Chloe (id" in said
-        assert "mc.world('Ana')" in said and "mc.each.players()" in said
+        # the call that was made, not always players(), sent to a world by name or id
+        assert f"mc.world('Ana').{called}, or mc.world({ana}).{called};" in said, said
+        if called != "blocks(...)":
+            assert f"mc.each.{called} asks every world" in said, said
     time.sleep(0.3)
     assert not any("say to whom" in line for found in lines.values() for line in found)
 
@@ -275,3 +285,33 @@ def test_one_students_inventory_wherever_she_is(mc: Minecraft) -> None:
     nowhere = mc.each.inventory("Nobody").result(20)  # no world has her: each one says so
     assert len(nowhere) == len(mc.each.players().result(20)["world"].unique())
     assert all("no player named Nobody is online" in e for e in nowhere["error"])
+
+
+def test_two_worlds_with_one_name_are_told_apart_by_id(
+    mc: Minecraft, sims: dict[str, SimHandle]
+) -> None:
+    other = SimWorld(classroom_world(["Ana"], 11), seed=11)  # a second student called Ana
+    connected = len(mc.bridge.connections)
+    loop = sims["Ana"].raw.loop
+    assert loop is not None
+    asyncio.run_coroutine_threadsafe(other.connect(mc.url), loop).result(30)
+    try:
+        wait_until(lambda: list(mc.worlds["name"]).count("Ana") == 2)
+        first, second = mc.worlds[mc.worlds["name"] == "Ana"]["id"]
+        with pytest.raises(WhichWorld) as caught:
+            mc.players().result(10)
+        said = str(caught.value)
+        # mc.world('Ana') would not choose between them: the message names the ids
+        assert f"which: mc.world({first}).players();" in said, said
+        assert "mc.world('Ana')" not in said and "two worlds are called 'Ana'" in said
+        with pytest.raises(
+            WhichWorld,
+            match=rf"2 connected worlds are called 'Ana' \(id "
+            rf"{first}, id {second}\): name one by its id, mc.world\({first}\)",
+        ):
+            mc.world("Ana")
+        assert list(mc.world(int(second)).players().result(20)["name"]) == ["Ana"]
+    finally:
+        asyncio.run_coroutine_threadsafe(other.close(), loop).result(30)
+    wait_until(lambda: len(mc.bridge.connections) == connected)
+    assert mc.world("Ana").connected  # one Ana connected again: her name is enough

@@ -31,10 +31,16 @@ def classroom(shell: Any) -> Any:
 def test_a_call_not_told_which_world_says_so(
     classroom: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for code in ("await mc.players()", "%mc players", "%mc /say hi"):
+    asked = {
+        "await mc.players()": "players()",
+        "%mc players": "players()",
+        "%mc /say hi": "command('say hi')",
+        "await mc.inventory()": "inventory()",
+    }
+    for code, called in asked.items():
         shown = shown_by(classroom, capsys, code)
         assert "WhichWorld: 3 worlds are connected (Steve (id 1), Ana (id " in shown, code
-        assert "so this call needs to be told which: mc.world('Steve').players()" in shown
+        assert f"so this call needs to be told which: mc.world('Steve').{called}" in shown
         assert "%mc --world NAME ... or %mc --all ..." in shown
         assert "Traceback" not in shown  # one short message, as for every error of ours
 
@@ -84,7 +90,7 @@ def test_who_is_connected_and_who_dropped(
     assert re.search(r"\d\d:\d\d:\d\d: Ben \(#\d+\) left", shown)
     listing = shown_by(classroom, capsys, "%mc worlds")
     ben = next(line for line in listing.splitlines() if " Ben " in f" {line} ")
-    assert "False" in ben
+    assert "no, dropped" in ben and "False" not in ben
     assert shown_by(classroom, capsys, "await mc.players()").count("WhichWorld: 2 worlds") == 1
 
 
@@ -107,3 +113,20 @@ def test_a_world_handle_shows_its_own_game(
     assert "1 game connected" in shown
     assert re.search(r"game #\d+: Ana's game from 127\.0\.0\.1:\d+", shown)
     assert "Steve's game" not in shown and "Ben" not in shown
+
+
+def test_the_list_of_worlds_reads_as_a_table(
+    classroom: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing = shown_by(classroom, capsys, "mc.worlds")
+    header, *rows = [line for line in listing.splitlines()
+                     if line.strip() and not line.startswith("Out[")]  # fmt: skip
+    assert header.split()[:4] == ["id", "name", "connected", "address"], header
+    assert not re.search(r"\d\d:\d\d:\d\d\.\d", listing)  # times to the second, no µs
+    steve = next(row for row in rows if " Steve " in f" {row} ")
+    assert re.match(r"\s*1\s+Steve\s+yes, since \d\d:\d\d:\d\d\s+127\.0\.0\.1:\d+", steve), steve
+    # the latest event in words ("answers through ..."), never a bare kind ("transport")
+    assert not re.search(r"\d\d:\d\d:\d\d (transport|capability|command)\b", listing), listing
+    worlds = classroom.user_ns["mc"].worlds  # a terminal has HTML off: what a notebook uses
+    html = classroom.display_formatter.formatters["text/html"].lookup(worlds)(worlds)
+    assert "mcbews-table" in html and ">id</th>" in html and "<th>id</th>" not in html

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -208,6 +209,10 @@ def test_malformed_input_never_raises(lines: list[str], sender: str, raw: list[s
         proto.receive_text(text, 0.0)
     proto.expire(1000.0)
     assert proto.pending_requests == 0
+    # Counters are keyed by our own reason codes, never by what the peer sent: junk of any
+    # variety cannot grow them into a store of remote strings.
+    for key in proto.counters:
+        assert re.fullmatch(r"[a-z_]+(:[a-z_]+)?", key) and len(key) <= 48, key
 
 
 def _flood_frames(count: int, total: int = 128, size: int = 200) -> list[str]:
@@ -248,3 +253,32 @@ def test_a_byte_flood_of_few_streams_cannot_exhaust_the_answer_share() -> None:
     frames = answer_frames(rid, big, size=250)
     events = [e for f in frames for e in proto.receive_text(f, 3.0)]
     assert [type(e) for e in events] == [CapabilityResult]
+
+
+def test_ui_chat_with_huge_ids_is_refused_and_holds_nothing() -> None:
+    import tracemalloc
+
+    proto = BridgeProtocol()
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        for i in range(300):  # each frame half a megabyte, all of it the message id
+            line = f"MCBEWS|UI_CHAT|{i}-{'i' * 500_000}|1/1|{{}}"
+            (event,) = proto.receive_text(chat_frame(BRIDGE, line), 0)
+            assert isinstance(event, FrameRejected) and event.reason == "bad_id"
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 1 << 20, f"{held:,} bytes held after 300 refused messages"
+    assert proto.counters["rejected:bad_id"] == 300
+    assert len(event.message_id or "") == 64 and "500,00" in event.detail
+
+
+def test_closing_drops_partial_messages() -> None:
+    proto = BridgeProtocol()
+    proto.receive_text(chat_frame(BRIDGE, "MCBEWS|UI_CHAT|u|1/2|" + "x" * 200), 0)
+    assert proto.buffered_bytes == 200
+    proto.drop_buffers()
+    assert proto.buffered_bytes == 0
+    (event,) = proto.receive_text(chat_frame(BRIDGE, 'MCBEWS|UI_CHAT|u|1/1|{"player":"S"}'), 0)
+    assert isinstance(event, FrameRejected) and event.reason == "ui_chat_malformed"

@@ -72,3 +72,23 @@ def test_html_holds_exactly_the_clean_words(text: str) -> None:
     shown = to_html(text)
     words = html.unescape("".join(part.split(">")[-1] for part in shown.split("<")))
     assert words == strip_codes(text)
+
+
+# Game text with what a hostile player adds: escapes, BEL, CR, C1 CSI, a right-to-left override.
+_HOSTILE_LETTERS = ["\x1b", "\x07", "\r", "\x9b", "\u202e", "\u2066", "\n"]
+hostile_text = st.text(alphabet=st.sampled_from([*"ab §§0123456789lorK<>&", *_HOSTILE_LETTERS]))
+_OUR_SGR = re.compile(r"\x1b\[[0-9;]*m")
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+@given(hostile_text)
+def test_what_is_shown_holds_no_control_character(text: str) -> None:
+    assert not _UNSAFE.search(to_html(text))
+    assert not _UNSAFE.search(_OUR_SGR.sub("", to_ansi(text)))  # only our colours remain
+
+
+def test_the_words_keep_the_characters_the_display_shows_as_marks() -> None:
+    name = "§6Eve\x1b[2J\u202e"
+    assert strip_codes(name) == "Eve\x1b[2J\u202e"  # the data: still equals the name
+    assert to_ansi(name) == "\x1b[38;2;255;170;0mEve␛[2J⟨U+202E⟩\x1b[0m"
+    assert "Eve␛[2J⟨U+202E⟩</span>" in to_html(name)

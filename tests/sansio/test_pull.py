@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 
 from mcbews_repl.exceptions import FrameTooLarge
 from mcbews_repl.sansio import command_frame_bytes
+from mcbews_repl.sansio.bridge import UI_CHAT_MAX_BYTES
 from mcbews_repl.sansio.pull import (
     MAX_PAGES,
+    UI_MAX_PAGES,
     Empty,
     NotKept,
     Page,
@@ -28,10 +30,11 @@ from mcbews_repl.sansio.pull import (
     encode_pull,
     encode_pull_request,
     format_page,
+    max_pages,
     request_text,
     split_pages,
 )
-from mcbews_repl.sansio.wire import PULL_PAGE_BYTES
+from mcbews_repl.sansio.wire import MAX_MESSAGE_BYTES, PULL_PAGE_BYTES
 
 VECTORS = json.loads(
     (Path(__file__).parents[1] / "vectors" / "pull_v1.json").read_text(encoding="utf-8")
@@ -175,7 +178,7 @@ def test_pages_through_the_wire_in_any_order_and_duplication_rejoin(
     rng = random.Random(seed)
     lines += [rng.choice(lines) for _ in range(dup)]
     rng.shuffle(lines)
-    pages = PageSet(kind, message_id)
+    pages = PageSet(kind, message_id, page_bytes=64)
     for line in lines:
         page = decode_reply(line, page_bytes=64)
         assert isinstance(page, Page)
@@ -185,7 +188,7 @@ def test_pages_through_the_wire_in_any_order_and_duplication_rejoin(
 
 
 def test_a_page_set_refuses_what_does_not_belong() -> None:
-    pages = PageSet("answer", "r1", max_bytes=10)
+    pages = PageSet("answer", "r1", max_bytes=10, page_bytes=4)
     assert pages.missing() == [1] and not pages.complete
     assert pages.add(Page("answer", "r1", 1, 3, "abcd")) is None
     assert pages.missing() == [2, 3]
@@ -197,6 +200,27 @@ def test_a_page_set_refuses_what_does_not_belong() -> None:
     assert pages.add(Page("answer", "r1", 2, 3, "efghijk")) == "message_too_large"
     with pytest.raises(ValueError, match="missing"):
         pages.text()
+
+
+def test_a_first_page_saying_more_pages_than_the_bound_allows_is_refused() -> None:
+    assert (MAX_PAGES, UI_MAX_PAGES) == (2055, 65)  # 2 MiB and 64 KiB of 1 KiB pages
+    ui = PageSet("ui", "u1")
+    assert ui.max_bytes == UI_CHAT_MAX_BYTES == MAX_MESSAGE_BYTES
+    assert ui.add(Page("ui", "u1", 1, UI_MAX_PAGES + 1, "x")) == "too_many_pages"
+    assert ui.missing() == [1]  # nothing kept, nothing to pull
+    assert ui.add(Page("ui", "u1", 1, UI_MAX_PAGES, "x")) is None
+    answer = PageSet("answer", "r1")
+    assert answer.add(Page("answer", "r1", 1, UI_MAX_PAGES + 1, "x")) is None
+
+
+@given(text=st.text(max_size=600), page_bytes=st.integers(4, 64), spare=st.integers(0, 100))
+def test_no_text_within_a_bound_takes_more_pages_than_its_bound_allows(
+    text: str, page_bytes: int, spare: int
+) -> None:
+    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    size = len(text.encode())
+    pages = split_pages(text, page_bytes)
+    assert len(pages) <= max_pages(size + spare, page_bytes) or size == 0
 
 
 @given(st.text(max_size=300))

@@ -13,6 +13,7 @@ from mcbews_repl.limits import ANSWER_RESERVED_BUFFERS, ANSWER_RESERVED_BYTES
 from mcbews_repl.sansio import Channel, Chunk, Reassembler
 from mcbews_repl.sansio.jsonwire import utf8_len
 from mcbews_repl.sansio.reassembly import Completed, Duplicate, Failed, Pending
+from mcbews_repl.sansio.wire import MAX_MESSAGE_ID_CHARS
 
 
 def chunk(
@@ -104,6 +105,18 @@ def test_chunk_count_cap_and_bad_position() -> None:
     assert isinstance(out, Failed)
 
 
+def test_an_id_too_long_to_keep_is_refused_and_never_kept() -> None:
+    r = Reassembler()
+    long_id = "i" * (MAX_MESSAGE_ID_CHARS + 1)
+    for total in (1, 2):
+        out = r.feed(Chunk(Channel.UI_CHAT, long_id, 1, total, "{}"), 0)
+        assert isinstance(out, Failed) and out.reason == "bad_id"
+        assert out.message_id == long_id[:MAX_MESSAGE_ID_CHARS]
+    assert r.buffer_count == 0 and not r._recent
+    out = r.feed(Chunk(Channel.UI_CHAT, long_id[1:], 1, 1, "{}"), 0)
+    assert isinstance(out, Completed)
+
+
 def test_flood_of_junk_stays_within_caps() -> None:
     r = Reassembler()
     for k in range(10_000):
@@ -135,7 +148,7 @@ class GeneralOnly(Reassembler):
 # well-formed messages, in order, with the odd conflict, gap, duplicate or bad position.
 _feeds = st.tuples(
     st.sampled_from([Channel.BRIDGE, Channel.UI_CHAT]),
-    st.sampled_from(["a", "b"]),
+    st.sampled_from(["a", "b", "c" * 9]),  # the last longer than max_id_chars (8)
     st.one_of(st.none(), st.integers(0, 4)),  # index
     st.one_of(st.none(), st.integers(0, 4)),  # total
     st.sampled_from(["", "x", "yy", "\u00e9", "\u4f60\u597d", "\ud800"]),
@@ -175,6 +188,7 @@ def test_fast_paths_agree_with_the_general_path(
         "max_total_bytes": max_total_bytes,
         "answer_buffers": min(answer_buffers, max_buffers),
         "answer_bytes": min(answer_bytes, max_total_bytes),
+        "max_id_chars": 8,
     }
     fast, general = Reassembler(**limits), GeneralOnly(**limits)
     sent: dict[tuple[Channel, str], tuple[int, int, tuple[str, ...]]] = {}

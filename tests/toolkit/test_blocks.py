@@ -147,7 +147,8 @@ async def test_states_when_asked(world: World) -> None:
     region = await read_blocks(world.mc, (1, 63, 1), (3, 64, 3), states=True)
     frame = region.to_frame()
     row = frame[(frame.x == 2) & (frame.y == 64) & (frame.z == 3)].iloc[0]
-    assert (row.block, row.states) == ("minecraft:oak_log", {"pillar_axis": "z"})
+    assert (row.block, row.blockId, row.states) == ("oak_log", "minecraft:oak_log",
+                                                    {"pillar_axis": "z"})  # fmt: skip
     chest = frame[(frame.x == 2) & (frame.y == 64) & (frame.z == 2)].iloc[0]
     assert chest.states == {"minecraft:cardinal_direction": "north"}
     plain = await read_blocks(world.mc, (1, 63, 1), (3, 64, 3))

@@ -243,7 +243,8 @@ def test_querytarget_details_is_a_json_string() -> None:
         EntityRow("-2", "nether", 1.0, 64.5, -3.0, 90.0),
     )
     frame = answer.to_dataframe()
-    assert list(frame.columns) == ["id", "dimension", "x", "y", "z", "yaw"] and len(frame) == 2
+    assert list(frame.columns) == ["id", "dimension", "dimensionId", "x", "y", "z", "yaw"]
+    assert list(frame["dimensionId"]) == ["minecraft:overworld", "minecraft:nether"]
 
 
 def test_querytarget_past_the_limit_is_incomplete() -> None:

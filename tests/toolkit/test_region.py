@@ -4,13 +4,23 @@ pictures, with unknown positions kept apart from air in each of them."""
 from __future__ import annotations
 
 import math
+import struct
+from typing import Any
 
 import numpy as np
 import pytest
+from matplotlib.text import Text
 
 from mcbews_repl.toolkit.blocks import OUT_OF_WORLD, UNLOADED
 from mcbews_repl.toolkit.region import BlockRegion
-from mcbews_repl.toolkit.regionplot import colour_of, picture_png
+from mcbews_repl.toolkit.regionplot import (
+    PICTURE_DPI,
+    PICTURE_FIGSIZE,
+    PLOT_DPI,
+    colour_of,
+    picture_png,
+    plot_region,
+)
 
 PALETTE = ("minecraft:air", "minecraft:stone", "minecraft:water", UNLOADED, OUT_OF_WORLD)
 AIR, STONE, WATER, GONE, OUT = range(5)
@@ -43,7 +53,7 @@ def test_shape_and_lookup() -> None:
 def test_counts_keep_unknown_as_itself() -> None:
     counts = region().counts()
     assert counts.to_dict() == {
-        "minecraft:air": 5, "minecraft:stone": 4, "minecraft:water": 2, UNLOADED: 1,
+        "air": 5, "stone": 4, "water": 2, UNLOADED: 1,
     }  # fmt: skip
     assert counts.name == "count" and counts.index.name == "block"
     assert OUT_OF_WORLD not in counts  # a palette entry never met is not counted
@@ -51,9 +61,10 @@ def test_counts_keep_unknown_as_itself() -> None:
 
 def test_to_frame_one_row_per_block_in_reading_order() -> None:
     frame = region().to_frame()
-    assert list(frame.columns) == ["x", "y", "z", "block"] and len(frame) == 12
+    assert list(frame.columns) == ["x", "y", "z", "block", "blockId"] and len(frame) == 12
     assert list(frame.x[:3]) == [5, 6, 7] and list(frame.y[:3]) == [10, 10, 10]
-    assert list(frame.block[frame.y == 12]) == ["minecraft:air", "minecraft:water", UNLOADED]
+    assert list(frame.block[frame.y == 12]) == ["air", "water", UNLOADED]
+    assert list(frame.blockId[frame.y == 12]) == ["minecraft:air", "minecraft:water", UNLOADED]
     with pytest.raises(ValueError, match="states=True"):
         region().to_frame(states=True)
 
@@ -70,7 +81,7 @@ def test_heightmap_nan_for_unknown_minus_inf_for_empty() -> None:
 
 def test_describe_names_the_unknown() -> None:
     assert repr(region()) == (
-        "<BlockRegion 3x4x1 blocks at (5, 10, 7) in minecraft:overworld: 3 kinds, 1 unknown>"
+        "<BlockRegion 3x4x1 blocks at (5, 10, 7) in overworld: 3 kinds, 1 unknown>"
     )
 
 
@@ -83,6 +94,31 @@ def test_plot_draws_both_views_and_names_unknown_in_the_legend() -> None:
     with pytest.raises(ValueError, match="outside the region"):
         region().plot(z=99)
     assert picture_png(region()).startswith(b"\x89PNG")
+
+
+def _smallest_text_px(fig: Any, dpi: float) -> float:
+    """The smallest word on a figure, in pixels of the picture saved at ``dpi``."""
+    fig.canvas.draw()
+    ticks = [t for ax in fig.axes for t in [*ax.get_xticklabels(), *ax.get_yticklabels()]]
+    texts = [t for t in [*fig.findobj(Text), *ticks] if t.get_visible() and t.get_text().strip()]
+    assert len(ticks) > 8 and len(texts) > 12  # titles, labels, ticks and the legend
+    return min(float(t.get_fontsize()) for t in texts) * dpi / 72
+
+
+def test_the_pictures_words_are_readable_where_they_are_shown() -> None:
+    many = BlockRegion((0, 0, 0), np.arange(30, dtype=np.uint16).reshape(5, 3, 2),
+                       tuple(f"minecraft:block_{k}" for k in range(30)))  # fmt: skip
+    for shown in (region(), many):
+        # the picture beside the counts, shown at its own size: 10 px or more
+        picture = plot_region(shown, figsize=PICTURE_FIGSIZE)
+        assert _smallest_text_px(picture, PICTURE_DPI) >= 10
+        png = picture_png(shown)
+        width, height = struct.unpack(">II", png[16:24])
+        assert (width, height) == (640, 272)
+        # .plot() in a notebook, at the dpi it is shown with
+        assert _smallest_text_px(shown.plot(), PLOT_DPI) >= 10
+    legend = plot_region(many, figsize=PICTURE_FIGSIZE).legends[0]
+    assert legend._ncols >= 2  # 30 kinds: the legend takes a second column to fit
 
 
 def test_colours_are_stable_and_unknown_stands_out() -> None:

@@ -47,7 +47,7 @@ async def test_entities_frame_and_limits(world: World) -> None:
     q = WorldQueries(world.mc)
     everything = await q.entities(limit=64)
     frame = everything.to_dataframe()
-    assert list(frame.columns) == ["id", "dimension", "x", "y", "z", "yaw"]
+    assert list(frame.columns) == ["id", "dimension", "dimensionId", "x", "y", "z", "yaw"]
     # Steve, Alex and three mobs (the stable pack, the default, spawns no bridge player)
     assert len(frame) == 5 and everything.complete and set(frame["dimension"]) == {"overworld"}
     nearest = await q.entities(limit=2)

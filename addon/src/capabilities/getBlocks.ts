@@ -255,14 +255,21 @@ export function answerOf(box: BoxRequest, encoder: RunEncoder): JsonObject {
   return result;
 }
 
-/** Run the read as a job; the promise settles when the job has finished (or failed). */
-export function readAsJob(box: BoxRequest): Promise<CapabilityResult> {
+/** Run the read as a job; the promise settles when the job has finished (or failed). A
+ * cancelled request (`cancelled()` turns true) stops at the job's next yield. */
+export function readAsJob(box: BoxRequest, cancelled: () => boolean = () => false): Promise<CapabilityResult> {
   return new Promise((resolve) => {
     const dimension = world.getDimension(box.dimension);
     const encoder = new RunEncoder();
     function* job(): Generator<void, void, void> {
       try {
-        yield* readBox(dimension, box, encoder);
+        for (const _ of readBox(dimension, box, encoder)) {
+          if (cancelled()) {
+            resolve({ ok: false, message: "the request was cancelled" });
+            return;
+          }
+          yield;
+        }
         resolve({ ok: true, result: answerOf(box, encoder) });
       } catch (err) {
         resolve({ ok: false, message: `reading blocks failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 200) });
@@ -282,9 +289,9 @@ export const getBlocks: JobCapability = {
     states: "boolean: also give each palette entry's block states (default false)",
     start: "integer: the position to start from, in the reading order (default 0)",
   },
-  start(payload) {
+  start(payload, ctx) {
     const parsed = parseBox(payload);
     if (!parsed.ok) return Promise.resolve({ ok: false, message: parsed.message });
-    return readAsJob(parsed.box);
+    return readAsJob(parsed.box, () => ctx.cancelled?.() === true);
   },
 };

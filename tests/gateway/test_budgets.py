@@ -1,10 +1,12 @@
-"""Handshake pacing per source address, with the clock passed in."""
+"""The budgets of token checks, with the clock passed in: per address, across all, proven."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from mcbews_repl.gateway.admission import HandshakeThrottle
+from mcbews_repl.gateway.budgets import HandshakeThrottle, ProvenAddresses, SharedBudget
 
 
 def throttle(**options: float) -> HandshakeThrottle:
@@ -68,3 +70,48 @@ def test_sustained_guessing_is_held_to_the_rate(rate: float) -> None:
         checked += 1
         now += delay + 0.001  # the answer comes after the delay; the next try at once
     assert checked <= 10 + rate * now + 1
+
+
+@given(
+    steps=st.lists(st.tuples(st.floats(min_value=0.0, max_value=0.5), st.booleans()), max_size=400)
+)
+def test_the_shared_budget_holds_whatever_the_order(steps: list[tuple[float, bool]]) -> None:
+    """Checks taken (less the right tokens given back) never pass burst + rate x elapsed."""
+    budget = SharedBudget(burst=40, per_second=20.0)
+    now, taken = 0.0, 0
+    for pause, right in steps:
+        now += pause
+        if budget.take(now):
+            taken += 1
+            if right:
+                budget.give_back(now)
+                taken -= 1
+        assert taken <= 40 + 20.0 * now + 1e-9
+
+
+def test_the_shared_budget_refuses_when_spent_and_refills() -> None:
+    budget = SharedBudget(burst=2, per_second=4.0)
+    assert [budget.take(0.0) for _ in range(3)] == [True, True, False]
+    assert not budget.take(0.2) and budget.take(0.25)  # a quarter second: one more
+    budget.give_back(0.25)
+    assert budget.left(0.25) == pytest.approx(1.0)
+    assert budget.left(100.0) == 2.0  # never above the burst
+
+
+def test_proven_addresses_expire_and_the_table_is_bounded() -> None:
+    proven = ProvenAddresses(ttl=60.0, capacity=3)
+    proven.prove("10.0.0.1", 0.0)
+    assert proven.holds("10.0.0.1", 59.0) and not proven.holds("10.0.0.1", 60.0)
+    assert len(proven) == 0  # an expired address is forgotten
+    for k in range(5):
+        proven.prove(f"10.0.0.{k}", 100.0 + k)
+    assert len(proven) == 3 and not proven.holds("10.0.0.0", 105.0)
+    assert proven.holds("10.0.0.4", 105.0)
+    proven.prove("10.0.0.4", 150.0)  # its game left: the TTL runs from then
+    assert proven.holds("10.0.0.4", 209.0)
+
+
+def test_a_zero_ttl_remembers_no_address() -> None:
+    proven = ProvenAddresses(ttl=0.0)
+    proven.prove("10.0.0.1", 0.0)
+    assert not proven.holds("10.0.0.1", 0.0) and len(proven) == 0

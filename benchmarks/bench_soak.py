@@ -43,7 +43,14 @@ from typing import Any
 
 import docs_page
 from machine_load import LoadMeter
-from soak_attacks import GOOD_WORLD, STORM_WORLD, Probe, cancellation_storm, good_game
+from soak_attacks import (
+    GOOD_WORLD,
+    STORM_WORLD,
+    Probe,
+    cancellation_storm,
+    good_game,
+    hung_prototype,
+)
 
 import mcbews_repl
 from mcbews_repl import Bridge, GameConnection, McbewsError, UiChat
@@ -419,6 +426,12 @@ async def attacks(mc: Bridge, games: Games, figures: Figures, seconds: float) ->
             "halfopen",
             lambda r: ", ".join(f"{v:,} {k}" for k, v in r.items() if k != "sockets"),
         ),
+    )
+    await under_probe(
+        mc,
+        figures,
+        "a prototype hangs a simulated world (eval'd endless loop)",
+        hung_prototype(mc, "eval"),
     )
     await under_probe(mc, figures, "cancellation storm: big reads cancelled after 1-4 s",
                       storm(mc, max(10.0, seconds * 0.05), rng))  # fmt: skip

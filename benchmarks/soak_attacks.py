@@ -4,6 +4,10 @@ process, ``soak_games.py``, plays the others).
 
 - :class:`Probe` asks the good game (a world that never leaves) one command every 50 ms
   while an attack runs and keeps the round trips: the table's p99 per attack.
+- :func:`hung_prototype` starts a simulated world on a thread of its own (as the notebook's
+  ``%mc sim`` does), loads a prototype into its addon that hangs (an ``eval``'d endless
+  loop, which only the engine's interrupt stops) and calls it; it returns once the
+  watchdog has stopped the job, and how long a new game's WebSocket open took meanwhile.
 - :func:`cancellation_storm` starts a big block read on the storm world and cancels it a
   few seconds later, again and again, the way an impatient notebook user interrupts cells:
   after each cancel, how long until nothing is pending, and whether anything was sent
@@ -16,13 +20,27 @@ import asyncio
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from hang_scenario import hang_source
+from websockets.asyncio.client import connect
 
 from mcbews_repl import Bridge, GameConnection, McbewsError
 from mcbews_repl.gateway.scope import CallScope, run_in_scope
+from mcbews_repl.repl.simulate import SimHandle, make_world
+from mcbews_repl.sim import SimWorld
 from mcbews_repl.toolkit import read_blocks
 
-__all__ = ["GOOD_WORLD", "STORM_WORLD", "CancelStorm", "Probe", "cancellation_storm", "good_game"]
+__all__ = [
+    "GOOD_WORLD",
+    "STORM_WORLD",
+    "CancelStorm",
+    "Probe",
+    "cancellation_storm",
+    "good_game",
+    "hung_prototype",
+]
 
 PROBE_EVERY_SECONDS = 0.05
 GOOD_WORLD = "world=good"
@@ -94,3 +112,42 @@ async def cancellation_storm(mc: Bridge, seconds: float, rng: random.Random) -> 
         await asyncio.sleep(1.0)  # anything sent in the cancelled call's name would show now
         storm.sent_after += scope.commands_sent - sent
     return storm
+
+
+async def _until(condition: Callable[[], bool], seconds: float = 60.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
+
+
+async def hung_prototype(mc: Bridge, kind: str = "eval") -> str:
+    """A world whose prototype hangs, on a thread of its own, while the bridge serves the
+    others; what the watchdog did and how a new game fared meanwhile."""
+    url = f"{mc.url}?hang"
+    handle = await SimHandle.launch(lambda: SimWorld(make_world(None), fast=True), url)
+    try:
+        await _until(lambda: any(c.path.endswith("?hang") and c.local_player
+                                 for c in mc.connections))  # fmt: skip
+        game = next(c for c in mc.connections if c.path.endswith("?hang"))
+        host = handle.raw.host
+        assert host is not None
+        await asyncio.to_thread(handle._on_loop, host.define_prototype, "hang", hang_source(kind))
+        before = len(handle.script_errors)
+        started = time.perf_counter()
+        call = asyncio.ensure_future(mc.call("hang", connection=game, timeout=30))
+        opened = time.perf_counter()
+        async with connect(mc.url, open_timeout=30):
+            opened_ms = (time.perf_counter() - opened) * 1000
+        stopped = await _until(lambda: call.done() or len(handle.script_errors) > before)
+        hung_s = time.perf_counter() - started
+        call.cancel()
+        await asyncio.gather(call, return_exceptions=True)
+    finally:
+        await handle.close()
+    outcome = f"stopped by the watchdog ({handle.watchdog}) after {hung_s:.1f} s" if stopped else (
+        "**not stopped within 60 s**"
+    )  # fmt: skip
+    return f"{kind}: {outcome}; a new game's WebSocket opened in {opened_ms:.0f} ms meanwhile"

@@ -45,7 +45,7 @@ from .budgets import HandshakeThrottle, ProvenAddresses, SharedBudget
 from .eventlog import EventLog
 from .refusals import Refusals
 from .settings import Settings
-from .sockets import HalfOpen, guarded_connection, host_of, is_local
+from .sockets import HalfOpen, Verdict, busy_response, guarded_connection, host_of, is_local
 
 __all__ = ["Admission", "offers_encryption", "redacting_logger"]
 
@@ -57,6 +57,10 @@ def _same_secret(given: str, expected: str) -> bool:
     return hmac.compare_digest(
         hashlib.sha256(given.encode()).digest(), hashlib.sha256(expected.encode()).digest()
     )
+
+
+# What a stranger over the shared budget is told (at accept, or after reading its request).
+_BUSY_TEXT = "too many wrong /connect tokens from all addresses together; wait a few seconds"
 
 
 class Admission:
@@ -102,18 +106,36 @@ class Admission:
 
     # --- sockets before their handshake (sockets.Gate) -------------------------------------
 
-    def opened(self, address: str) -> bool:
-        """A socket was accepted: True to serve it, False (recorded) to close it now."""
+    def opened(self, address: str) -> Verdict:
+        """A socket was accepted: serve it, close it now, or answer it 429 now (recorded)."""
         now = self._clock()
-        reason = self.half_open.open(address, proven=self._proven(address, now))
+        proven = self._proven(address, now)
+        if (
+            self._token is not None
+            and not proven
+            and self.shared.left(now) < 1
+            and not self.throttle.spent(address, now)  # its own reason comes first
+        ):
+            # The strangers' budget is spent: this attempt would be refused unchecked, so
+            # it is answered before websockets reads it (the flood's cost stays small).
+            text = f"{address}: {_BUSY_TEXT}"
+            self.refusals.refused("throttled_all", address, text, now)
+            return "busy"
+        reason = self.half_open.open(address, proven=proven)
         if reason is None:
-            return True
+            return "serve"
         if reason == "max_half_open":
             limit = f"{self.half_open.limit} connections have not finished their handshake"
         else:
             limit = f"{self.half_open.of(address)} connections from {address} have not finished"
         self.refusals.refused(reason, address, f"closed a socket from {address}: {limit}", now)
-        return False
+        return "close"
+
+    def busy_answer(self) -> bytes:
+        return busy_response(_BUSY_TEXT + "\n", self._retry_after())
+
+    def _retry_after(self) -> int:
+        return max(1, round(self._settings.handshake_max_delay))
 
     def finished(self, address: str) -> None:
         self.half_open.close(address)
@@ -175,7 +197,7 @@ class Admission:
         text = f"too many wrong /connect tokens {whose}; wait a few seconds"
         self.refusals.refused(reason, address, f"{address}: {text}", now)
         response = websocket.respond(HTTPStatus.TOO_MANY_REQUESTS, text + "\n")
-        response.headers["Retry-After"] = str(max(1, round(self._settings.handshake_max_delay)))
+        response.headers["Retry-After"] = str(self._retry_after())
         return response
 
     async def _hold(self, address: str, delay: float) -> None:

@@ -57,6 +57,14 @@ class HandshakeThrottle:
         budget.tokens -= 1
         return delay
 
+    def spent(self, address: str, now: float) -> bool:
+        """Whether :meth:`admit` would refuse the address's next attempt (nothing taken)."""
+        budget = self._budgets.get(address)
+        if budget is None:
+            return False
+        tokens = min(self.burst, budget.tokens + (now - budget.at) * self.per_second)
+        return tokens < 1 and (1 - tokens) / self.per_second > self.max_delay
+
     def succeeded(self, address: str, now: float) -> None:
         """The attempt had the right token, or was refused unchecked after all: give its
         share back."""

@@ -19,14 +19,39 @@ import socket
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from websockets.asyncio.server import ServerConnection
 
 from ..limits import HALF_OPEN_PROVEN_EXTRA
 from .refusals import Refusals
 
-__all__ = ["AcceptErrors", "Gate", "HalfOpen", "guarded_connection", "host_of", "is_local"]
+__all__ = [
+    "AcceptErrors",
+    "Gate",
+    "HalfOpen",
+    "Verdict",
+    "busy_response",
+    "guarded_connection",
+    "host_of",
+    "is_local",
+]
+
+# What the gate says of a socket just accepted: serve it, close it at once, or answer it
+# HTTP 429 at once without reading its request (websockets' handshake machinery costs about
+# half a millisecond of the bridge's time an attempt, which a flood turns into stalls).
+Verdict = Literal["serve", "close", "busy"]
+
+
+def busy_response(text: str, retry_after: int) -> bytes:
+    """A whole HTTP 429 answer, written before the request is read."""
+    body = text.encode()
+    head = (
+        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Retry-After: {retry_after}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
 
 # The machine's own address: where the simulated class, tests and a game on this machine
 # connect from. Other loopback addresses appear only when a program binds them on purpose.
@@ -88,7 +113,8 @@ class Gate(Protocol):
 
     request_timeout: float
 
-    def opened(self, address: str) -> bool: ...
+    def opened(self, address: str) -> Verdict: ...
+    def busy_answer(self) -> bytes: ...
     def finished(self, address: str) -> None: ...
     def timed_out(self, address: str) -> None: ...
 
@@ -101,16 +127,41 @@ def guarded_connection(gate: Gate) -> type[ServerConnection]:
     class GuardedConnection(ServerConnection):
         _address = "?"
         _counted = False
+        _early = False  # refused at accept: websockets never saw it
         _late: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)  # also starts websockets' handler task
-            self._address = host_of(transport.get_extra_info("peername"))
-            if not gate.opened(self._address):
-                self.transport.abort()  # the handler task sees the connection lost and ends
+            address = host_of(transport.get_extra_info("peername"))
+            verdict = gate.opened(address)
+            if verdict != "serve":
+                self._refuse_early(transport, verdict)
                 return
+            super().connection_made(transport)  # also starts websockets' handler task
+            self._address = address
             self._counted = True
             self._late = self.loop.call_later(gate.request_timeout, self._request_late)
+
+        def _refuse_early(self, transport: asyncio.BaseTransport, verdict: Verdict) -> None:
+            """No handler task, no parser: closed at once, or the 429 written and the
+            socket closed once the client has read it (or after ``request_timeout``)."""
+            self._early = True
+            assert isinstance(transport, asyncio.Transport)
+            if verdict == "close" or not transport.can_write_eof():
+                transport.abort()
+                return
+            transport.write(gate.busy_answer())
+            transport.write_eof()  # the request is read and dropped; its EOF closes it
+            self._late = asyncio.get_running_loop().call_later(
+                gate.request_timeout, transport.abort
+            )
+
+        def data_received(self, data: bytes) -> None:
+            if not self._early:
+                super().data_received(data)
+
+        def eof_received(self) -> None:
+            if not self._early:
+                super().eof_received()
 
         def _request_late(self) -> None:
             if self.request is None and self._counted:
@@ -125,6 +176,10 @@ def guarded_connection(gate: Gate) -> type[ServerConnection]:
                 self._finish()  # answered (accepted or refused): no longer half-open
 
         def connection_lost(self, exc: Exception | None) -> None:
+            if self._early:
+                if self._late is not None:
+                    self._late.cancel()
+                return
             super().connection_lost(exc)
             self._finish()
 

@@ -207,3 +207,26 @@ async def test_an_address_whose_game_is_connected_stays_proven_past_the_ttl() ->
             assert (await knock(wrong_url(mc), stranger(3)))[0] == 429
             async with FakeGame(mc.url, local_address=home, player="B"):
                 await until(lambda: len(mc.connections) == 2)
+
+
+async def test_past_the_shared_budget_a_stranger_is_answered_429_before_it_asks() -> None:
+    """Once the strangers' budget is spent, a socket is answered HTTP 429 as soon as it is
+    accepted: the bridge parses nothing of a flood it would refuse anyway."""
+    async with serve(port=0, **FAST) as mc:
+        wrong = wrong_url(mc)
+        for k in range(HANDSHAKE_FAILURE_BURST_ALL + 5):
+            await knock(wrong, stranger(k))
+        port = int(mc.url.rsplit(":", 1)[1].split("/", 1)[0])
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", port, local_addr=(stranger(400), 0)
+        )
+        try:
+            async with asyncio.timeout(30):
+                head = await reader.readuntil(b"\r\n\r\n")  # nothing was sent: no request
+            body = await reader.read()
+        finally:
+            writer.close()
+        assert head.startswith(b"HTTP/1.1 429 Too Many Requests\r\n")
+        assert b"Retry-After: " in head
+        assert b"from all addresses together" in body
+        assert mc.counters["refused:throttled_all"] >= 1

@@ -448,7 +448,7 @@ async def soak(seconds: float, seed: int) -> tuple[Bridge, Tally, UiTally, Figur
     async with mcbews_repl.serve(port=0) as mc:
         connections = Connections(mc)
         add_callbacks(mc, rng, ui)
-        steady = await Games.start(mc.url, seed, "--stable")  # the good and storm worlds
+        steady = [await Games.start(mc.url, seed, "--stable", w) for w in ("good", "storm")]
         games = await Games.start(mc.url, seed)
         sampler = asyncio.create_task(figures.sample(stop_sampling))
         rngs = [random.Random(seed * 100 + k) for k in range(CELLS)]
@@ -463,7 +463,8 @@ async def soak(seconds: float, seed: int) -> tuple[Bridge, Tally, UiTally, Figur
         stop.set()
         await asyncio.gather(*cells)
         figures.games = await games.finish()
-        await steady.finish()
+        for world in steady:
+            await world.finish()
         figures.final_traced, figures.final_rss = traced_after_gc(), rss_bytes()
         figures.final_tasks = len(asyncio.all_tasks())
         stop_sampling.set()

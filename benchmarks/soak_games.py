@@ -7,10 +7,11 @@ hostile peer waits for orders on stdin, one phase a line (``hostile``, ``chats``
 ``junk``, ``ui``, ``leave``); each finished phase is answered on stdout as
 ``done <phase> <json>``. ``stop`` closes everything and answers with the worlds' tallies.
 
-``--stable`` runs instead the two worlds that never leave, in a process of their own so
-that no attack played here slows them: the good world (``?world=good``), whose command
-round trips the bridge's process measures during each attack, and the storm world
-(``?world=storm``), whose big block reads the bridge cancels again and again. The attacks after the
+``--stable good`` and ``--stable storm`` each run instead one world that never leaves, in a
+process of its own so that nothing played elsewhere slows it: the good world
+(``?world=good``), whose command round trips the bridge's process measures during each
+attack, and the storm world (``?world=storm``), whose big block reads the bridge cancels
+again and again. The attacks after the
 hostile peer's (``uibytes``, ``tokens``, ``chatflood``, ``halfopen``) come from
 ``attacks.py`` and ``bench_admission.py`` and are played from this process too, as a
 peer on the network would.
@@ -269,9 +270,9 @@ async def orders() -> asyncio.StreamReader:
     return reader
 
 
-async def stable(url: str) -> None:
-    """The good world and the storm world, connected until stdin says stop."""
-    worlds = {"good": SimWorld(fast=True, seed=99), "storm": SimWorld(fast=True, seed=98)}
+async def stable(url: str, name: str) -> None:
+    """A world that never leaves (``good`` or ``storm``), connected until stdin says stop."""
+    worlds = {name: SimWorld(fast=True, seed=99 if name == "good" else 98)}
     for name, sim in worlds.items():
         await sim.start()
         await sim.connect(f"{url}?world={name}")
@@ -311,12 +312,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("url")
     parser.add_argument("--seed", type=int, default=14)
-    parser.add_argument("--stable", action="store_true", help="the good and storm worlds only")
+    parser.add_argument("--stable", choices=["good", "storm"], help="one world that never leaves")
     args = parser.parse_args()
     logging.basicConfig(level=logging.CRITICAL)  # stdout carries the answers
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the half-open sockets' share
-    asyncio.run(stable(args.url) if args.stable else games(args.url, args.seed))
+    asyncio.run(stable(args.url, args.stable) if args.stable else games(args.url, args.seed))
 
 
 if __name__ == "__main__":

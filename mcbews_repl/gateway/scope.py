@@ -38,6 +38,9 @@ class CallScope:
     finished: threading.Event = field(default_factory=threading.Event, repr=False)
     # Calls made on its behalf with scopes of their own (``mc.each``: one per world).
     parts: list[CallScope] = field(default_factory=list, repr=False)
+    # The task the call runs in (run_in_scope): a cancel asked of it stops the sends of all
+    # its tasks at once, before the CancelledError has even reached it.
+    task: asyncio.Task[object] | None = field(default=None, repr=False)
 
     def cancel(self) -> None:
         """Mark it and its parts cancelled (any thread): nothing more is sent for them."""
@@ -60,7 +63,7 @@ class CallScope:
 
     def check(self) -> None:
         """Raise CancelledError if the call was cancelled: nothing more may be sent for it."""
-        if self.cancelled:
+        if self.cancelled or (self.task is not None and self.task.cancelling()):
             raise asyncio.CancelledError(f"{self.label or 'the call'} was cancelled")
 
     def summary(self) -> str:
@@ -99,10 +102,12 @@ async def run_in_scope(work: Awaitable[T], scope: CallScope) -> T:
     """Await ``work`` with ``scope`` current (the tasks it starts inherit it); a cancellation
     marks the scope cancelled, and ``finished`` is set once the work has ended."""
     enter_scope(scope)
+    scope.task = asyncio.current_task()
     try:
         return await work
     except asyncio.CancelledError:
         scope.cancelled = True
         raise
     finally:
+        scope.task = None
         scope.finished.set()

@@ -75,8 +75,12 @@ async def start_and_cancel(
     task = asyncio.ensure_future(run_in_scope(reading, scope))
     await until(lambda: len(read) >= answers, f"{answers} parts read")
     task.cancel()
+    at_cancel = scope.commands_sent  # what went out before the cancel was asked for
     with pytest.raises(asyncio.CancelledError):
         await task
+    # The answers already due when the cancel was asked would have made the tasks send
+    # their next pulls before the CancelledError reached the call: none may go out.
+    assert scope.commands_sent == at_cancel
     return task
 
 
@@ -171,3 +175,25 @@ async def test_a_cancelled_text_delivery_drops_its_half_sent_response(
     assert sim.inbox("Steve")[inbox:] == []
     frames = [line for line in received(sim) if line.startswith("scriptevent mcbews:text_resp")]
     assert len(frames) == scope.commands_sent
+
+
+async def test_a_cancel_asked_of_the_call_stops_its_other_tasks_at_once(linked: Linked) -> None:
+    """The call's task is cancelled from inside one of its own tile tasks (as a reply comes
+    in): that tile task goes straight on to ask for its next part, before the CancelledError
+    has reached the call. It must not be sent."""
+    mc, _ = linked
+    scope = CallScope("blocks")
+    task: list[asyncio.Task[Any]] = []
+    at_cancel: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        if not at_cancel and done >= 4096:
+            task[0].cancel()
+            at_cancel.append(scope.commands_sent)
+
+    task.append(
+        asyncio.ensure_future(run_in_scope(read_blocks(mc, *BIG_BOX, progress=progress), scope))
+    )
+    with pytest.raises(asyncio.CancelledError):
+        await task[0]
+    assert at_cancel and scope.commands_sent == at_cancel[0]

@@ -404,6 +404,8 @@ async def storm(mc: Bridge, seconds: float, rng: random.Random) -> str:
 async def attacks(mc: Bridge, games: Games, figures: Figures, seconds: float) -> None:
     """The attacks after the hostile peer's, one at a time, each under the probe."""
     rng = random.Random(26)
+    quiet = asyncio.sleep(10.0, result="the six cells and the worlds, as all along")
+    await under_probe(mc, figures, "none, for comparison: the notebook's traffic alone", quiet)
     await under_probe(
         mc,
         figures,

@@ -217,6 +217,15 @@ PAGED_ANSWERS_MAX_BYTES: Final = _bound(
 )
 
 # --- who may connect -------------------------------------------------------------------------
+ACCEPT_BACKLOG: Final = _bound(
+    "accept_backlog",
+    64,
+    "connections",
+    "connections the kernel queues before the bridge accepts them, and so the most asyncio "
+    "accepts in one turn of the loop (a task each): 100, asyncio's default, let 1,100 "
+    "half-open sockets raise the live tasks to 367; a classroom of 32 games still fits",
+    setting=False,
+)
 MAX_CONNECTIONS: Final = _bound(
     "max_connections",
     32,

@@ -26,7 +26,7 @@ from websockets.asyncio.server import serve as websocket_serve
 from websockets.typing import Subprotocol
 
 from ..exceptions import AddressInUse, NotConnected, RequestTimeout
-from ..limits import READ_LIMIT_FACTOR
+from ..limits import ACCEPT_BACKLOG, READ_LIMIT_FACTOR
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .admission import Admission, redacting_logger
 from .connection import GameConnection
@@ -135,6 +135,7 @@ class Bridge:
                 select_subprotocol=self._select_subprotocol,
                 max_size=self.settings.max_frame_bytes * READ_LIMIT_FACTOR,
                 compression=None,  # frames are small; deflate would cost more than it saves
+                backlog=ACCEPT_BACKLOG,
                 logger=redacting_logger(self.token),
             )
         except OSError as exc:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .exceptions import (
     AddressInUse,
     BridgeStopped,
@@ -17,9 +20,26 @@ from .exceptions import (
     RequestTimeout,
     WhichWorld,
 )
-from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
-from .repl.launch import start  # scripts: the notebook's mc handle on a thread of its own
-from .version import __version__
+
+if TYPE_CHECKING:  # what the names below resolve to, for type checkers and editors
+    from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
+    from .repl.launch import start
+    from .version import __version__
+
+# A light face: these names load their modules on first use (PEP 562), so importing a part
+# of the package (``mcbews_repl.sansio``, the protocol core) loads no asyncio, websockets,
+# QuickJS or simulated world, and ``%load_ext`` pays only for what the extension needs.
+_LAZY = {
+    "Bridge": "gateway",
+    "CommandResult": "gateway",
+    "GameConnection": "gateway",
+    "LogEntry": "gateway",
+    "Settings": "gateway",
+    "UiChat": "gateway",
+    "serve": "gateway",
+    "start": "repl.launch",  # scripts: the notebook's mc handle on a thread of its own
+    "__version__": "version",
+}
 
 __all__ = [
     "AddressInUse",
@@ -59,3 +79,16 @@ def unload_ipython_extension(ipython: object) -> None:
     from .repl.extension import unload
 
     unload(ipython)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcbews_repl' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later lookups find it without coming here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -63,9 +63,18 @@ def bridge_process(log: Path, **options: Any) -> Iterator[str]:
 
 
 def half_open(port: int, count: int) -> list[socket.socket]:
-    """``count`` TCP connections that send nothing, each one through the kernel's
-    handshake before the next is opened."""
-    return [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(count)]
+    """Up to ``count`` TCP connections that send nothing, each one through the kernel's
+    handshake before the next is opened. Once the bridge has run out of descriptors and its
+    accept queue (``accept_backlog``) is full, the kernel stops answering new ones: the
+    first that does not connect within a few seconds ends the opening (the descriptors are
+    spent by then)."""
+    socks: list[socket.socket] = []
+    for _ in range(count):
+        try:
+            socks.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        except TimeoutError:
+            break
+    return socks
 
 
 async def connect_within(url: str, deadline: float) -> float:

@@ -9,19 +9,22 @@ game, a simulated world without scripts on a thread of its own, is sent ``testfo
 until the watchdog stops it, and once a new game opens a WebSocket. Two layouts: the world
 on the bridge's own loop (where ``%mc sim`` put it before) and on a thread of its own (where
 it runs now). Before, only a loop the module wrote could be stopped at all: ``eval`` code
-never was, so that row is not run there.
+never was, so that row is not run there. The last row runs beside a busy Python thread (as a
+busy kernel would be), where a script thread that takes the GIL shows most.
 
 The costs: a tight loop in a script context with no watchdog, the engine's interrupt, the
 loops' checks and both (best of 5), alone and beside a busy Python thread (the interrupt
-handler is Python, so it needs the GIL each time the engine asks, every 10,000 checks); and
-``get_player_snapshot`` round trips to two worlds on one bridge, one with each watchdog, in
-alternating blocks.
+handler is Python, so each time the engine asks it the script's thread takes the GIL), with
+how many times the engine asked; and ``get_player_snapshot`` round trips to two worlds on one
+bridge, one with each watchdog, taking turns call by call, alone and beside a busy Python
+thread.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import statistics
 import threading
@@ -42,17 +45,19 @@ from mcbews_repl.sim.host import ScriptHost, Watchdog
 from mcbews_repl.sim.hostapi import HostApi, HostOptions
 from mcbews_repl.sim.modules import guard_loops
 
-CASES = (("bridge loop", "loop"), ("own thread", "loop"), ("own thread", "eval"),
-         ("own thread", "regex"))  # fmt: skip
+CASES = (("bridge loop", "loop", False), ("own thread", "loop", False),
+         ("own thread", "eval", False), ("own thread", "regex", False),
+         ("own thread", "eval", True))  # fmt: skip
 QUIET_SAMPLES = 100
 LOOP = "(() => {{ let n = 0; for (let i = 0; i < {count}; i++) {{ n += i % 7; }} return n; }})()"
-CALL_BLOCKS = 10
+WARM_UP_CALLS = 20
 
 
 @dataclass
 class Run:
     layout: str
     kind: str
+    busy: bool  # beside a busy Python thread
     quiet: list[float] = field(default_factory=list)
     during: list[float] = field(default_factory=list)
     opened_ms: list[float] = field(default_factory=list)
@@ -65,7 +70,8 @@ def percentile(samples: list[float], q: float) -> float:
 
 
 def once(run: Run) -> None:
-    with mcbews_repl.start(port=0) as mc, other_game(mc) as other:
+    beside = busy_python() if run.busy else contextlib.nullcontext()
+    with beside, mcbews_repl.start(port=0) as mc, other_game(mc) as other:
         if run.layout == "bridge loop":
             hung = HungWorld.bridge_loop(mc)
         else:
@@ -88,8 +94,9 @@ def once(run: Run) -> None:
 
 def row(run: Run) -> str:
     quiet, during = run.quiet, run.during
+    layout = f"{run.layout}, beside a busy Python thread" if run.busy else run.layout
     return (
-        f"| {run.layout} | `{run.kind}` | {statistics.median(run.hang_s):.1f} "
+        f"| {layout} | `{run.kind}` | {statistics.median(run.hang_s):.1f} "
         f"| {statistics.median(quiet):.1f} / {percentile(quiet, 0.99):.1f} "
         f"| {len(during)} | {statistics.median(during):.1f} / {percentile(during, 0.99):.1f} "
         f"/ {max(during):.0f} | {max(run.opened_ms):.0f} |"
@@ -104,16 +111,43 @@ def script_host(watchdog: Watchdog) -> ScriptHost:
     return ScriptHost(api, None, hang_threshold_ms=600_000, watchdog=watchdog)
 
 
-def loop_ms(cases: list[tuple[str, ScriptHost, str]], repeats: int) -> dict[str, float]:
-    """Each case's best time, the cases taking turns so that a change of load hits them all."""
+@contextmanager
+def counting_questions(host: ScriptHost) -> Iterator[list[int]]:
+    """How many times the engine asks ``host``'s interrupt handler meanwhile (each time, the
+    script's thread takes the GIL); [0] with no handler."""
+    asked = [0]
+    watch = host._watch
+    if watch is None:
+        yield asked
+        return
+    answer = watch.check
+
+    def check() -> int:
+        asked[0] += 1
+        return answer()
+
+    watch.check = check  # type: ignore[method-assign]  # the handler looks it up each time
+    try:
+        yield asked
+    finally:
+        del watch.check
+
+
+def loop_ms(
+    cases: list[tuple[str, ScriptHost, str]], repeats: int
+) -> tuple[dict[str, float], dict[str, int]]:
+    """Each case's best time and the questions the engine asked in one loop, the cases
+    taking turns so that a change of load hits them all."""
     best = {name: float("inf") for name, _, _ in cases}
+    asked = dict.fromkeys(best, 0)
     for _ in range(repeats):
         for name, host, code in cases:
-            with host._job():  # one job, as the host runs it: its deadline starts now
+            with host._job(), counting_questions(host) as questions:  # one job, as the host runs
                 start = time.perf_counter()
                 host._ctx.eval(code)
                 best[name] = min(best[name], (time.perf_counter() - start) * 1000)
-    return best
+            asked[name] = max(asked[name], questions[0])
+    return best, asked
 
 
 @contextmanager
@@ -142,24 +176,26 @@ def loop_costs(iterations: int, repeats: int) -> list[str]:
     cases = [("no watchdog", plain, source), ("the engine's interrupt", engine, source),
              ("the loops' checks", plain, guard_loops(source)),
              ("both (a prototype's loop)", engine, guard_loops(source))]  # fmt: skip
-    alone = loop_ms(cases, repeats)
+    alone, asked = loop_ms(cases, repeats)
     with busy_python():
-        busy = loop_ms(cases[:2], repeats)
+        busy, _ = loop_ms(cases[:2], repeats)
     base, busy_base = alone["no watchdog"], busy["no watchdog"]
     rows = []
     for name, ms in alone.items():
         beside = f"{busy[name]:.0f} ({busy[name] / busy_base:.2f}x)" if name in busy else "not run"
-        rows.append(f"| {name} | {ms:.0f} ({ms / base:.2f}x) | {beside} |")
+        rows.append(f"| {name} | {ms:.0f} ({ms / base:.2f}x) | {beside} | {asked[name]:,} |")
     return [
         f"A loop of {iterations:,} iterations in one script context, best of {repeats}, ms:",
         "",
-        "| watchdog | alone | beside a busy Python thread |",
-        "|---|---|---|",
+        "| watchdog | alone | beside a busy Python thread | handler calls in one loop |",
+        "|---|---|---|---|",
         *rows,
     ]
 
 
-async def call_costs(count: int) -> list[str]:
+async def call_samples(count: int) -> tuple[dict[str, list[float]], int]:
+    """Round trips (µs) to a world of each watchdog, and the questions the engine asked the
+    engine's world meanwhile."""
     samples: dict[str, list[float]] = {"engine": [], "loops": []}
     async with (
         mcbews_repl.serve(port=0) as mc,
@@ -171,25 +207,45 @@ async def call_costs(count: int) -> list[str]:
             await mc.wait_connected(timeout=30)
         by_kind = {"engine": mc.connections[0], "loops": mc.connections[1]}
         players = {"engine": "Ann", "loops": "Bob"}  # alike: new players, the same kit
-        for block in range(CALL_BLOCKS + 1):
-            for kind, connection in by_kind.items():
-                for _ in range(count // CALL_BLOCKS if block else 20):  # block 0: warm-up
+        assert engine.host is not None
+        with counting_questions(engine.host) as asked:
+            for i in range(count + WARM_UP_CALLS):  # the kinds take turns call by call
+                for kind in ("engine", "loops") if i % 2 else ("loops", "engine"):
                     start = time.perf_counter()
                     await mc.call("get_player_snapshot", target=players[kind],
-                                  connection=connection)  # fmt: skip
-                    if block:
+                                  connection=by_kind[kind])  # fmt: skip
+                    if i >= WARM_UP_CALLS:
                         samples[kind].append((time.perf_counter() - start) * 1e6)
-    ratio = statistics.median(samples["engine"]) / statistics.median(samples["loops"])
+    return samples, asked[0]
+
+
+def call_costs(count: int) -> list[str]:
+    measured = {"alone": asyncio.run(call_samples(count))}
+    with busy_python():
+        measured["beside a busy Python thread"] = asyncio.run(call_samples(count))
+    rows, ratios = [], []
+    for where, (samples, asked) in measured.items():
+        for kind, name in (
+            ("loops", "the loops' checks"),
+            ("engine", "the engine's interrupt and the loops' checks"),
+        ):
+            s = samples[kind]
+            calls = f"{asked / len(s):.2f}" if kind == "engine" else "0"
+            rows.append(
+                f"| {where} | {name} | {len(s)} | {statistics.median(s):.0f} "
+                f"/ {percentile(s, 0.99):.0f} | {calls} |"
+            )
+        ratio = statistics.median(samples["engine"]) / statistics.median(samples["loops"])
+        ratios.append(f"{ratio:.2f}x {where}")
     return [
-        f"`get_player_snapshot` round trips over pull, {CALL_BLOCKS} alternating blocks, µs:",
+        "`get_player_snapshot` round trips over pull, the two worlds taking turns, µs "
+        "(handler calls: the engine asked the handler, per call, ticks included):",
         "",
-        "| watchdog | n | p50 / p99 |",
-        "|---|---|---|",
-        *(f"| {kind} | {len(s)} | {statistics.median(s):.0f} / {percentile(s, 0.99):.0f} |"
-          for kind, s in (("the loops' checks", samples["loops"]),
-                          ("the engine's interrupt and the loops' checks", samples["engine"]))),
+        "| | watchdog | n | p50 / p99 | handler calls per call |",
+        "|---|---|---|---|---|",
+        *rows,
         "",
-        f"The engine's interrupt: {ratio:.2f}x the call's p50.",
+        f"The engine's interrupt: the call's p50 {', '.join(ratios)}.",
     ]  # fmt: skip
 
 
@@ -205,7 +261,23 @@ loop; *own thread*: where it runs now. `loop` is `while (true)` in the cell, whi
 own checks stop at 3 s; `eval` (`eval("while (true) {}")`) and `regex` (a catastrophic
 regular expression) only the engine's interrupt stops, 0.5 s later. Before this change
 `eval` and `regex` were never stopped, so they are not run on the bridge loop: there every
-game's commands would wait until the kernel restarted.
+game's commands would wait until the kernel restarted. The last row runs beside a busy Python
+thread, as a busy kernel would be.
+
+The engine's interrupt handler is a Python callback: each time QuickJS asks it (every 10,000
+checks), the script's thread takes the GIL. It is installed only once a job has run past its
+deadline, by the script host's watchdog thread (docs/sim.md), so a job within its deadline is
+never asked. Before, it was installed for every job. Measured then, at `2770297` on this
+machine (other processes using 0.51 of 2 cores), with this script: the 2,000,000-iteration
+loop asked it 400 times (a prototype's loop, whose checks count too, 1,007) and took 2.04x
+beside a busy Python thread (2.91x and 3.00x in two earlier runs); beside a busy Python
+thread the other game's commands during the `eval` hang took 47.9 / 124.1 ms (p50 / p99,
+quiet 45.4 / 120.6): the hung world's thread, asking about every 25 µs, was one more taker
+of the GIL for the whole hang. A `get_player_snapshot` call asked it 0.89 times (ticks
+included), short enough that its p50 was 1.02x alone and 0.85x-1.01x beside a busy Python
+thread (where a p50 swings by the switch interval's 5 ms from run to run). The soak
+(`bench_soak.py`, its "a prototype hangs a simulated world" row, on a loaded machine) saw the
+good game's p99 at 48-174 ms then.
 """
 
 
@@ -216,13 +288,13 @@ def main() -> None:
     passes = 1 if args.quick else 3
     logging.getLogger("mcbews_repl").setLevel(logging.CRITICAL)  # the hangs are expected
     meter = LoadMeter.start()
-    runs = [Run(layout, kind) for layout, kind in CASES]
+    runs = [Run(layout, kind, busy) for layout, kind, busy in CASES]
     for _ in range(passes):  # every case in every pass: a change of load hits them all
         for run in runs:
             once(run)
             print(row(run), flush=True)
     loops = loop_costs(200_000 if args.quick else 2_000_000, 5)
-    calls = asyncio.run(call_costs(200 if args.quick else 2000))
+    calls = call_costs(200 if args.quick else 2000)
     text = "\n".join(
         [
             INTRO,

@@ -11,9 +11,11 @@ Each entry from Python into JavaScript is one *job* (a tick's callbacks, an even
 command, a prototype's load, with the promise jobs it leaves), and each job may run for the
 hang threshold (docs/sim.md "The watchdog"): the loops of every module the host loads check
 the clock themselves (:mod:`.modules`), and the engine's own interrupt (:mod:`.interrupt`)
-ends whatever else runs on, where this platform lets it be installed. Memory and stack are
-bounded as well. Prototypes (:meth:`ScriptHost.define_prototype`) are loaded into the running
-addon by :mod:`.modules` and ``modules.js``, whose one entry function hands back only text.
+ends whatever else runs on, where this platform lets it be installed (by a watchdog thread of
+the host's, once a job is past its deadline; :meth:`ScriptHost.close` joins it). Memory and
+stack are bounded as well. Prototypes (:meth:`ScriptHost.define_prototype`) are loaded into
+the running addon by :mod:`.modules` and ``modules.js``, whose one entry function hands back
+only text.
 """
 
 from __future__ import annotations
@@ -142,19 +144,29 @@ class ScriptHost:
         self._ctx.set_memory_limit(SCRIPT_MEMORY_LIMIT_BYTES)
         self._ctx.set_max_stack_size(SCRIPT_STACK_LIMIT_BYTES)
         self._watch = attach(self._ctx, SCRIPT_STACK_LIMIT_BYTES) if watchdog == "engine" else None
-        if self._watch is not None:
-            weakref.finalize(self, detach, self._watch)
+        if self._watch is not None:  # a host dropped unclosed still ends its thread
+            weakref.finalize(self, detach, self._watch, wait=False)
         self.watchdog: Watchdog = "engine" if self._watch is not None else "loops"
         self._ctx.add_callable("__sim_call", self._call)
         self._ctx.set("__sim_slot_lines", SLOT_LINES)
         self._ctx.set("__sim_hang_message", self.hang_message)
         self._entry: Any = None
-        with self._job():
-            self._ctx.eval(_source("shim.js"))
-            self._entry = self._ctx.eval(_source("modules.js"))  # the one entry from Python
-        self._enter("configure", json.dumps(restricted_execution()))
-        if bundle_source is not None:
-            self._load_module(bundle_source)
+        try:
+            with self._job():
+                self._ctx.eval(_source("shim.js"))
+                self._entry = self._ctx.eval(_source("modules.js"))  # the one entry from Python
+            self._enter("configure", json.dumps(restricted_execution()))
+            if bundle_source is not None:
+                self._load_module(bundle_source)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """End the engine watchdog's thread and join it (the world is closing, or loads its
+        scripts again). A job run afterwards has only the loops' checks."""
+        if self._watch is not None:
+            detach(self._watch)
 
     # --- jobs: each entry from Python, watched ---------------------------------------------
     @contextmanager

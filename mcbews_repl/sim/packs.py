@@ -99,13 +99,17 @@ def load_pack(
     entry = script_entry(pack.manifest)
     assert entry is not None  # pack_problems checked it
     host = ScriptHost(api, None, hang_threshold_ms=hang_threshold_ms, watchdog=watchdog)
-    for path, resolved in _link_order(pack, entry):
-        source = pack.files[path].decode("utf-8")
-        slot = host.compile_module(path, source, user=path.startswith(USER_MODULES))
-        host.run_module(path, slot, resolved)
-    if host.errors:
-        first = host.errors[0]
-        raise PackError(f"the pack {pack.name} failed to load: {first.message}\n{first.stack}")
+    try:
+        for path, resolved in _link_order(pack, entry):
+            source = pack.files[path].decode("utf-8")
+            slot = host.compile_module(path, source, user=path.startswith(USER_MODULES))
+            host.run_module(path, slot, resolved)
+        if host.errors:
+            first = host.errors[0]
+            raise PackError(f"the pack {pack.name} failed to load: {first.message}\n{first.stack}")
+    except BaseException:
+        host.close()  # its watchdog thread ends with it
+        raise
     return host
 
 

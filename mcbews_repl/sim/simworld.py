@@ -198,6 +198,8 @@ class SimWorld:
         its dynamic properties stay); return why they did not load, or None."""
         if self._addon is False:
             return None
+        if self.host is not None:
+            self.host.close()
         self.host, self.addon_refused = None, None
         self.api.custom_commands.clear()  # the new scripts register theirs at startup
         try:
@@ -241,6 +243,8 @@ class SimWorld:
     async def close(self) -> None:
         await self.disconnect()
         await self.clock.stop()
+        if self.host is not None:
+            self.host.close()  # joins its watchdog thread
 
     async def advance(self, ticks: int = 1) -> None:
         """Fast-forward: run ``ticks`` ticks now (any clock mode)."""

@@ -36,7 +36,15 @@ def hang_ended(sim: SimHandle) -> bool:
 
 
 def sim_threads() -> list[str]:
-    return [t.name for t in threading.enumerate() if t.name.startswith("mcbews-sim")]
+    """The worlds' threads (``mcbews-sim``, ``mcbews-sim-Ana``...), not their watchdogs'."""
+    names = [t.name for t in threading.enumerate() if t.name.startswith("mcbews-sim")]
+    return [name for name in names if name != interrupt.WATCHDOG_THREAD_NAME]
+
+
+def watchdog_threads(before: frozenset[threading.Thread] = frozenset()) -> int:
+    """The script hosts' engine watchdog threads, but those in ``before``."""
+    found = {t for t in threading.enumerate() if t.name == interrupt.WATCHDOG_THREAD_NAME}
+    return len(found - before)
 
 
 async def another_game_answers(mc: Minecraft) -> list[str]:
@@ -67,13 +75,18 @@ def test_a_hung_prototype_holds_up_no_other_game() -> None:
 
 
 def test_each_world_has_its_thread_and_close_joins_them() -> None:
+    before = frozenset(threading.enumerate())  # an earlier test's host may still be ending
     with mcbews_repl.start(port=0) as mc:
         sims = mc.simulate(worlds=3).result(120)
         assert len(sim_threads()) == 3
+        if interrupt.available():  # each world's script host has its engine watchdog's thread
+            assert watchdog_threads(before) == 3
         assert len({sim.raw.loop for sim in sims}) == 3  # a loop each, none the bridge's
         assert all(sim.raw.loop is not mc._runtime.loop for sim in sims)
         first = mc.simulate().result(60)
         again = mc.simulate().result(60)  # %mc sim again: the first world's thread ends
         assert first.raw.loop is not again.raw.loop
         wait_until(lambda: len(sim_threads()) == 4, 60)
+        wait_until(lambda: watchdog_threads(before) == 4 * interrupt.available(), 60)
     assert sim_threads() == []
+    assert watchdog_threads(before) == 0

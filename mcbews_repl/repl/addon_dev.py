@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -196,10 +195,8 @@ class AddonDev:
         if folder is not None:
             path = Path(folder).expanduser()
             return path, sim is not None and sim.raw.behavior_packs == path
-        if sim is not None:
-            if sim.raw.behavior_packs is None:  # the simulated world gets a folder of its own
-                sim.raw.behavior_packs = Path(tempfile.mkdtemp(prefix="mcbews-sim-packs-"))
-            return sim.raw.behavior_packs, True
+        if sim is not None:  # its own folder, or a temporary one removed when it closes
+            return sim.packs_folder(), True
         known = development_folders()
         for found in known:
             if found.path.is_dir():

@@ -26,6 +26,7 @@ from ..sim.model import WorldState
 from ..sim.simworld import Edition, Pack
 from .render import GameText
 from .runtime import Pending, Runtime
+from .scratch import make_scratch, remove_scratch
 
 if TYPE_CHECKING:
     from .handle import Minecraft
@@ -83,6 +84,7 @@ class SimHandle:
     def __init__(self, world: SimWorld, thread: Runtime) -> None:
         self.raw = world  # the SimWorld itself: touch it only on its own thread (raw.loop)
         self._thread = thread
+        self._scratch: Path | None = None  # the packs folder made for it, removed on close
 
     @classmethod
     async def launch(
@@ -104,6 +106,15 @@ class SimHandle:
             thread.stop()
             raise
         return cls(world, thread)
+
+    def packs_folder(self) -> Path:
+        """The world's development behavior packs folder: the one it was given, else a
+        temporary one made now and removed when the world closes (scratch.py)."""
+        folder = self.raw.behavior_packs
+        if folder is None:
+            folder = self._scratch = make_scratch("mcbews-sim-packs-")
+            self._on_loop(setattr, self.raw, "behavior_packs", folder)
+        return folder
 
     def connect(self, url: str) -> Pending[None]:
         """``/connect <url>`` in this world (a new connection replaces its old one)."""
@@ -203,7 +214,16 @@ class SimHandle:
 
     async def close(self) -> None:
         """Close the world on its thread, then end the thread (awaitable from any loop). A
-        world still busy after a while is left to its thread, which the process ends."""
+        world still busy after a while is left to its thread, which the process ends. The
+        packs folder made for it goes too."""
+        try:
+            await self._close_thread()
+        finally:
+            if self._scratch is not None:
+                remove_scratch(self._scratch)
+                self._scratch = None
+
+    async def _close_thread(self) -> None:
         if not self._thread.running:
             return
         closing = self._submit(self.raw.close(), "close the simulated world")

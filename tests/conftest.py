@@ -23,15 +23,8 @@ def user_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     into the cache of the person running them; kernels and commands started by tests
     inherit it (mcbews_repl/userdirs.py)."""
     folder = tmp_path_factory.mktemp("user-cache")
-    saved = {name: os.environ.get(name) for name in ("XDG_CACHE_HOME", "LOCALAPPDATA")}
-    os.environ["XDG_CACHE_HOME"] = str(folder)
-    if os.name == "nt":
-        os.environ["LOCALAPPDATA"] = str(folder)
-    try:
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("XDG_CACHE_HOME", str(folder))
+        if os.name == "nt":
+            env.setenv("LOCALAPPDATA", str(folder))
         yield folder
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value

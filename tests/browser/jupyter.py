@@ -305,3 +305,22 @@ def check_the_live_map_draws_once(page: Any) -> Any:
     assert first[0]["seen"] and first[0]["players"] == ["Steve", "Alex"], first
     assert not first[1]["seen"] and first[1]["players"] == ["Steve", "Alex"], first
     return page.locator(f"{PANEL} .mcbews-live-map").first
+
+
+def wait_for_alex(page: Any, where: str) -> None:
+    """Until the live map shows Alex at ``where`` (it refreshes on a timer), within a minute."""
+    page.wait_for_function(
+        "([sel, where]) => document.querySelector(sel)?.getAttribute('data-where') === where",
+        arg=[f"{PANEL} .mcbews-live-map g.player[data-name='Alex']", where],
+        timeout=60_000,
+    )
+
+
+def explore_alex(page: Any) -> Any:
+    """The first explore table, its player picked as Alex: only Alex's rows left. The table."""
+    table = page.locator(f"{PANEL} .mcbews-explore").first
+    table.scroll_into_view_if_needed()
+    table.locator("select[data-column='player']").select_option("Alex")
+    players = set(table.locator("tbody tr td:first-child").all_inner_texts())
+    assert players == {"Alex"}, players
+    return table

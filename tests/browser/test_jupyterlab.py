@@ -38,11 +38,13 @@ from .jupyter import (
     check_the_live_map_draws_once,
     chromium,
     column,
+    explore_alex,
     jupyter_server,
     maps,
     notebook_page,
     outputs,
     run_cell,
+    wait_for_alex,
 )
 
 # Chromium driving JupyterLab: outside `make test-fast`.
@@ -137,24 +139,8 @@ def check_02(page: Any) -> None:
     page.wait_for_function("(e) => e.textContent === 'paused'", arg=status.element_handle())
 
 
-ALEX_ON_THE_MAP = f"{PANEL} .mcbews-live-map g.player[data-name='Alex']"
-
-
-def wait_for_alex(page: Any, where: str) -> None:
-    """Until the live map shows Alex at ``where`` (it refreshes on a timer), within a minute."""
-    page.wait_for_function(
-        "([sel, where]) => document.querySelector(sel)?.getAttribute('data-where') === where",
-        arg=[ALEX_ON_THE_MAP, where],
-        timeout=60_000,
-    )
-
-
 def check_03(page: Any) -> None:
-    table = page.locator(f"{PANEL} .mcbews-explore").first
-    table.scroll_into_view_if_needed()
-    table.locator("select[data-column='player']").select_option("Alex")
-    players = set(table.locator("tbody tr td:first-child").all_inner_texts())
-    assert players == {"Alex"}, players
+    table = explore_alex(page)
     assert table.locator(".count").inner_text().startswith("7 of 18 rows")
     table.locator("thead th", has_text="amount").click()  # sort by amount, most last
     amounts = [int(a) for a in column(page, table.locator("table"), "amount")]

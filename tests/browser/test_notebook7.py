@@ -21,13 +21,14 @@ from .jupyter import (
     ARTIFACTS,
     NOTEBOOK7,
     NOTEBOOKS,
-    PANEL,
     check_reads_well,
     check_the_live_map_draws_once,
     chromium,
+    explore_alex,
     jupyter_server,
     notebook_page,
     run_cell,
+    wait_for_alex,
 )
 
 # Chromium driving Notebook 7: outside `make test-fast`.
@@ -52,22 +53,10 @@ def check_02(page: Any) -> None:
     page.screenshot(path=str(ARTIFACTS / "notebook7-live-map.png"))
     run_cell(page, "await mc.command('tp Alex 30 64 20')")
     live.scroll_into_view_if_needed()  # back on screen: the map looks again
-    page.wait_for_function(
-        "(sel) => document.querySelector(sel)?.getAttribute('data-where') === '30.5, 64, 20.5'",
-        arg=f"{PANEL} .mcbews-live-map g.player[data-name='Alex']",
-        timeout=60_000,
-    )
+    wait_for_alex(page, "30.5, 64, 20.5")
 
 
-def check_03(page: Any) -> None:
-    table = page.locator(f"{PANEL} .mcbews-explore").first
-    table.scroll_into_view_if_needed()
-    table.locator("select[data-column='player']").select_option("Alex")
-    players = set(table.locator("tbody tr td:first-child").all_inner_texts())
-    assert players == {"Alex"}, players
-
-
-CHECKS = {"02": check_02, "03": check_03}
+CHECKS = {"02": check_02, "03": explore_alex}
 
 
 @pytest.mark.timeout(400)

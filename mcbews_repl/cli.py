@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from . import __version__, bundled
 from .cleantext import clean_text
-from .exceptions import MissingDependency
+from .exceptions import MissingDependency, PackError
 from .sansio import (
     BridgeProtocol,
     Channel,
@@ -221,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, rest = parser.parse_known_args(argv)
     try:
         return _dispatch(parser, args, rest)
-    except MissingDependency as exc:
+    except (MissingDependency, PackError) as exc:  # a missing extra; a pack held open
         print(f"mcbews-repl: {exc}", file=sys.stderr)
         return 1
 

@@ -39,7 +39,8 @@
 
 Remote misbehaviour (malformed frames, junk chunks) is never raised: the sans-I/O core
 reports it as events. Plain local misuse (a bad argument) raises ``ValueError`` or
-``TypeError`` with a message that says what to fix. tests/test_exceptions.py checks that
+``TypeError`` with a message that says what to fix (:func:`wrong_type` words a wrong type the
+same way everywhere: what is accepted, then what was given). tests/test_exceptions.py checks that
 every public exception class of the package derives from :class:`McbewsError`, but for
 :class:`CallInterrupted`.
 """
@@ -66,6 +67,7 @@ __all__ = [
     "PrototypeError",
     "RequestTimeout",
     "WhichWorld",
+    "wrong_type",
 ]
 
 
@@ -265,3 +267,17 @@ class CallInterrupted(KeyboardInterrupt):
     been sent. It is a ``KeyboardInterrupt`` (not a :class:`McbewsError`) so that
     ``except Exception`` around a call does not swallow the user's interrupt.
     """
+
+
+def wrong_type(accepted: str, given: object) -> TypeError:
+    """The ``TypeError`` for an argument of the wrong type: ``accepted`` says what the
+    argument takes (``"port must be a whole number 0..65535"``), then what it was given."""
+    if given is None:
+        return TypeError(f"{accepted}, not None")
+    shown = repr(given)
+    shown = shown if len(shown) <= _SHOWN_CHARS else shown[: _SHOWN_CHARS - 1] + "…"
+    kind = type(given).__name__
+    return TypeError(f"{accepted}, not {shown} ({'an' if kind[0] in 'aeiou' else 'a'} {kind})")
+
+
+_SHOWN_CHARS = 60  # of a wrong value in the message: enough to recognise it

@@ -418,3 +418,12 @@ CAPTURE_JSON_DEPTH_MAX: Final = _bound(
     "parser fails near 1,000 (a 100,000-deep line once ended replay with a RecursionError)",
     setting=False,
 )
+DOCTOR_CAPTURES_KEPT: Final = _bound(
+    "doctor_captures_kept",
+    50,
+    "captures",
+    "the doctor saves each session to the user's cache folder unless told where; past the 50 "
+    "newest (a few KiB each), the oldest is deleted when a new one is saved, so a cache "
+    "never fills a disk however often the doctor runs",
+    setting=False,
+)

@@ -125,3 +125,24 @@ def test_docs_lists_the_pages_and_gives_one_pages_path(capsys: pytest.CaptureFix
     assert capsys.readouterr().out == f"{bundled.root() / 'addon' / 'README.md'}\n"
     assert main(["docs", "nope"]) == 2
     assert capsys.readouterr().err.startswith("mcbews-repl docs: no page 'nope'; the pages: ")
+
+
+def test_an_export_over_a_file_minecraft_holds_open_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "mcbews_bridge.mcaddon"
+    assert main(["addon", "export", str(target)]) == 0
+    real = os.replace
+
+    def replace(src: str, dst: str) -> None:  # Windows, while the game imports the file
+        if Path(dst) == target:
+            raise PermissionError(13, "The process cannot access the file", str(target))
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    capsys.readouterr()
+    assert main(["addon", "export", str(target)]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"mcbews-repl: cannot replace {target}: The process cannot access")
+    assert "close the world that uses it (or the game) and try again" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]  # no .tmp left

@@ -21,6 +21,8 @@ import zipfile
 from importlib import resources
 from typing import Final, Literal, NamedTuple
 
+from ..exceptions import PackError
+
 __all__ = [
     "DEFAULT_PACK",
     "PACKS",
@@ -71,6 +73,31 @@ def sim_bundle_path(pack: PackName = DEFAULT_PACK) -> pathlib.Path:
     return _here() / f"sim_{_check(pack)}.js"
 
 
+def _held_open(path: pathlib.Path, exc: OSError) -> PackError:
+    """The error for a file or folder of a pack that could not be replaced: on Windows,
+    most often because Minecraft holds it open (a world using the pack is loaded, or the
+    game is importing the ``.mcaddon``)."""
+    why = exc.strerror or str(exc)
+    return PackError(
+        f"cannot replace {path}: {why}. Minecraft may hold the pack's files open: close the "
+        "world that uses it (or the game) and try again; otherwise check that you may write "
+        f"to {path.parent}"
+    )
+
+
+def _replace_file(written: pathlib.Path, target: pathlib.Path) -> None:
+    """Put ``written`` (a finished temporary file) in place of ``target`` at once.
+
+    Raises:
+        PackError: ``target`` cannot be replaced (held open, or not writable).
+    """
+    try:
+        os.replace(written, target)
+    except PermissionError as exc:
+        written.unlink(missing_ok=True)
+        raise _held_open(target, exc) from exc
+
+
 def _pack_files(pack: PackName) -> list[tuple[str, bytes]]:
     root = bundle_path(pack)
     if not (root / "manifest.json").is_file():
@@ -100,5 +127,5 @@ def export_mcaddon(
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, data)
-    os.replace(tmp, target)
+    _replace_file(tmp, target)
     return target

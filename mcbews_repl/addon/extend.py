@@ -9,14 +9,7 @@ picks the new one up with ``/reload``; the manifest's version goes up by one pat
 importing the ``.mcaddon`` takes it as an update. Every pack written passes
 :func:`.checks.require_valid` first.
 
-Where the game reads development packs (docs/capabilities.md):
-
-* Windows, the current launcher: ``%APPDATA%\\Minecraft Bedrock\\Users\\Shared\\games\\com.mojang``
-* Windows, the Microsoft Store build before it:
-  ``%LOCALAPPDATA%\\Packages\\Microsoft.MinecraftUWP_8wekyb3d8bbwe\\LocalState\\games\\com.mojang``
-* a Bedrock Dedicated Server: next to ``bedrock_server`` (or ``bedrock_server.exe``)
-
-each with ``development_behavior_packs`` inside.
+Where the games read development packs: :data:`GAME_FOLDERS` (docs/capabilities.md).
 """
 
 from __future__ import annotations
@@ -31,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..exceptions import PackError
-from . import PACKS, PackName, _check, bundle_path
+from . import PACKS, PackName, _check, _held_open, _replace_file, bundle_path
 from .checks import require_valid
 
 __all__ = [
@@ -39,6 +32,7 @@ __all__ = [
     "development_folders",
     "export_with_prototypes",
     "pack_with_prototypes",
+    "where_games_keep_them",
     "write_pack_folder",
 ]
 
@@ -67,28 +61,55 @@ class KnownFolder:
     path: Path
 
 
+# Where each game on Windows reads development packs: the game, the variable its folder is
+# under, the folders from there to com.mojang (README, "Connecting a real world" and
+# "Minecraft Education, for teachers"; Preview's from the Minecraft Wiki's com.mojang page,
+# which puts the shared folder of both launchers under Users\Shared; docs/capabilities.md).
+# Most likely first.
+GAME_FOLDERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("Minecraft for Windows (the current launcher)", "APPDATA",
+     ("Minecraft Bedrock", "Users", "Shared", "games", "com.mojang")),
+    ("Minecraft Education (the desktop installer's build)", "APPDATA",
+     ("Minecraft Education Edition", "games", "com.mojang")),
+    ("Minecraft Education (the Microsoft Store build)", "LOCALAPPDATA",
+     ("Packages", "Microsoft.MinecraftEducationEdition_8wekyb3d8bbwe", "LocalState", "games",
+      "com.mojang")),
+    ("Minecraft Preview for Windows", "APPDATA",
+     ("Minecraft Bedrock Preview", "Users", "Shared", "games", "com.mojang")),
+    ("Minecraft from the Microsoft Store (before the new launcher)", "LOCALAPPDATA",
+     ("Packages", "Microsoft.MinecraftUWP_8wekyb3d8bbwe", "LocalState", "games", "com.mojang")),
+)  # fmt: skip
+SERVER_EXECUTABLES = ("bedrock_server", "bedrock_server.exe")
+
+
 def development_folders(
     env: Mapping[str, str] | None = None, cwd: Path | None = None
 ) -> list[KnownFolder]:
     """The development behavior packs folders of the games this machine can have, whether
-    they exist or not, most likely first."""
+    they exist or not, most likely first: those under ``%APPDATA%`` and ``%LOCALAPPDATA%``
+    (when set), then a Bedrock Dedicated Server's in ``cwd``."""
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
-    found: list[KnownFolder] = []
-    if "APPDATA" in env:
-        base = Path(env["APPDATA"]) / "Minecraft Bedrock" / "Users" / "Shared" / "games"
-        found.append(KnownFolder("Minecraft for Windows (the current launcher)",
-                                 base / "com.mojang" / DEVELOPMENT_FOLDER))  # fmt: skip
-    if "LOCALAPPDATA" in env:
-        store = Path(env["LOCALAPPDATA"]) / "Packages" / "Microsoft.MinecraftUWP_8wekyb3d8bbwe"
-        games = store / "LocalState" / "games"
-        found.append(KnownFolder("Minecraft from the Microsoft Store (before the new launcher)",
-                                 games / "com.mojang" / DEVELOPMENT_FOLDER))  # fmt: skip
-    if any((cwd / exe).is_file() for exe in ("bedrock_server", "bedrock_server.exe")):
+    found = [
+        KnownFolder(game, Path(env[variable], *parts, DEVELOPMENT_FOLDER))
+        for game, variable, parts in GAME_FOLDERS
+        if env.get(variable)
+    ]
+    if any((cwd / exe).is_file() for exe in SERVER_EXECUTABLES):
         found.append(
             KnownFolder("the Bedrock Dedicated Server in this folder", cwd / DEVELOPMENT_FOLDER)
         )
     return found
+
+
+def where_games_keep_them() -> str:
+    """Every game's development behavior packs folder as Windows writes it, one a line."""
+    lines = [
+        f"  {game}: %{variable}%\\" + "\\".join((*parts, DEVELOPMENT_FOLDER))
+        for game, variable, parts in GAME_FOLDERS
+    ]
+    lines.append(f"  a Bedrock Dedicated Server: {DEVELOPMENT_FOLDER} next to bedrock_server")
+    return "\n".join(lines)
 
 
 def _bumped(version: list[int]) -> list[int]:
@@ -164,7 +185,7 @@ def export_with_prototypes(
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, data)
-    os.replace(tmp, target)
+    _replace_file(tmp, target)
     return target
 
 
@@ -172,7 +193,12 @@ def write_pack_folder(
     folder: Path, prototypes: Mapping[str, str], pack: PackName = "stable"
 ) -> Path:
     """Write the pack into ``folder`` (a development behavior packs folder) as its own
-    folder, replacing an earlier one of that name; return the pack's folder."""
+    folder, replacing an earlier one of that name; return the pack's folder.
+
+    Raises:
+        PackError: ``folder`` is not a folder, the pack fails its checks, or the earlier
+            pack cannot be replaced (Minecraft holds its files open: close the world).
+    """
     if not folder.is_dir():
         raise PackError(f"{folder} is not a folder: create it, or give the game's development "
                         "behavior packs folder")  # fmt: skip
@@ -183,10 +209,33 @@ def write_pack_folder(
     files = pack_with_prototypes(prototypes, pack, after=earlier)
     staging = folder / f".{spec.folder}.new"
     shutil.rmtree(staging, ignore_errors=True)
-    for name, data in files.items():
-        path = staging / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    shutil.rmtree(target, ignore_errors=True)
-    os.replace(staging, target)
+    try:
+        for name, data in files.items():
+            path = staging / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+    except PermissionError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise _held_open(folder, exc) from exc
+    _swap_folder(staging, target)
     return target
+
+
+def _swap_folder(staging: Path, target: Path) -> None:
+    """Put the folder ``staging`` in place of ``target``: the old one is moved aside first,
+    whole, so a pack the game holds open (Windows refuses to move a folder with an open
+    file) stays as it was, never half deleted."""
+    aside = target.with_name(f".{target.name}.old")
+    shutil.rmtree(aside, ignore_errors=True)
+    moved = False
+    try:
+        if target.exists():
+            os.replace(target, aside)
+            moved = True
+        os.replace(staging, target)
+    except PermissionError as exc:
+        if moved and not target.exists():
+            os.replace(aside, target)  # the old pack back where it was
+        shutil.rmtree(staging, ignore_errors=True)
+        raise _held_open(target, exc) from exc
+    shutil.rmtree(aside, ignore_errors=True)

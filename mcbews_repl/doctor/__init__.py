@@ -12,7 +12,7 @@ from __future__ import annotations
 from .checks import CHECK_NAMES, Doctor, Waits
 from .probe import PROBE_WARNING
 from .report import GLYPHS, Check, DoctorReport, Verdict
-from .run import default_capture_path, run_doctor
+from .run import captures_folder, default_capture_path, run_doctor
 
 __all__ = [
     "CHECK_NAMES",
@@ -23,6 +23,7 @@ __all__ = [
     "DoctorReport",
     "Verdict",
     "Waits",
+    "captures_folder",
     "default_capture_path",
     "run_doctor",
 ]

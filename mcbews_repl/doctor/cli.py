@@ -69,7 +69,8 @@ def _parser() -> argparse.ArgumentParser:
         "--capture",
         default=None,
         metavar="PATH",
-        help="where to save the session (default: mcbews-doctor-<time>.jsonl)",
+        help="where to save the session (default: mcbews-doctor-<time>.jsonl in the "
+        "doctor folder of the user's cache folder; the output says where)",
     )
     parser.add_argument(
         "--no-redact", action="store_true", help="keep player names and chat in the capture"

@@ -76,6 +76,13 @@ class DoctorReport:
         note = f" ({self.capture_note})" if self.capture_note else ""
         return f"saved to {self.capture}{note}; attach it to a bug report"
 
+    def __str__(self) -> str:
+        """The table the terminal shows, without colour: what ``print(report)`` writes in a
+        script (doctor/view.py, ``report_printed``)."""
+        from .view import report_printed
+
+        return report_printed(self)
+
     def __repr__(self) -> str:
         verdicts = " ".join(f"{c.number}{GLYPHS[c.verdict]}" for c in self.checks)
         return clean_text(f"<DoctorReport {self.game}: {verdicts}; {self.headline}>")

@@ -8,8 +8,8 @@ nothing else.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
-import os
 import tempfile
 import time
 from pathlib import Path
@@ -17,20 +17,54 @@ from pathlib import Path
 from ..capture import Recorder, start_recording
 from ..exceptions import CaptureError
 from ..gateway import Bridge, GameConnection
+from ..limits import DOCTOR_CAPTURES_KEPT
+from ..userdirs import user_cache_dir
 from .checks import CHECK_NAMES, Doctor, Waits
 from .report import Check, DoctorReport
 
-__all__ = ["default_capture_path", "describe_game", "no_game", "run_doctor"]
+__all__ = ["captures_folder", "default_capture_path", "describe_game", "no_game", "run_doctor"]
+
+
+def captures_folder() -> Path:
+    """Where the doctor's captures go unless told: ``doctor`` in the user's cache folder
+    (``%LOCALAPPDATA%\\mcbews-repl\\Cache\\doctor`` on Windows, ``~/.cache/mcbews-repl/doctor``
+    on Linux: :func:`mcbews_repl.userdirs.user_cache_dir`), created; the system's temporary
+    folder when that cannot be made."""
+    return _cache_or_temporary()[0]
+
+
+def _cache_or_temporary() -> tuple[Path, bool]:
+    folder = user_cache_dir() / "doctor"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return Path(tempfile.gettempdir()), False
+    return folder, True
 
 
 def default_capture_path(folder: str | Path | None = None) -> Path:
-    """``mcbews-doctor-<date>-<time>.jsonl`` in ``folder``, else here if writable, else the
-    system's temporary folder."""
-    name = f"mcbews-doctor-{dt.datetime.now():%Y%m%d-%H%M%S}.jsonl"
-    if folder is not None:
-        return Path(folder) / name
-    here = Path.cwd()
-    return (here if os.access(here, os.W_OK) else Path(tempfile.gettempdir())) / name
+    """A new ``mcbews-doctor-<date>-<time>.jsonl`` in ``folder``, else in
+    :func:`captures_folder` (where only the newest ``DOCTOR_CAPTURES_KEPT`` are kept)."""
+    where, ours = (Path(folder), False) if folder is not None else _cache_or_temporary()
+    stem = f"mcbews-doctor-{dt.datetime.now():%Y%m%d-%H%M%S}"
+    path, n = where / f"{stem}.jsonl", 1
+    while path.exists():  # two runs within a second
+        n += 1
+        path = where / f"{stem}-{n}.jsonl"
+    if ours:  # the cache folder only: the doctor's files elsewhere are the user's
+        _prune(where, keep=DOCTOR_CAPTURES_KEPT - 1)
+    return path
+
+
+def _prune(folder: Path, keep: int) -> None:
+    """Delete the oldest of the doctor's captures in ``folder`` past the ``keep`` newest."""
+    try:
+        found = sorted(folder.glob("mcbews-doctor-*.jsonl"), key=lambda p: p.stat().st_mtime)
+    except OSError:
+        return
+    for old in found[: max(len(found) - keep, 0)]:
+        with contextlib.suppress(OSError):  # open elsewhere (Windows): the next run tries
+            old.unlink(missing_ok=True)
 
 
 def describe_game(game: GameConnection) -> str:
@@ -77,10 +111,12 @@ async def run_doctor(
     game = connection or (bridge.connections[-1] if bridge.connections else None)
     if game is None:
         return no_game(bridge)
-    path = Path(capture).expanduser() if capture is not None else default_capture_path()
-    recorder, problem = _record(bridge, game, path, redact) if save else (None, "not asked")
+    path = None if not save else (
+        Path(capture).expanduser() if capture is not None else default_capture_path())  # fmt: skip
+    recorder, problem = _record(bridge, game, path, redact) if path else (None, "not asked")
     start = time.monotonic()
-    doctor = Doctor(bridge, game, probe=probe_limits, waits=waits, capture=lambda: str(path))
+    named = (lambda: str(path)) if path else (lambda: "a capture (%mc record PATH)")
+    doctor = Doctor(bridge, game, probe=probe_limits, waits=waits, capture=named)
     try:
         checks = await doctor.run()
     finally:

@@ -8,14 +8,16 @@ table's markup: a name holding ``[/]`` is shown, not parsed.
 
 from __future__ import annotations
 
+import io
 import shutil
-from typing import Any
+import sys
+from typing import IO, Any
 
 from ..cleantext import clean_text, escape_html
 from ..optional import needs
 from .report import Check, DoctorReport, Verdict
 
-__all__ = ["report_html", "report_plain", "report_table", "report_text"]
+__all__ = ["report_html", "report_plain", "report_printed", "report_table", "report_text"]
 
 _HTML_COLOURS: dict[Verdict, str] = {"ok": "#1a7f37", "failed": "#cf222e", "unsure": "#9a6700"}
 _RICH_STYLES: dict[Verdict, str] = {
@@ -100,6 +102,40 @@ def report_text(report: DoctorReport, width: int | None = None) -> str:
     with console.capture() as capture:
         console.print(report_table(report))
     return capture.get().rstrip("\n")
+
+
+def report_printed(report: DoctorReport, stream: IO[str] | None = None) -> str:
+    """What ``print(report)`` writes to ``stream`` (default: ``sys.stdout``): the terminal's
+    table without colour (paragraphs when rich is not installed). A stream whose encoding
+    lacks the box lines (a Windows code page, cp1252, in a file the output was redirected
+    to) gets the table in ASCII, and a ``?`` for each character it cannot encode (the
+    glyphs: the word beside each says the same)."""
+    encoding = getattr(stream or sys.stdout, "encoding", None) or "utf-8"
+    try:
+        from rich import box
+        from rich.console import Console
+    except ImportError:
+        return _encodable(report_plain(report), encoding)
+    width = max(shutil.get_terminal_size((120, 40)).columns, 80)
+    console = Console(file=io.StringIO(), width=width, color_system=None, force_terminal=False,
+                      force_jupyter=False, highlight=False)  # fmt: skip
+    table = report_table(report)
+    if _encodable(_BOX_LINES, encoding) != _BOX_LINES:
+        table.box = box.ASCII
+    with console.capture() as capture:
+        console.print(table)
+    lines = capture.get().rstrip("\n").splitlines()
+    return _encodable("\n".join(line.rstrip() for line in lines), encoding)
+
+
+_BOX_LINES = "─│┏┃┡━╇└┘"  # what rich's default table box draws with
+
+
+def _encodable(text: str, encoding: str) -> str:
+    try:
+        return text.encode(encoding, errors="replace").decode(encoding)
+    except LookupError:  # an encoding Python does not know: leave the text to the stream
+        return text
 
 
 def report_plain(report: DoctorReport) -> str:

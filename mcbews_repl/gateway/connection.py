@@ -45,7 +45,7 @@ from .cancel import CancelNotices
 from .delivery import Progress, deliver_text, encode_text_lines
 from .encryption import EncryptionError, SessionCipher
 from .eventlog import EventLog
-from .game_calls import GameCalls, same_call
+from .game_calls import GameCalls, check_command, check_send_text, same_call
 from .inbound import Inbound
 from .negotiate import Negotiated, negotiate
 from .observer import Direction, Observers, command_reply, ui_chat_outcome, watched
@@ -497,6 +497,7 @@ class GameConnection:
 
     @same_call(GameCalls.command)
     async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
+        check_command(line)
         if not self.observers:  # watched() would only await it: save its coroutine
             return await self._command(line, timeout, record=True)
         request = {"line": line, "timeout": timeout}
@@ -577,6 +578,7 @@ class GameConnection:
         conversation_id: str | None = None,
         title: str | None = None,
     ) -> int:
+        check_send_text(player, text)
         request = {
             "player": player,
             "text": text,

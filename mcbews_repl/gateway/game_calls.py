@@ -14,10 +14,11 @@ import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
+from ..exceptions import wrong_type
 from .delivery import Progress
 from .results import CommandResult
 
-__all__ = ["ADDED_BY_LAYER", "GameCalls", "same_call"]
+__all__ = ["ADDED_BY_LAYER", "GameCalls", "check_command", "check_send_text", "same_call"]
 
 # What each layer adds to a call, by the parameter's name (tests compare the rest).
 ADDED_BY_LAYER = {"Bridge": ("connection",), "Minecraft": ("connection",), "Connection": ()}
@@ -102,3 +103,20 @@ def same_call(spec: Callable[..., Any], adds: str = "") -> Callable[[F], F]:
         return method
 
     return apply
+
+
+def check_command(line: object) -> str:
+    """``command``'s line, checked where each layer is called (a number or None would
+    otherwise fail deep in the framing, or on another thread)."""
+    if not isinstance(line, str):
+        raise wrong_type("line must be a string (a command as typed in the game's chat, with "
+                         "or without its /)", line)  # fmt: skip
+    return line
+
+
+def check_send_text(player: object, text: object) -> None:
+    """``send_text``'s player and text, checked where each layer is called."""
+    if not isinstance(player, str):
+        raise wrong_type("player must be a string (a player's name)", player)
+    if not isinstance(text, str):
+        raise wrong_type("text must be a string", text)

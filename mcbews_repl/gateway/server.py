@@ -25,7 +25,7 @@ from websockets.asyncio.server import Server, ServerConnection
 from websockets.asyncio.server import serve as websocket_serve
 from websockets.typing import Subprotocol
 
-from ..exceptions import AddressInUse, NotConnected, RequestTimeout
+from ..exceptions import AddressInUse, NotConnected, RequestTimeout, wrong_type
 from ..limits import ACCEPT_BACKLOG, READ_LIMIT_FACTOR
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from .admission import Admission, redacting_logger
@@ -73,6 +73,17 @@ def _make_token(token: str | None) -> str | None:
     return token
 
 
+def _check_types(host: object, port: object, token: object) -> None:
+    if not isinstance(host, str):
+        raise wrong_type("host must be a string (an address such as '127.0.0.1' or '0.0.0.0')",
+                         host)  # fmt: skip
+    if isinstance(port, bool) or not isinstance(port, int):
+        raise wrong_type(f"port must be a whole number 0..{_PORT_MAX} (0 picks a free one)", port)
+    if token is not None and not isinstance(token, str):
+        raise wrong_type("token must be a string of 1-64 letters, digits or ._~- (or 'auto', "
+                         "or None)", token)  # fmt: skip
+
+
 class Bridge:
     """The handle users call ``mc``: the server, its game connections and the event log."""
 
@@ -85,6 +96,7 @@ class Bridge:
         settings: Settings | None = None,
         **options: Any,
     ) -> None:
+        _check_types(host, port, token)
         self.settings = replace(settings or Settings(), **options)
         if not 0 <= port <= _PORT_MAX:
             raise ValueError(f"port must be 0..{_PORT_MAX} (0 picks a free one), not {port}")

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..addon import PackName
-from ..addon.extend import development_folders, export_with_prototypes, write_pack_folder
+from ..addon.extend import (
+    development_folders,
+    export_with_prototypes,
+    where_games_keep_them,
+    write_pack_folder,
+)
 from ..exceptions import NotConnected, PackError, PrototypeError
 
 if TYPE_CHECKING:
@@ -57,7 +61,8 @@ def compile_typescript(source: str, name: str) -> str:
         raise PrototypeError(NO_TYPESCRIPT.format(why=why))
     done = subprocess.run(
         [node, "-e", _TRANSFORM, str(ESBUILD.parent), f"cell {name}"],
-        input=source, capture_output=True, text=True, timeout=TS_COMPILE_SECONDS, check=False,
+        input=source, capture_output=True, encoding="utf-8", timeout=TS_COMPILE_SECONDS,
+        check=False,
     )  # fmt: skip
     if done.returncode != 0:
         raise PrototypeError(f"cell {name} does not compile:\n{done.stderr.strip()}")
@@ -89,12 +94,14 @@ class Deployed:
     pack: Path
     prototypes: list[str]
     simulated: bool
+    game: str = ""  # which game's folder it found, when it looked for one
 
     def __str__(self) -> str:
         names = ", ".join(self.prototypes) or "no prototypes"
         world = "the simulated world" if self.simulated else "the game"
+        found = f"\n  the development folder of {self.game}" if self.game else ""
         return (
-            f"✔ wrote the pack with {names} to {self.pack}\n"
+            f"✔ wrote the pack with {names} to {self.pack}{found}\n"
             f"  /reload makes {world} load it (scripts start over; the world stays): "
             "await mc.addon.reload()  or  %mc /reload"
         )
@@ -185,36 +192,33 @@ class AddonDev:
         pack: PackName = "stable",
     ) -> Deployed:  # fmt: skip
         """Write the pack into a development behavior packs folder: ``folder``, else the
-        simulated world's, else the game's on this machine (docs/capabilities.md)."""
-        chosen = self._chosen(include)
-        target, simulated = self._development_folder(folder)
-        written = write_pack_folder(target, chosen, pack)
-        return Deployed(written, sorted(chosen), simulated)
+        simulated world's, else the first game's found on this machine (docs/capabilities.md).
 
-    def _development_folder(self, folder: str | Path | None) -> tuple[Path, bool]:
+        Raises:
+            PackError: no such folder, or the earlier pack there cannot be replaced
+                (Minecraft holds its files open: close the world that uses it).
+        """
+        chosen = self._chosen(include)
+        target, simulated, game = self._development_folder(folder)
+        written = write_pack_folder(target, chosen, pack)
+        return Deployed(written, sorted(chosen), simulated, game)
+
+    def _development_folder(self, folder: str | Path | None) -> tuple[Path, bool, str]:
         sim = self._mc.sim
         if folder is not None:
             path = Path(folder).expanduser()
-            return path, sim is not None and sim.raw.behavior_packs == path
-        if sim is not None:
-            if sim.raw.behavior_packs is None:  # the simulated world gets a folder of its own
-                sim.raw.behavior_packs = Path(tempfile.mkdtemp(prefix="mcbews-sim-packs-"))
-            return sim.raw.behavior_packs, True
+            return path, sim is not None and sim.raw.behavior_packs == path, ""
+        if sim is not None:  # its own folder, or a temporary one removed when it closes
+            return sim.packs_folder(), True, ""
         known = development_folders()
         for found in known:
             if found.path.is_dir():
-                return found.path, False
-        listed = "\n".join(f"  {k.where}: {k.path}" for k in known) or (
-            "  Minecraft for Windows: %APPDATA%\\Minecraft Bedrock\\Users\\Shared\\games\\"
-            "com.mojang\\development_behavior_packs\n"
-            "  the Microsoft Store build: %LOCALAPPDATA%\\Packages\\"
-            "Microsoft.MinecraftUWP_8wekyb3d8bbwe\\LocalState\\games\\com.mojang\\"
-            "development_behavior_packs\n"
-            "  a Bedrock Dedicated Server: development_behavior_packs next to bedrock_server"
-        )
+                return found.path, False, found.where
+        seen = "".join(f"\n  not found: {k.path}" for k in known)
         raise PackError(
             "no development behavior packs folder found on this machine; give one: "
-            f"mc.addon.deploy('PATH') or %mc addon deploy PATH. Where games keep it:\n{listed}"
+            "mc.addon.deploy('PATH') or %mc addon deploy PATH. Where games keep it:\n"
+            f"{where_games_keep_them()}{seen}"
         )
 
     def reload(self) -> Pending[CommandResult]:

@@ -16,7 +16,7 @@ from ..cleantext import clean_text
 from ..exceptions import NotConnected
 from ..gateway import Bridge, CommandResult, GameConnection
 from ..gateway.delivery import Progress
-from ..gateway.game_calls import GameCalls, same_call
+from ..gateway.game_calls import GameCalls, check_command, check_send_text, same_call
 from .results import CallResult
 from .runtime import Pending
 
@@ -84,6 +84,7 @@ class Connection:
 
     @same_call(GameCalls.command, _ON_THIS_GAME)
     def command(self, line: str, *, timeout: float | None = None) -> Pending[CommandResult]:
+        check_command(line)
         return self._submit(self.raw.command(line, timeout=timeout), f"/{line[:40]} on #{self.id}")
 
     @same_call(GameCalls.call, _ON_THIS_GAME)
@@ -114,6 +115,7 @@ class Connection:
         conversation_id: str | None = None,
         title: str | None = None,
     ) -> Pending[int]:
+        check_send_text(player, text)
         coro = self.raw.send_text(
             player, text, role=role, progress=progress, conversation_id=conversation_id,
             title=title,

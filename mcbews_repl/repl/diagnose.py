@@ -47,7 +47,8 @@ class Diagnosis:
         text; ``probe_limits=True`` also finds the largest command line and frame it takes,
         and the game may close the connection) and say what to do about what fails.
 
-        The session is saved to ``capture`` (default: ``mcbews-doctor-<time>.jsonl`` here),
+        The session is saved to ``capture`` (default: ``mcbews-doctor-<time>.jsonl`` in the
+        user's cache folder, ``mcbews_repl.doctor.captures_folder()``),
         redacted unless ``redact=False`` (``save=False``: no capture); the report names
         the file.
         """

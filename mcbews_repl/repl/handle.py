@@ -16,14 +16,13 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from ..cleantext import clean_text
-from ..exceptions import BridgeStopped, NotConnected
+from ..exceptions import BridgeStopped, NotConnected, wrong_type
 from ..gateway import Bridge, CommandResult, GameConnection, UiChat
 from ..gateway.delivery import Progress
-from ..gateway.game_calls import GameCalls, same_call
+from ..gateway.game_calls import GameCalls, check_command, check_send_text, same_call
 from ..limits import CALLBACK_FAILURES_KEPT, CALLBACK_FAILURES_PRINTED
 from .addon_dev import AddonDev
 from .classroom import ManyWorlds
@@ -258,7 +257,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         *,
         worlds: int | None = None,
         legacy: bool = False,
-        addon: str | None = None,
+        addon: str | os.PathLike[str] | bool | None = None,
         pack: str | None = None,
         beta_apis: bool | str | None = None,
         edition: str | None = None,
@@ -266,28 +265,36 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         """Connect a simulated world (what ``%mc sim`` does). ``pack``: ``"stable"`` (no
         experiments, the default) or ``"beta"``; ``beta_apis``: True, False or ``"auto"`` (on
         with the beta pack); ``edition``: ``"bedrock"`` or ``"education"`` (no Beta APIs);
-        ``addon``: your own build's simulator bundle (``sim_stable.js``).
+        ``addon``: False for a world without the addon (as ``SimWorld(addon=False)``), True
+        or None for the shipped pack, or the path of your own build's simulator bundle
+        (``sim_stable.js``) or of a pack folder.
 
         ``worlds=N`` starts a simulated class instead: N worlds, each hosted by its own
         student (``players``: a host name per world, or a list of names per world; default
-        Ana, Ben, Chloe ...), each with its own seed; the Pending gives their sim handles."""
-        from .classroom import start_classroom
-        from .simulate import SimOptions, start_sim
+        Ana, Ben, Chloe ...), each with its own seed; the Pending gives their sim handles.
 
-        if addon is not None and not Path(addon).is_file():
-            raise FileNotFoundError(
-                f"no simulator bundle at {addon} (npm run build in addon/ writes sim_stable.js "
-                "and sim_beta.js)"
-            )
+        Raises:
+            TypeError: an argument of the wrong type (the message says what it takes).
+            ValueError: a pack, edition or Beta APIs choice that does not exist or fit.
+            FileNotFoundError: ``addon`` names a path where nothing is.
+        """
+        from .classroom import start_classroom
+        from .simulate import SimOptions, addon_choice, check_names, start_sim
+
+        hosted = addon_choice(addon)  # a wrong choice raises here, before anything starts
         given = {"pack": pack, "beta_apis": beta_apis, "edition": edition}
         chosen = {**self.sim_defaults, **{k: v for k, v in given.items() if v is not None}}
         options = SimOptions(**chosen)
-        options.resolved()  # a bad choice raises here, before anything starts
+        options.resolved()
         if worlds is not None:
-            if legacy or addon is not None:
+            if isinstance(worlds, bool) or not isinstance(worlds, int):
+                raise wrong_type("worlds must be a whole number of worlds (worlds=5)", worlds)
+            if legacy or hosted is not True:
                 raise ValueError("worlds= starts the shipped pack's modern worlds only")
+            if isinstance(players, str):
+                check_names(players)  # says how to write one name
             return start_classroom(self, worlds, players, options)
-        return start_sim(self, players, legacy=legacy, addon=addon, options=options)
+        return start_sim(self, check_names(players), legacy=legacy, addon=hosted, options=options)
 
     # --- the calls --------------------------------------------------------------------------
 
@@ -303,6 +310,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
     def command(
         self, line: str, *, timeout: float | None = None, connection: ConnectionRef | None = None
     ) -> Pending[CommandResult]:
+        check_command(line)
 
         async def run() -> CommandResult:
             chosen = resolve(self._bridge, connection)
@@ -344,6 +352,7 @@ class Minecraft(Explore, Watch, Recordings, Diagnosis, ManyWorlds):
         title: str | None = None,
         connection: ConnectionRef | None = None,
     ) -> Pending[int]:
+        check_send_text(player, text)
         bar = progress_bar(len(text)) if progress is None else None
 
         async def run() -> int:

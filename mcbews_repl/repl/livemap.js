@@ -22,6 +22,15 @@ function render({ model, el }) {
   bar.append(button, status);
   root.append(bar, picture);
   el.append(root);
+  // The map's static copy, an output of its own for front ends that cannot draw this
+  // widget: drawn here, so hidden while this view is on the page (the rule goes with it).
+  const id = model.get("map_id");
+  if (/^[0-9a-f]+$/.test(id)) {
+    const hide = document.createElement("style");
+    const copy = `.mcbews-map-fallback[data-map="${id}"]`;
+    hide.textContent = `${copy}, .jp-OutputArea-child:has(${copy}) { display: none; }`;
+    root.append(hide);
+  }
 
   function draw() {
     picture.innerHTML = model.get("html");

@@ -7,13 +7,17 @@ task on the kernel's loop looks at the world every ``every`` seconds while the m
 visible and not paused: between your cells and during their awaits, never in parallel
 with them. Without widgets (a terminal, a front end without them) ``mc.map()`` gives a
 :class:`StaticMap`: the same picture once, as HTML in a notebook and as a text map in a
-terminal; ``.refresh()`` looks again.
+terminal; ``.refresh()`` looks again. The live map shows as two outputs, the widget and a
+static copy of its picture that the widget hides once drawn, for front ends that have the
+widget manager but cannot draw this widget (docs/repl.md, "Where the widget cannot be
+drawn").
 
 Why anywidget: its front end is one small ES module shipped inside this package (no
 JavaScript build, no separate lab extension of ours), it runs wherever Jupyter widgets
-run (JupyterLab, Notebook 7, VS Code, Colab), and its module can observe visibility and
-offer a pause button, which plain ipywidgets output cannot. anywidget and ipywidgets are
-imported only when a live map is made, so ``%load_ext`` stays fast.
+run (JupyterLab and Notebook 7, tested; VS Code and Colab, as anywidget says), and its
+module can observe visibility and offer a pause button, which plain ipywidgets output
+cannot. anywidget and ipywidgets are imported only when a live map is made, so
+``%load_ext`` stays fast.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import contextvars
 import datetime as dt
 import functools
 import importlib.util
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +48,7 @@ __all__ = ["MIN_EVERY_SECONDS", "LiveMap", "StaticMap", "widgets_available"]
 MIN_EVERY_SECONDS = 0.25
 # How long the first look may take before the map shows empty and says why.
 FIRST_LOOK_SECONDS = 10.0
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 Look = Callable[[], Pending[MapSnapshot]]
 
@@ -125,7 +131,8 @@ class LiveMap(_Map):
         self._stopped = False
         self._wake: asyncio.Event | None = None
         self.first_look()
-        self.widget = _widget_class()(html=self.html(), status=self._status(paused=False))
+        self.widget = _widget_class()(html=self.html(), status=self._status(paused=False),
+                                      map_id=uuid.uuid4().hex)  # fmt: skip
         self.widget.on_msg(self._heard)
         self.widget.observe(self._poke, names=["visible", "paused"])
         self._task: asyncio.Task[None] | None = None
@@ -201,12 +208,43 @@ class LiveMap(_Map):
             return "paused"
         return f"live: looks every {self.every:g} s while on screen"
 
+    def _ipython_display_(self) -> None:
+        """Two outputs: the widget, then its static copy (the picture as HTML, the text
+        map), which the widget's front end hides once it draws. A front end that has the
+        widget manager but cannot draw this widget (anywidget's front end missing from the
+        server, or fetched from a CDN a network blocks, as VS Code does; a saved notebook
+        reopened without its kernel) shows an error where the widget would be and never
+        falls back to the widget output's own HTML, so the copy is an output of its own;
+        pages without widgets (a saved notebook online) show it too."""
+        with needs():
+            from IPython.display import display
+
+        widget, metadata = self._widget_bundle()
+        live = {**widget, "text/plain": "the live map (a widget); its picture follows"}
+        display(live, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
+        display(self._static_copy(), raw=True)  # type: ignore[no-untyped-call]
+
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The widget, with the picture as HTML and the text map for front ends without
-        widgets (a saved notebook on a web page, a terminal)."""
+        """One output, for a front end that asks for a single bundle: the widget, with the
+        picture as HTML and the text map beside it."""
+        widget, metadata = self._widget_bundle(**kwargs)
+        return {**widget, "text/html": self.html(), "text/plain": self.text()}, metadata
+
+    def _widget_bundle(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         shown = self.widget._repr_mimebundle_(**kwargs)
         data, metadata = shown if isinstance(shown, tuple) else (shown or {}, {})
-        return {**data, "text/html": self.html(), "text/plain": self.text()}, dict(metadata)
+        view = {k: v for k, v in data.items() if k == WIDGET_VIEW}
+        return view, dict(metadata)
+
+    def _static_copy(self) -> dict[str, str]:
+        """The picture as the map's first look drew it, marked with the map's id (the
+        widget hides the copy whose id is its own: livemap.js)."""
+        return {
+            "text/html": f"<div class='mcbews-map-fallback' data-map='{self.widget.map_id}'>"
+            f"{self.html()}<div style='color:#666;font-size:0.85em'>the map when it was "
+            "drawn: its live view needs a front end that runs widgets</div></div>",
+            "text/plain": self.text(),
+        }
 
     def __repr__(self) -> str:
         return f"<LiveMap {self._status(self.paused)}; {self.refreshes} looks>"
@@ -234,6 +272,7 @@ def _widget_class() -> Any:
         html = traitlets.Unicode("").tag(sync=True)
         status = traitlets.Unicode("").tag(sync=True)
         paused = traitlets.Bool(False).tag(sync=True)
+        map_id = traitlets.Unicode("").tag(sync=True)  # names its static copy on the page
         visible = traitlets.Bool(False)  # what the front end last reported (a message)
 
     return MapWidget

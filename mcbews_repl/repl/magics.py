@@ -114,12 +114,14 @@ class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
         if args.addon is not None and not Path(args.addon).exists():
             raise UsageError(f"--addon {args.addon}: no such simulator bundle (sim_stable.js) "
                              "or pack folder")  # fmt: skip
+        if args.no_addon and args.addon is not None:
+            raise UsageError("%mc sim: --addon or --no-addon, not both")
         try:
             pending = self.handle.simulate(
                 names,
                 worlds=args.worlds,
                 legacy=args.legacy,
-                addon=args.addon,
+                addon=False if args.no_addon else args.addon,
                 pack=args.pack,
                 beta_apis=args.beta_apis,
                 edition=args.edition,

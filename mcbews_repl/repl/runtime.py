@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Generator
@@ -23,13 +24,27 @@ from ..gateway.scope import CallScope, run_in_scope
 from ..limits import CANCEL_CONFIRM_SECONDS
 from .interrupts import watching
 
-__all__ = ["Pending", "Runtime"]
+__all__ = ["Pending", "Runtime", "new_loop"]
 
 log = logging.getLogger("mcbews_repl.repl")
 T = TypeVar("T")
 
 # How long stop() waits for the loop thread to finish its clean-up before giving up.
 STOP_JOIN_SECONDS = 10.0
+_ON_WINDOWS = sys.platform == "win32"
+
+
+def new_loop() -> asyncio.AbstractEventLoop:
+    """The loop of a runtime thread: on Windows a ProactorEventLoop, whatever the process's
+    policy says. Jupyter's server and older ipykernels set the selector policy there for
+    tornado and pyzmq, and that loop waits in select(), which takes at most 512 sockets on
+    Windows; the bridge and the simulated worlds need no ``add_reader`` (websockets runs on
+    transports), so they take the loop without that ceiling (docs/windows.md)."""
+    proactor = getattr(asyncio, "ProactorEventLoop", None)
+    if _ON_WINDOWS and proactor is not None:
+        loop: asyncio.AbstractEventLoop = proactor()
+        return loop
+    return asyncio.new_event_loop()
 
 
 class Pending(Generic[T]):
@@ -151,7 +166,7 @@ class Runtime:
         self._ready.wait()
 
     def _run(self) -> None:
-        loop = asyncio.new_event_loop()
+        loop = new_loop()
         self._loop = loop
         asyncio.set_event_loop(loop)
         self._ready.set()

@@ -13,24 +13,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..cleantext import clean_text
-from ..exceptions import RequestTimeout
+from ..exceptions import RequestTimeout, wrong_type
 from ..sim import SimWorld, Vec3, default_world, make_player
 from ..sim.commands import CommandOutcome
 from ..sim.model import WorldState
 from ..sim.simworld import Edition, Pack
 from .render import GameText
 from .runtime import Pending, Runtime
+from .scratch import make_scratch, remove_scratch
 
 if TYPE_CHECKING:
     from .handle import Minecraft
 
-__all__ = ["SimHandle", "SimOptions", "make_world", "start_sim"]
+__all__ = [
+    "AddonChoice",
+    "SimHandle",
+    "SimOptions",
+    "addon_choice",
+    "check_names",
+    "make_world",
+    "start_sim",
+]
 
 log = logging.getLogger("mcbews_repl.repl")
 T = TypeVar("T")
@@ -83,6 +93,7 @@ class SimHandle:
     def __init__(self, world: SimWorld, thread: Runtime) -> None:
         self.raw = world  # the SimWorld itself: touch it only on its own thread (raw.loop)
         self._thread = thread
+        self._scratch: Path | None = None  # the packs folder made for it, removed on close
 
     @classmethod
     async def launch(
@@ -104,6 +115,15 @@ class SimHandle:
             thread.stop()
             raise
         return cls(world, thread)
+
+    def packs_folder(self) -> Path:
+        """The world's development behavior packs folder: the one it was given, else a
+        temporary one made now and removed when the world closes (scratch.py)."""
+        folder = self.raw.behavior_packs
+        if folder is None:
+            folder = self._scratch = make_scratch("mcbews-sim-packs-")
+            self._on_loop(setattr, self.raw, "behavior_packs", folder)
+        return folder
 
     def connect(self, url: str) -> Pending[None]:
         """``/connect <url>`` in this world (a new connection replaces its old one)."""
@@ -203,7 +223,16 @@ class SimHandle:
 
     async def close(self) -> None:
         """Close the world on its thread, then end the thread (awaitable from any loop). A
-        world still busy after a while is left to its thread, which the process ends."""
+        world still busy after a while is left to its thread, which the process ends. The
+        packs folder made for it goes too."""
+        try:
+            await self._close_thread()
+        finally:
+            if self._scratch is not None:
+                remove_scratch(self._scratch)
+                self._scratch = None
+
+    async def _close_thread(self) -> None:
         if not self._thread.running:
             return
         closing = self._submit(self.raw.close(), "close the simulated world")
@@ -229,6 +258,8 @@ class SimHandle:
     def __repr__(self) -> str:
         # The addon's own simulated player (MCBEWS_BRIDGE) is plumbing, not a player.
         raw = self.raw
+        if not raw.hosts_addon:
+            return f"<simulated world: {self._people()}; no addon>"
         beta = "Beta APIs on" if raw.beta_apis else "no Beta APIs"
         where = "Minecraft Education" if raw.edition == "education" else beta
         refused = ", not loaded" if raw.addon_refused else ""
@@ -249,30 +280,77 @@ def make_world(names: list[str] | None) -> WorldState:
     return world
 
 
+AddonChoice = str | os.PathLike[str] | bool | None
+ADDON_ACCEPTED = (
+    "addon must be False (no addon), True or None (the shipped pack), or the path of a "
+    "simulator bundle (.js) or a pack folder"
+)
+
+
+def addon_choice(addon: object) -> Path | bool:
+    """What a simulated world hosts: False (no addon: a world as the game is without the
+    pack), True or None (the shipped pack), or a path: a simulator bundle (a build's
+    ``sim_stable.js``) or a pack folder (an exported or deployed pack).
+
+    Raises:
+        TypeError: anything else, saying what is accepted.
+        FileNotFoundError: a path where nothing is.
+    """
+    if addon is None or isinstance(addon, bool):
+        return addon is not False
+    if not isinstance(addon, str | os.PathLike):
+        raise wrong_type(ADDON_ACCEPTED, addon)
+    path = Path(addon).expanduser()
+    if not path.exists():
+        raise FileNotFoundError(
+            f"no simulator bundle or pack folder at {addon} (npm run build in addon/ writes "
+            "sim_stable.js and sim_beta.js; mc.addon.export() and deploy() write packs)"
+        )
+    return path
+
+
+def check_names(players: object) -> list[str] | None:
+    """``players`` of one simulated world: None (Steve and Alex) or a list of names.
+
+    Raises:
+        TypeError: a string (one name is ``["Ana"]``) or anything but names.
+    """
+    if players is None:
+        return None
+    accepted = "players must be a list of names (['Ana', 'Kai'], the first hosts)"
+    if isinstance(players, str):
+        raise TypeError(f"{accepted}, not the string {players!r}: players=[{players!r}]")
+    if not isinstance(players, list | tuple):
+        raise wrong_type(accepted, players)
+    for name in players:
+        if not isinstance(name, str):
+            raise wrong_type("players must be names (strings)", name)
+    return list(players)
+
+
 def start_sim(
     mc: Minecraft,
     names: list[str] | None = None,
     *,
     legacy: bool = False,
-    addon: str | Path | None = None,
+    addon: AddonChoice = None,
     options: SimOptions | None = None,
 ) -> Pending[SimHandle]:
     """Start (or restart) the simulated world and connect it like ``/connect`` would.
 
-    ``addon`` is the path of a simulator bundle (a build's ``sim_stable.js``) or of a pack
-    folder (an exported or deployed pack) to host instead of the shipped pack (to prototype
-    a capability without a build, see ``mc.addon``).
+    ``addon``: see :func:`addon_choice` (a bundle or pack folder of your own prototypes a
+    capability without a build; see ``mc.addon``).
     ``options`` say which pack, Beta APIs or not, which edition (default: ``mc``'s
     ``sim_defaults``). The world and its connection are ready (the transport chosen) when
     the Pending resolves.
     """
     pack, beta_apis, edition = (options or SimOptions(**mc.sim_defaults)).resolved()
+    bundle = addon_choice(addon)
 
     async def run() -> SimHandle:
         if mc.sim is not None:
             await mc.sim.close()
             mc.sim = None
-        bundle: str | Path | bool = Path(addon) if addon is not None else True
 
         def world() -> SimWorld:
             return SimWorld(make_world(names), legacy_events=legacy, addon=bundle, pack=pack,

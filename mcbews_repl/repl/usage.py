@@ -146,7 +146,7 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
     SubCommand(
         "sim",
         "connect a simulated world running the addon: the stable pack without Beta APIs unless "
-        "told (or your own build of it)",
+        "told (or your own build of it, or none: --no-addon)",
         (
             Option(("--players",), "Steve,Alex", {"default": None}),
             Option(("--worlds",), "N", {"type": int, "default": None}),
@@ -163,6 +163,7 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
             ),
             Option(("--legacy",)),
             Option(("--addon",), "sim_stable.js|PACK_FOLDER", {"default": None}),
+            Option(("--no-addon",)),
         ),
     ),
     SubCommand("worlds", "the worlds as a DataFrame: name, address, players, the latest event; "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import os
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -55,7 +56,7 @@ class SimWorld:
         *,
         fast: bool = False,
         clock: ClockMode | None = None,
-        addon: str | Path | bool = True,
+        addon: str | os.PathLike[str] | bool | None = True,
         legacy_events: bool = False,
         event_version: int = MODERN_EVENT_VERSION,
         scriptevent_source: ScriptEventSource = "Entity",
@@ -73,6 +74,11 @@ class SimWorld:
         hang_threshold_ms: int = HANG_THRESHOLD_MS,
         watchdog: Watchdog = "engine",
     ) -> None:
+        if addon is not None and not isinstance(addon, bool | str | os.PathLike):
+            raise TypeError(
+                "addon must be False (no addon), True or None (the shipped pack), or the path "
+                f"of a simulator bundle (.js) or a pack folder, not {addon!r}"
+            )
         if pack not in ("stable", "beta"):
             raise ValueError(f"pack must be 'stable' or 'beta', not {pack!r}")
         if edition == "education" and beta_apis:
@@ -124,10 +130,18 @@ class SimWorld:
         self.api = HostApi(self.world, self._run_as, HostOptions(beta_apis=beta_apis))
         self.host: ScriptHost | None = None
         self.client: GameClient | None = None
-        self._addon = addon
+        # False: no addon; True: the shipped pack; a path: a bundle or a pack folder.
+        self._addon: Path | bool = (
+            addon is not False if addon is None or isinstance(addon, bool) else Path(addon)
+        )
         self._active = False  # something happened this tick: fast mode ticks again at once
         self._started = False
         self.loop: asyncio.AbstractEventLoop | None = None  # set by start()
+
+    @property
+    def hosts_addon(self) -> bool:
+        """False for a world made with ``addon=False``, which runs no addon at all."""
+        return self._addon is not False
 
     # --- lifecycle ------------------------------------------------------------------
     async def __aenter__(self) -> SimWorld:

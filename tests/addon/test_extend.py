@@ -132,9 +132,19 @@ def test_the_known_development_folders(tmp_path: Path) -> None:
     (tmp_path / "bedrock_server").write_bytes(b"")
     found = development_folders(env, cwd=tmp_path)
     paths = [str(f.path).replace("\\", "/") for f in found]
-    assert paths[0].endswith(
-        "Minecraft Bedrock/Users/Shared/games/com.mojang/development_behavior_packs"
-    )
-    assert "Microsoft.MinecraftUWP_8wekyb3d8bbwe/LocalState/games/com.mojang" in paths[1]
-    assert found[2].path == tmp_path / "development_behavior_packs"
+    tail = "games/com.mojang/development_behavior_packs"
+    assert paths == [
+        f"C:/Users/a/AppData/Roaming/Minecraft Bedrock/Users/Shared/{tail}",
+        f"C:/Users/a/AppData/Roaming/Minecraft Education Edition/{tail}",
+        "C:/Users/a/AppData/Local/Packages/Microsoft.MinecraftEducationEdition_8wekyb3d8bbwe/"
+        f"LocalState/{tail}",
+        f"C:/Users/a/AppData/Roaming/Minecraft Bedrock Preview/Users/Shared/{tail}",
+        f"C:/Users/a/AppData/Local/Packages/Microsoft.MinecraftUWP_8wekyb3d8bbwe/LocalState/{tail}",
+        str(tmp_path / "development_behavior_packs"),
+    ]
+    assert [f.where for f in found][1:3] == [
+        "Minecraft Education (the desktop installer's build)",
+        "Minecraft Education (the Microsoft Store build)",
+    ]
     assert development_folders({}, cwd=tmp_path / "elsewhere") == []
+    assert development_folders({"APPDATA": ""}, cwd=tmp_path / "elsewhere") == []

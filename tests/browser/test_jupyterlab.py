@@ -1,12 +1,15 @@
 """A real browser runs every notebook in JupyterLab and reads the rendered page.
 
 JupyterLab starts on a free port (on a copy of notebooks/, so autosave cannot touch the
-committed files), Debian's Chromium opens each notebook through Playwright at 1100 px
-wide, runs all its cells and checks what a reader sees: no output area left empty, no
+committed files; tests/browser/jupyter.py, shared with the Notebook 7 test), Debian's
+Chromium opens each notebook through Playwright at 1100 px wide, runs all its cells and
+checks what a reader sees: no output area left empty, no
 error, every friendly table within the page's width, no ``§`` and no ``minecraft:`` in
 the inventory's item column, every row of a card drawn alike (left-aligned, no stripes),
 the first notebook linking every other, the live map labelling both players and following
 the notebook's ``tp`` and one typed into a new cell (waited for: it refreshes on a timer),
+drawn once (its static copy, for a front end that cannot draw the widget, hidden; and seen
+when anywidget's front end is missing),
 a region's picture at its own size, the explore table filtering by player, a prototype
 capability defined, changed, failing in the cell's lines, deployed and called again after
 ``/reload``. JupyterLab and its kernels run with no Node on PATH, as on a machine without
@@ -18,50 +21,34 @@ Chromium), in which case they fail.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 
-from tests.notebooks.test_notebooks import path_without_node
+from .jupyter import (
+    ARTIFACTS,
+    LAB,
+    NOTEBOOKS,
+    PANEL,
+    WIDGET_ERRORS,
+    check_reads_well,
+    check_the_live_map_draws_once,
+    chromium,
+    column,
+    explore_alex,
+    jupyter_server,
+    maps,
+    notebook_page,
+    outputs,
+    run_cell,
+    wait_for_alex,
+)
 
 # Chromium driving JupyterLab: outside `make test-fast`.
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-
-REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = REPO / "test-artifacts"
-NOTEBOOKS = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))
-VIEWPORT = {"width": 1100, "height": 1000}  # a laptop with JupyterLab's file browser open
-# Flags for a headless Chromium in a closed network, as root.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
-# JupyterLab asks about its news feed in a corner of the page (and of every screenshot);
-# and it skips rendering cells far out of view, whose text then reads as empty.
-SETTINGS = {
-    "apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
-    "notebook-extension/tracker": {"windowingMode": "none"},
-}
-PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
 # The doctor's card, as the docs show it (docs/images/doctor.png is this test's screenshot).
 DOCTOR_CELLS = [
@@ -75,187 +62,30 @@ ERROR_CELLS = [
     "%mc sim",
     "%mc call no_such_cap",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def prepare(root: Path) -> None:
-    """The notebooks without outputs (what the page shows is made by this run), settings,
-    and the notebooks of mistakes and of the doctor."""
-    shutil.copytree(REPO / "notebooks", root / "notebooks")
-    for path in (root / "notebooks").glob("*.ipynb"):
-        nb = nbformat.read(path, as_version=4)
-        for cell in nb.cells:
-            if cell.cell_type == "code":
-                cell.outputs, cell.execution_count = [], None
-        nbformat.write(nb, path)
-    for name, values in SETTINGS.items():
-        path = (
-            root / "cfg" / "lab" / "user-settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
-        )
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values))
-    scratch = root / "notebooks" / "scratch"
-    scratch.mkdir()
-    for name, sources in (("mistakes", ERROR_CELLS), ("doctor", DOCTOR_CELLS)):
-        cells = [nbformat.v4.new_code_cell(c) for c in sources]
-        book = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
-        nbformat.write(book, scratch / f"{name}.ipynb")
+# A map alone, for the front end that cannot draw its widget.
+MAP_CELLS = [
+    "%config McbewsRepl.port = 0\n%load_ext mcbews_repl",
+    "%mc sim",
+    "mc.map()",
+]
+SCRATCH = {"mistakes": ERROR_CELLS, "doctor": DOCTOR_CELLS, "map": MAP_CELLS}
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     root = tmp_path_factory.mktemp("lab")
-    if not CHROMIUM.exists():
-        if os.environ.get("MCBEWS_REQUIRE_BROWSER"):
-            pytest.fail("MCBEWS_REQUIRE_BROWSER is set but /usr/bin/chromium is missing")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    prepare(root)
-    port = free_port()
-    jupyter = Path(sys.executable).with_name("jupyter")
-    env = {
-        **os.environ,
-        "MCBEWS_PORT": "0",
-        "JUPYTER_CONFIG_DIR": str(root / "cfg"),
-        "JUPYTER_DATA_DIR": str(root / "data"),
-        "JUPYTER_RUNTIME_DIR": str(root / "rt"),
-        "PATH": path_without_node(root / "path"),  # no node, npm or npx: none is needed
-    }
-    server = subprocess.Popen(
-        [str(jupyter), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-         "--IdentityProvider.token=", "--ServerApp.password=", "--allow-root",
-         "--LabApp.expose_app_in_browser=True", f"--ServerApp.root_dir={root / 'notebooks'}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"{url}/api/status", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            raise AssertionError("JupyterLab did not start")
-        yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+    with jupyter_server(LAB, root, SCRATCH) as url:
+        yield url, root
 
 
 @pytest.fixture(scope="module")
-def browser(lab: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+def browser(lab: tuple[str, Path]) -> Iterator[Any]:
+    with chromium() as started:
+        yield started
 
 
-@contextlib.contextmanager
-def notebook_page(browser: Any, lab: str, path: str, failure_shot: str) -> Iterator[Any]:
-    """A page on the notebook with every cell run; a screenshot if the block fails. The
-    notebook's kernel is shut down afterwards (each notebook runs a bridge and a world)."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page = browser.new_page(viewport=VIEWPORT)
-    try:
-        run_all(page, f"{lab}/lab/tree/{path}?reset")
-        yield page
-    except Exception:
-        page.screenshot(path=str(ARTIFACTS / failure_shot))
-        raise
-    finally:
-        page.evaluate("() => window.jupyterapp.serviceManager.sessions.shutdownAll()")
-        page.close()
-
-
-def run_all(page: Any, url: str) -> None:
-    """Open a notebook that has not run yet, run all its cells and wait until they ran."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    page.goto(url)
-    page.wait_for_selector(f"{PANEL} .jp-Notebook", timeout=120_000)
-    assert page.locator(f"{PANEL} .jp-OutputArea-output").count() == 0  # nothing ran yet
-    select = page.locator(".jp-Dialog button", has_text="Select")
-    with contextlib.suppress(PlaywrightTimeout):  # JupyterLab may ask for a kernel
-        select.click(timeout=10_000)
-    page.wait_for_function(
-        "() => window.jupyterapp && window.jupyterapp.commands.isEnabled('notebook:run-all-cells')",
-        timeout=120_000,
-    )
-    # Start the run without waiting for its promise: it settles only when all cells ran.
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    page.wait_for_function(
-        """(panel) => {
-            const prompts = [...document.querySelectorAll(panel + ' .jp-InputPrompt')]
-                .map((e) => e.textContent);
-            const code = document.querySelectorAll(panel + ' .jp-CodeCell').length;
-            return prompts.filter((t) => /\\[\\d+\\]/.test(t)).length === code;
-        }""",
-        arg=PANEL,
-        timeout=300_000,
-    )
-    # A widget (the live map) draws a moment after its cell ran: give every output area
-    # time to show something; one that never does still fails the emptiness check.
-    with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(
-            """(panel) => [...document.querySelectorAll(panel + ' .jp-OutputArea-output')]
-                .every((e) => e.innerText.trim()
-                    || e.querySelector('img, svg, canvas, table, progress'))""",
-            arg=PANEL,
-            timeout=30_000,
-        )
-
-
-def outputs(page: Any) -> list[dict[str, Any]]:
-    """Each output area of the notebook: its text, whether it draws something, and whether
-    it fits (a friendly table's scroll width within its box)."""
-    found: list[dict[str, Any]] = page.evaluate(
-        """(panel) => [...document.querySelectorAll(panel + ' .jp-OutputArea-output')]
-            .map((e) => ({
-                text: e.innerText.trim(),
-                draws: !!e.querySelector('img, svg, canvas, table, progress'),
-                overflow: [...e.querySelectorAll('.mcbews-table')]
-                    .map((t) => t.scrollWidth - t.clientWidth),
-            }))""",
-        PANEL,
-    )
-    return found
-
-
-def column(page: Any, table: Any, header: str) -> list[str]:
-    headers = [h.strip(" \n▲▼") for h in table.locator("thead th").all_inner_texts()]
-    at = headers.index(header)
-    cells: list[str] = table.evaluate(
-        "(t, at) => [...t.querySelectorAll('tbody tr')].map((r) => r.children[at].innerText)",
-        at,
-    )
-    return cells
-
-
-def run_cell(page: Any, code: str) -> None:
-    """Type a new cell at the end of the notebook and run it, as a reader would."""
-    page.evaluate(
-        """async (code) => {
-            const app = window.jupyterapp;
-            const notebook = app.shell.currentWidget.content;
-            notebook.activeCellIndex = notebook.widgets.length - 1;
-            await app.commands.execute('notebook:insert-cell-below');
-            notebook.activeCell.model.sharedModel.setSource(code);
-            await app.commands.execute('notebook:run-cell');
-        }""",
-        code,
-    )
+def page_on(browser: Any, lab: tuple[str, Path], path: str, failure_shot: str) -> Any:
+    return notebook_page(browser, LAB.url_of(lab[0], path), failure_shot)
 
 
 def check_01(page: Any) -> None:
@@ -294,9 +124,7 @@ def check_card_rows(page: Any) -> None:
 
 
 def check_02(page: Any) -> None:
-    live = page.locator(f"{PANEL} .mcbews-live-map").first
-    names = live.locator("g.player text").all_text_contents()  # SVG: no innerText
-    assert names == ["Steve", "Alex"], names
+    live = check_the_live_map_draws_once(page)
     # The notebook's own tp: the map shows it at its next look (once a second while on
     # screen), so wait for it with a deadline; a busy machine may take a few looks.
     live.scroll_into_view_if_needed()
@@ -311,24 +139,8 @@ def check_02(page: Any) -> None:
     page.wait_for_function("(e) => e.textContent === 'paused'", arg=status.element_handle())
 
 
-ALEX_ON_THE_MAP = f"{PANEL} .mcbews-live-map g.player[data-name='Alex']"
-
-
-def wait_for_alex(page: Any, where: str) -> None:
-    """Until the live map shows Alex at ``where`` (it refreshes on a timer), within a minute."""
-    page.wait_for_function(
-        "([sel, where]) => document.querySelector(sel)?.getAttribute('data-where') === where",
-        arg=[ALEX_ON_THE_MAP, where],
-        timeout=60_000,
-    )
-
-
 def check_03(page: Any) -> None:
-    table = page.locator(f"{PANEL} .mcbews-explore").first
-    table.scroll_into_view_if_needed()
-    table.locator("select[data-column='player']").select_option("Alex")
-    players = set(table.locator("tbody tr td:first-child").all_inner_texts())
-    assert players == {"Alex"}, players
+    table = explore_alex(page)
     assert table.locator(".count").inner_text().startswith("7 of 18 rows")
     table.locator("thead th", has_text="amount").click()  # sort by amount, most last
     amounts = [int(a) for a in column(page, table.locator("table"), "amount")]
@@ -378,22 +190,20 @@ CHECKS = {"01": check_01, "02": check_02, "03": check_03, "04": check_04, "05": 
 
 @pytest.mark.timeout(400)
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_every_notebook_reads_well_in_jupyterlab(browser: Any, lab: str, name: str) -> None:
-    with notebook_page(browser, lab, name, f"jupyterlab-failure-{name[:2]}.png") as page:
-        shown = outputs(page)
-        assert shown, "no output at all"
-        empty = [k for k, out in enumerate(shown) if not out["text"] and not out["draws"]]
-        assert not empty, f"empty output areas: {empty}"
-        for out in shown:
-            assert "Traceback" not in out["text"] and "Error displaying widget" not in out["text"]
-            assert all(extra <= 1 for extra in out["overflow"]), out["text"][:200]
+def test_every_notebook_reads_well_in_jupyterlab(
+    browser: Any, lab: tuple[str, Path], name: str
+) -> None:
+    with page_on(browser, lab, name, f"jupyterlab-failure-{name[:2]}.png") as page:
+        check_reads_well(page)
         CHECKS.get(name[:2], lambda page: None)(page)
 
 
 @pytest.mark.timeout(400)
-def test_our_errors_show_as_a_short_red_message_in_jupyterlab(browser: Any, lab: str) -> None:
+def test_our_errors_show_as_a_short_red_message_in_jupyterlab(
+    browser: Any, lab: tuple[str, Path]
+) -> None:
     path = "scratch/mistakes.ipynb"
-    with notebook_page(browser, lab, path, "jupyterlab-mistakes-failure.png") as page:
+    with page_on(browser, lab, path, "jupyterlab-mistakes-failure.png") as page:
         error = page.locator(".jp-OutputArea-output", has_text="CapabilityError:").first
         error.wait_for(timeout=240_000)
         error.scroll_into_view_if_needed()
@@ -428,9 +238,9 @@ GLYPH_RENDERS = """(element, glyph) => {
 
 
 @pytest.mark.timeout(400)
-def test_the_doctor_card_reads_well_in_jupyterlab(browser: Any, lab: str) -> None:
+def test_the_doctor_card_reads_well_in_jupyterlab(browser: Any, lab: tuple[str, Path]) -> None:
     path = "scratch/doctor.ipynb"
-    with notebook_page(browser, lab, path, "jupyterlab-doctor-failure.png") as page:
+    with page_on(browser, lab, path, "jupyterlab-doctor-failure.png") as page:
         card = page.locator(f"{PANEL} .jp-OutputArea-output .mcbews-doctor").first
         card.wait_for(timeout=240_000)
         card.scroll_into_view_if_needed()
@@ -448,3 +258,29 @@ def test_the_doctor_card_reads_well_in_jupyterlab(browser: Any, lab: str) -> Non
     assert renders == {"\u2713": True, "\u2717": True, "?": True}, (renders, font)
     assert font and font != "serif"  # JupyterLab's content font, not the browser's default
     assert (ARTIFACTS / "jupyterlab-doctor.png").stat().st_size > 10_000
+
+
+@pytest.mark.timeout(400)
+def test_without_the_widgets_front_end_the_map_shows_its_picture(
+    browser: Any, lab: tuple[str, Path]
+) -> None:
+    """A JupyterLab that has the widget manager but not anywidget's front end (a kernel of
+    another environment; the page loads it from elsewhere and that failed) cannot draw the
+    widget: the map's static copy is what the reader sees, beside the widget's error."""
+    root = lab[1]
+    config = root / "cfg" / "labconfig" / "page_config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"disabledExtensions": {"anywidget": True}}), encoding="utf-8")
+    try:
+        with page_on(browser, lab, "scratch/map.ipynb", "jupyterlab-map-failure.png") as page:
+            page.wait_for_function(
+                "(panel) => document.querySelector(panel + ' .mcbews-map-fallback g.player')",
+                arg=PANEL,
+            )
+            shown = [out["text"] for out in outputs(page)]
+            drawn = maps(page)
+            page.screenshot(path=str(ARTIFACTS / "jupyterlab-map-without-widgets.png"))
+    finally:
+        config.unlink()
+    assert any(error in text for text in shown for error in WIDGET_ERRORS), shown
+    assert drawn == [{"live": False, "seen": True, "players": ["Steve", "Alex"]}], drawn

@@ -72,7 +72,7 @@ LIVE_CALLS = {
     "doctor": ("await mc.doctor(connection=99)", "no open game connection #99"),
     "record": ("mc.record('/no/such/folder/x.jsonl')", "the folder /no/such/folder does not exist"),
     "forward_events": ("await mc.forward_events('ftp://x', 's')", "url must be http://"),
-    "simulate": ("await mc.simulate(addon='/no/such.js')", "no simulator bundle at /no/such.js"),
+    "simulate": ("await mc.simulate(addon='/no/such.js')", "no simulator bundle or pack folder"),
     "events": ("mc.events(since='soon')", "TypeError"),
     "wait_connected": ("await mc.wait_connected(timeout='soon')", "TypeError"),
     "map": ("mc.map(every=0)", "ValueError: every=0: the map looks at most every 0.25 s"),

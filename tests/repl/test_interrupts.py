@@ -17,8 +17,8 @@ from typing import Any
 
 import pexpect
 import pytest
-from jupyter_client.blocking.client import BlockingKernelClient
-from jupyter_client.manager import KernelManager, start_new_kernel
+
+from .kernel import ANSI, Kernel, shown
 
 pytestmark = pytest.mark.slow
 
@@ -26,7 +26,6 @@ pytestmark = pytest.mark.slow
 # that ends within the deadline below was stopped, not finished.
 BIG_READ = "mc.blocks((-100, -64, -100), (100, 200, 100))"
 DEADLINE_SECONDS = 45.0
-ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 INTERRUPTED = re.compile(
     r"CallInterrupted: blocks 201x265x201: cancelled after [\d.]+ s; "
     r"(\d+ requests? \(\d+ commands?\)|\d+ commands?) had been sent"
@@ -38,59 +37,6 @@ COUNT_WORK = (
     "sum(1 for _, line in list(mc.sim.raw.client.received)[start:] "
     "if not line.startswith(('mcbews:poll', 'scriptevent mcbews:cancel')))"
 )
-
-
-class Kernel:
-    """A real kernel; ``run`` executes a cell and returns its messages until idle."""
-
-    def __init__(self) -> None:
-        self.manager: KernelManager
-        self.client: BlockingKernelClient
-        self.manager, self.client = start_new_kernel(kernel_name="python3")
-
-    def run(self, code: str, *, interrupt_when: Any = None, timeout: float = 120) -> list[Any]:
-        msg_id = self.client.execute(code)
-        messages: list[Any] = []
-        interrupted = False
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                msg = self.client.get_iopub_msg(timeout=0.2)
-            except Exception:  # queue.Empty: nothing yet
-                continue
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            messages.append(msg)
-            if interrupt_when is not None and not interrupted and interrupt_when(msg):
-                self.manager.interrupt_kernel()
-                interrupted = True
-                deadline = min(deadline, time.monotonic() + DEADLINE_SECONDS)
-            content = msg["content"]
-            if msg["msg_type"] == "status" and content["execution_state"] == "idle":
-                return messages
-        raise AssertionError(f"the cell did not end within the deadline: {code!r}")
-
-    def text(self, code: str) -> str:
-        """The plain text a cell shows (streams, results, errors)."""
-        return shown(self.run(code))
-
-    def close(self) -> None:
-        self.client.stop_channels()
-        self.manager.shutdown_kernel(now=True)
-
-
-def shown(messages: list[Any]) -> str:
-    parts = []
-    for msg in messages:
-        content = msg["content"]
-        match msg["msg_type"]:
-            case "stream":
-                parts.append(content["text"])
-            case "execute_result" | "display_data" | "update_display_data":
-                parts.append(content["data"].get("text/html") or content["data"]["text/plain"])
-            case "error":
-                parts.append("\n".join(content["traceback"]))
-    return ANSI.sub("", "\n".join(parts))
 
 
 def progress_shown(msg: Any) -> bool:

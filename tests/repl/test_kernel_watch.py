@@ -20,6 +20,7 @@ pytestmark = pytest.mark.slow
 CELLS = {
     "load": "%config McbewsRepl.port = 0\n%load_ext mcbews_repl\n%mc sim",
     "map": "import asyncio\nm = mc.map(every=0.25)\nm",
+    "map_id": "print(m.widget.map_id)",
     "follows": "seen = m.widget._handle_custom_msg  # what livemap.js sends\n"
     "seen({'visible': True}, [])  # the map came on screen\n"
     "await mc.command('tp Alex -30 64 25')\nawait asyncio.sleep(1.5)\n"
@@ -70,14 +71,18 @@ def result(cell: Any) -> dict[str, Any]:
     return data
 
 
-def test_the_map_is_a_widget_with_a_picture_and_a_text_map_to_fall_back_on(
-    shown: dict[str, Any],
-) -> None:
-    data = result(shown["map"])
-    assert "model_id" in data["application/vnd.jupyter.widget-view+json"]
-    html = data["text/html"]  # what a page without widgets shows (a saved notebook online)
+def test_the_map_is_a_widget_then_its_static_copy(shown: dict[str, Any]) -> None:
+    """Two outputs: the widget, and the picture with the text map for a front end that
+    cannot draw the widget (anywidget's front end missing, a saved notebook on a web page);
+    the copy carries the widget's id, by which the widget hides it once drawn."""
+    widget, copy = [o for o in shown["map"].outputs if o.output_type == "display_data"]
+    view = widget["data"]["application/vnd.jupyter.widget-view+json"]
+    assert "model_id" in view and "text/html" not in widget["data"]  # the copy: once
+    html = copy["data"]["text/html"]
     assert re.findall(r"class='label'[^>]*>([^<]*)</text>", html)[-2:] == ["Steve", "Alex"]
-    assert "S  Steve at 0.5, 64, 0.5" in data["text/plain"]
+    assert "S  Steve at 0.5, 64, 0.5" in copy["data"]["text/plain"]
+    [map_id] = re.findall(r"class='mcbews-map-fallback' data-map='([0-9a-f]+)'", html)
+    assert printed(shown["map_id"]).strip() == map_id
 
 
 def test_the_live_map_follows_the_world_while_on_screen(shown: dict[str, Any]) -> None:

@@ -85,3 +85,16 @@ def test_the_chat_transport_when_it_is_the_setting(shell: Any) -> None:
         shell.run_line_magic("mc", "serve --port 0")
         shell.run_line_magic("mc", "sim")
     assert [c.transport for c in mc_of(shell).connections] == ["pull"]
+
+
+def test_a_world_without_the_addon_from_the_magic(shell: Any) -> None:
+    mc = mc_of(shell)
+    try:
+        status = shell.run_line_magic("mc", "sim --no-addon")
+        _, text = shown(shell, status)
+        assert ", no addon answers, " in text and repr(mc.sim).endswith("; no addon>")
+        assert mc.command("testfor @a").result(20).ok  # the game itself answers
+        with pytest.raises(UsageError, match="--addon or --no-addon, not both"):
+            shell.run_line_magic("mc", "sim --no-addon --addon .")
+    finally:
+        shell.run_line_magic("mc", "sim")

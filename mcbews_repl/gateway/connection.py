@@ -40,6 +40,7 @@ from ..sansio import (
 )
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from ..sansio.handshake import State
+from ..vocabulary import Capability, EventKind
 from .calls import CapabilityCalls
 from .cancel import CancelNotices
 from .delivery import Progress, deliver_text, encode_text_lines
@@ -61,6 +62,7 @@ __all__ = ["GameConnection"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
 _UNLIMITED = 1 << 30  # no budget: probe_command is how the game's own limits are found
+_PROBE = Capability.LIST_CAPABILITIES  # what each transport is probed with (transport.py)
 
 
 def _format_peer(address: Any) -> str:
@@ -147,8 +149,12 @@ class GameConnection:
         self._transport = TransportChoice(
             settings.transport,
             {
-                "pull": lambda: self._pull.call("list_capabilities", {}, probe, record=False),
-                "chat": lambda: self._calls.call("list_capabilities", {}, probe, record=False),
+                "pull": lambda: self._pull.call(
+                    Capability.LIST_CAPABILITIES, {}, probe, record=False
+                ),
+                "chat": lambda: self._calls.call(
+                    Capability.LIST_CAPABILITIES, {}, probe, record=False
+                ),
             },
             self._record,
         )
@@ -288,21 +294,23 @@ class GameConnection:
             return exc
         except EncryptionError as exc:
             _log.warning("connection #%d: encryption failed: %s", self.id, exc)
-            self._record("encryption_failed", f"#{self.id} not encrypted: {exc}", error=str(exc))
+            self._record(
+                EventKind.ENCRYPTION_FAILED, f"#{self.id} not encrypted: {exc}", error=str(exc)
+            )
             await self._ws.close(1002, f"encryption handshake failed: {exc}"[:120])
             return exc
         finally:  # failed or cancelled: CLOSED, so sends waiting on the handshake end too
             self._leave_encrypting(State.OPEN if self.encryption is not None else State.CLOSED)
         _log.info("connection #%d: encrypted (%s, %s)", self.id, agreed.form, agreed.mode)
         self._record(
-            "encrypted",
+            EventKind.ENCRYPTED,
             f"#{self.id} encrypted ({agreed.form}, aes-256-{agreed.mode})",
             form=agreed.form,
             mode=agreed.mode,
         )
         return None
 
-    def _record(self, kind: str, summary: str, **data: Any) -> None:
+    def _record(self, kind: EventKind, summary: str, **data: Any) -> None:
         entry = self._log.append(kind, summary, self.id, **data)
         if "truncated" in entry.data:  # long text cut to the log's bound: say so per game
             self.proto.counters["log_truncated"] += 1
@@ -340,7 +348,7 @@ class GameConnection:
         waiting, size = queue.queued, queue.queued_bytes
         _log.info("connection #%d dropped a UI chat message: %d already wait", self.id, waiting)
         self._record(
-            "rejected",
+            EventKind.REJECTED,
             f"ui_chat_dropped: {waiting} UI chat messages already wait for the callbacks "
             f"({size:,} of {queue.backlog_bytes_limit:,} bytes)",
             reason="ui_chat_dropped",
@@ -356,7 +364,7 @@ class GameConnection:
         if waiting:
             self.proto.counters["ui_chat_dropped"] += waiting
             self._record(
-                "rejected",
+                EventKind.REJECTED,
                 f"ui_chat_dropped: {waiting} UI chat messages ({size:,} bytes) still waited "
                 "for the callbacks when the game left",
                 reason="ui_chat_dropped",
@@ -391,7 +399,7 @@ class GameConnection:
         self._ready.set()
         _log.info("connection #%d from %s closed; %d pending failed", self.id, self.peer, failed)
         self._record(
-            "disconnected",
+            EventKind.DISCONNECTED,
             f"#{self.id} {self.peer} closed",
             peer=self.peer,
             failed_pending=failed,
@@ -501,7 +509,7 @@ class GameConnection:
             return await self._command(line, timeout, record=True)
         request = {"line": line, "timeout": timeout}
         work = self._command(line, timeout, record=True)
-        return await watched(self.observers, self, "command", request, work, command_reply)
+        return await watched(self.observers, self, EventKind.COMMAND, request, work, command_reply)
 
     async def probe_command(self, line: str, timeout: float) -> CommandResponse | GameError:
         """Send ``line`` past the frame budget and return the game's raw reply (the doctor's
@@ -523,7 +531,7 @@ class GameConnection:
     def _record_command(self, line: str, outcome: str, elapsed: float, **data: Any) -> None:
         # One shape for both outcomes of a ``command`` entry; ``data`` holds what differs.
         summary = f"/{line[:60]} {outcome}"
-        self._record("command", summary, command=line, **data, elapsed=elapsed)
+        self._record(EventKind.COMMAND, summary, command=line, **data, elapsed=elapsed)
 
     @same_call(GameCalls.call)
     async def call(
@@ -540,7 +548,7 @@ class GameConnection:
         request = {"capability": capability, "payload": dict(payload or {}), "timeout": timeout}
         work = self._call(capability, payload, timeout)
         return await watched(
-            self.observers, self, "capability", request, work, lambda r: {"result": r}
+            self.observers, self, EventKind.CAPABILITY, request, work, lambda r: {"result": r}
         )
 
     async def _call(
@@ -585,7 +593,9 @@ class GameConnection:
             "title": title,
         }
         work = self._send_text(player, text, role, progress, conversation_id, title)
-        return await watched(self.observers, self, "text", request, work, lambda n: {"frames": n})
+        return await watched(
+            self.observers, self, EventKind.TEXT, request, work, lambda n: {"frames": n}
+        )
 
     async def _send_text(
         self,
@@ -618,7 +628,7 @@ class GameConnection:
             cancelled=self.cancel_notices.add,
         )
         self._record(
-            "text",
+            EventKind.TEXT,
             f"{sent} frame(s) to {player} ({len(text)} chars)",
             player=player,
             role=role,

@@ -29,6 +29,7 @@ from ..sansio import (
     UiChatMessage,
     UnknownFrame,
 )
+from ..vocabulary import EventKind
 from .calls import CapabilityCalls, Record
 from .encryption import SessionCipher
 from .window import CommandWindow, Reply
@@ -122,7 +123,7 @@ class Inbound:
                 self._on_rejected(FrameRejected("unknown_purpose", purpose[:40]))
             case BufferExpired(channel=channel, message_id=mid, received=got, total=total):
                 self._record(
-                    "expired",
+                    EventKind.EXPIRED,
                     f"partial {channel} message dropped ({got}/{total})",
                     channel=channel,
                     message_id=mid,
@@ -146,7 +147,7 @@ class Inbound:
 
     def _on_chat(self, chat: ChatMessage) -> None:
         self._record(
-            "chat",
+            EventKind.CHAT,
             f"<{chat.sender}> {chat.message[:80]}",
             sender=chat.sender,
             message=chat.message,
@@ -156,7 +157,7 @@ class Inbound:
 
     def _on_ui_chat_message(self, event: UiChatMessage) -> None:
         self._record(
-            "ui_chat",
+            EventKind.UI_CHAT,
             f"[panel] <{event.player}> {event.message[:80]}",
             player=event.player,
             message=event.message,
@@ -179,7 +180,7 @@ class Inbound:
         )
         _log.debug("connection #%d: %s: %s", self._id, event.reason, event.detail)
         self._record(
-            "rejected",
+            EventKind.REJECTED,
             f"{event.reason} ({size} bytes)",
             reason=event.reason,
             detail=event.detail,

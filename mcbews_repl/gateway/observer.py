@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from ..exceptions import CapabilityError, McbewsError
 from ..sansio import UiChatMessage
+from ..vocabulary import EventKind
 from .results import CommandResult
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ _T = TypeVar("_T")
 _log = logging.getLogger("mcbews_repl.gateway")
 
 Direction = Literal["in", "out"]  # "in": from the game; "out": to the game
-OutcomeKind = Literal["command", "capability", "text", "ui_chat"]
+# The kinds of CALL_KINDS (vocabulary.py), as a type.
+OutcomeKind = Literal[EventKind.COMMAND, EventKind.CAPABILITY, EventKind.TEXT, EventKind.UI_CHAT]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +130,7 @@ def ui_chat_outcome(event: UiChatMessage) -> Outcome:
         "conversation_id": event.conversation_id,
         "message_id": event.message_id,
     }
-    return Outcome("ui_chat", {}, message, time.time(), 0.0)
+    return Outcome(EventKind.UI_CHAT, {}, message, time.time(), 0.0)
 
 
 async def watched(

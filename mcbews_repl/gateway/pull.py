@@ -42,6 +42,7 @@ from ..sansio.pull import (
     encode_pull,
     encode_pull_request,
 )
+from ..vocabulary import EventKind
 from .calls import failure_fields
 from .results import CommandResult
 from .scope import current_scope
@@ -162,7 +163,7 @@ class PullCalls:
             if record:
                 took = time.monotonic() - start
                 self._record(
-                    "capability",
+                    EventKind.CAPABILITY,
                     f"{capability} {outcome} ({took * 1000:.1f} ms, pull)",
                     capability=capability,
                     request_id=request.request_id,

@@ -37,7 +37,7 @@ from ..limits import (
 )
 from ..vocabulary import EventKind
 
-__all__ = ["EventLog", "LogEntry", "truncate_text"]
+__all__ = ["ConnectionLog", "EventLog", "LogEntry", "truncate_text"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
 # Of a truncated text, the share kept from its end (a traceback's last line says the most).
@@ -253,3 +253,23 @@ class EventLog:
             for entry in batch:
                 cursor = entry.cursor
                 yield entry
+
+
+class ConnectionLog:
+    """One game connection's entries: each carries its id, and a text cut to the log's
+    bound is counted on the connection's own ``counters`` (``log_truncated``). Its parts
+    record through this, not through the connection."""
+
+    __slots__ = ("_counters", "_id", "_log")
+
+    def __init__(self, log: EventLog, connection_id: int, counters: Counter[str]) -> None:
+        self._log = log
+        self._id = connection_id
+        self._counters = counters
+
+    def record(self, kind: EventKind, summary: str, **data: Any) -> LogEntry:
+        """Append one entry of this connection's."""
+        entry = self._log.append(kind, summary, self._id, **data)
+        if "truncated" in entry.data:  # long text cut to the log's bound: say so per game
+            self._counters["log_truncated"] += 1
+        return entry

@@ -22,6 +22,7 @@ from .sansio import (
 )
 from .sansio.formatting import strip_codes, to_ansi
 from .sansio.wire import BRIDGE_PLAYER
+from .vocabulary import Capability, ChatType
 
 __all__ = ["main"]
 
@@ -43,7 +44,7 @@ def game_text(text: str) -> str:
 
 
 def _chat_frame(sender: str, message: str) -> str:
-    body = {"message": message, "receiver": sender, "sender": sender, "type": "tell"}
+    body = {"message": message, "receiver": sender, "sender": sender, "type": ChatType.TELL}
     header = {"eventName": "PlayerMessage", "messagePurpose": "event", "version": 17039360}
     return json.dumps({"header": header, "body": body}, ensure_ascii=False)
 
@@ -60,14 +61,14 @@ async def live_demo() -> int:
         print(clean_text(f"A simulated game connected as {game.local_player}.\n"))
         result = await mc.command("list")
         print(f"/list -> {game_text(result.status_message)}")
-        snap = await mc.call("get_player_snapshot", target="@a")
+        snap = await mc.call(Capability.GET_PLAYER_SNAPSHOT, target="@a")
         for p in snap["players"]:
             loc = p["location"]
             print(clean_text(
                 f"  {p['name']:6} at {loc['x']:.1f} {loc['y']:.1f} {loc['z']:.1f} in "
                 f"{p['dimension']}, health {p['health']['current']}"
             ))  # fmt: skip
-        inv = await mc.call("get_inventory_snapshot", target="Steve")
+        inv = await mc.call(Capability.GET_INVENTORY_SNAPSHOT, target="Steve")
         items = inv["players"][0]["slots"]
         print(
             f"Steve carries {len(items)} stacks, e.g. "
@@ -97,7 +98,7 @@ def next_steps() -> str:
 def demo() -> int:
     """Walk one capability call and one text response through the sans-I/O core."""
     proto = BridgeProtocol()
-    request = proto.capability_request("get_player_snapshot", {"target": "@a"}, now=0.0)
+    request = proto.capability_request(Capability.GET_PLAYER_SNAPSHOT, {"target": "@a"}, now=0.0)
     print("1. Python asks the addon (this command line goes to the game):")
     print("  ", request.command_line)
     answer = json.dumps({"ok": True, "result": {"players": [{"name": "Steve", "health": 20}]}})

@@ -28,6 +28,7 @@ from typing import Any
 from ..exceptions import McbewsError
 from ..gateway import Bridge, GameConnection, UiChat, serve
 from ..gateway.observer import command_reply, failure
+from ..vocabulary import EventKind
 from .records import CallRecord, Capture, read_capture
 from .replay import ReplayGame, ReplaySummary
 
@@ -107,7 +108,7 @@ def _transport_of(capture: Capture) -> dict[str, Any]:
 def _same(kind: str, expected: dict[str, Any], got: dict[str, Any]) -> bool:
     if "error" in expected or "error" in got:
         return (expected.get("error"), expected.get("code")) == (got.get("error"), got.get("code"))
-    if kind == "text":
+    if kind == EventKind.TEXT:
         return True  # delivered both times; the frame count may change with the cutting
     return expected == got
 
@@ -122,9 +123,9 @@ def _timeout(record: CallRecord, lost_timeout: float) -> float | None:
 async def _perform(record: CallRecord, game: GameConnection, lost: float) -> dict[str, Any]:
     request, timeout = record.request, _timeout(record, lost)
     try:
-        if record.kind == "command":
+        if record.kind == EventKind.COMMAND:
             return command_reply(await game.command(request["line"], timeout=timeout))
-        if record.kind == "capability":
+        if record.kind == EventKind.CAPABILITY:
             payload = request.get("payload") or {}
             return {"result": await game.call(request["capability"], payload, timeout=timeout)}
         frames = await game.send_text(
@@ -156,7 +157,9 @@ class _Driver:
             self.games[conn] = (game, live)
 
     async def run_calls(self) -> None:
-        calls = sorted((c for c in self.capture.calls if c.kind != "ui_chat"), key=lambda c: c.at)
+        calls = sorted(
+            (c for c in self.capture.calls if c.kind != EventKind.UI_CHAT), key=lambda c: c.at
+        )
         tasks: list[tuple[CallRecord, asyncio.Task[dict[str, Any]]]] = []
         for record in calls:
             before = [t for r, t in tasks if r.at + r.elapsed <= record.at]
@@ -181,11 +184,13 @@ class _Driver:
         while time.monotonic() < deadline and not all(g.done() for g, _ in self.games.values()):
             await asyncio.sleep(0.01)
         await asyncio.sleep(_SETTLE_SECONDS)
-        expected = [(c.conn, _ui_chat(c.result)) for c in self.capture.calls if c.kind == "ui_chat"]
+        expected = [
+            (c.conn, _ui_chat(c.result)) for c in self.capture.calls if c.kind == EventKind.UI_CHAT
+        ]
         recorded_id = {id(live): conn for conn, (_, live) in self.games.items()}
         got = [(recorded_id.get(id(live), 0), fields) for live, fields in self.ui_chats]
         if expected != got:
-            self.report.differences.append(Difference(-1, 0, "ui_chat", {}, expected, got))
+            self.report.differences.append(Difference(-1, 0, EventKind.UI_CHAT, {}, expected, got))
         for conn, (game, _) in self.games.items():
             self.report.games[conn] = game.finish()
 

@@ -26,6 +26,7 @@ from typing import Any
 from ..sansio.chunks import Channel, ChunkError, format_chunk, parse_chunk, split_payload
 from ..sansio.jsonwire import dumps_wire
 from ..sansio.wire import BRIDGE_PLAYER, TEXT_RESPONSE_EVENT
+from ..vocabulary import SPOKEN_CHAT_TYPES, EventKind
 from .records import CallRecord, Capture, FrameRecord, Record
 from .redact_pull import PageStreams, redact_ask
 
@@ -37,7 +38,6 @@ _TEXT_PREFIX = f"scriptevent {TEXT_RESPONSE_EVENT} "
 # Fields of command answers and events that hold player names (docs/protocol.md, the corpus).
 _NAME_FIELDS = ("localplayername", "sender", "receiver", "Sender", "Receiver", "playerName")
 _NAME_LIST_FIELDS = ("victim", "recipient")
-_CHAT_TYPES = {"chat", "tell", "whisper", "me", "say"}
 # The names line of /list's message ("There are 2/10 players online:\nSteve, Alex").
 _LIST_NAMES = re.compile(r"players online:\n(.+)")
 
@@ -178,9 +178,9 @@ class _Redactor:
                 _names_in_answer(_load(pages.text()), self.marks)
 
     def _names_in_call(self, record: CallRecord) -> None:
-        if record.kind in ("ui_chat", "text"):
+        if record.kind in (EventKind.UI_CHAT, EventKind.TEXT):
             self.marks.add_name(record.result.get("player") or record.request.get("player"))
-        if record.kind == "capability":
+        if record.kind == EventKind.CAPABILITY:
             payload = record.request.get("payload") or {}
             for key in ("target", "player"):
                 value = payload.get(key)
@@ -273,9 +273,9 @@ class _Redactor:
 
     def _call(self, record: CallRecord) -> CallRecord:
         new = copy.deepcopy(record)
-        if new.kind == "ui_chat" and isinstance(new.result.get("message"), str):
+        if new.kind == EventKind.UI_CHAT and isinstance(new.result.get("message"), str):
             new.result["message"] = self.marks.text(new.result["message"], "chat")
-        if new.kind == "text" and isinstance(new.request.get("text"), str):
+        if new.kind == EventKind.TEXT and isinstance(new.request.get("text"), str):
             new.request["text"] = self.marks.text(new.request["text"], "text")
         new.request = _walk(new.request, self.marks.sub)
         new.result = _walk(new.result, self.marks.sub)
@@ -295,7 +295,7 @@ class _Redactor:
         if chat is not None:
             _, fields, key = chat
             kind = fields.get("type", fields.get("MessageType"))
-            if kind in _CHAT_TYPES and _sender(fields) not in _NOT_PEOPLE:
+            if kind in SPOKEN_CHAT_TYPES and _sender(fields) not in _NOT_PEOPLE:
                 fields[key] = self.marks.text(fields[key], "chat")
                 data = chat[0]
         text = _text_response(frame)

@@ -26,6 +26,7 @@ from ..exceptions import CapabilityError, CommandFailed, RequestTimeout
 from ..gateway import CommandResult, GameConnection
 from ..gateway.transport import describe_transport
 from ..sansio.wire import NONE_REPLY, PULL_COMMAND
+from ..vocabulary import Capability
 from .report import Check
 
 __all__ = ["AddonCheck", "ChatAfter", "PullProbe"]
@@ -90,7 +91,7 @@ class AddonCheck:
         pull = PullProbe.of(await self._command(f"{PULL_COMMAND} {nobody} 1"))
         start = time.monotonic()
         try:
-            result = await self.game.call("list_capabilities", timeout=self.call_wait)
+            result = await self.game.call(Capability.LIST_CAPABILITIES, timeout=self.call_wait)
         except CapabilityError as exc:
             silent = f"list_capabilities failed: {exc.code}: {exc.message}"
             if exc.code in ("UNSUPPORTED_CAPABILITY", "INVALID_REQUEST"):

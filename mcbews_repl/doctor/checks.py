@@ -30,6 +30,7 @@ from ..exceptions import (
     RequestTimeout,
 )
 from ..gateway import Bridge, CommandResult, GameConnection, LogEntry
+from ..vocabulary import EventKind
 from .addon import AddonCheck
 from .probe import probe_limits
 from .report import Check
@@ -113,7 +114,7 @@ class Doctor:
 
         def listen(entry: LogEntry) -> None:
             data = entry.data
-            mine = entry.kind == "chat" and entry.connection == self.game.id
+            mine = entry.kind == EventKind.CHAT and entry.connection == self.game.id
             said = mine and nonce in str(data.get("message"))
             if said and sender in (None, data.get("sender")) and not arrived.done():
                 arrived.set_result((time.monotonic() - start) * 1000)

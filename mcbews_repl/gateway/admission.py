@@ -41,6 +41,7 @@ from websockets.http11 import Request, Response
 
 from ..limits import HANDSHAKES_DELAYED_MAX
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
+from ..vocabulary import EventKind
 from .budgets import HandshakeThrottle, ProvenAddresses, SharedBudget
 from .eventlog import EventLog
 from .refusals import Refusals
@@ -225,7 +226,7 @@ class Admission:
             rate,
         )
         summary = f"throttling {address}: over {burst} wrong tokens, now {rate:g}/s"
-        self._log.append("refused", summary, None, peer=address, reason="throttled")
+        self._log.append(EventKind.REFUSED, summary, None, peer=address, reason="throttled")
 
     def _check_encryption(
         self, websocket: ServerConnection, request: Request, address: str

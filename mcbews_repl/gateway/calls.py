@@ -23,6 +23,7 @@ from ..sansio import (
     CapabilityResult,
     RequestExpired,
 )
+from ..vocabulary import EventKind
 from .results import CommandResult
 from .scope import current_scope
 
@@ -129,7 +130,7 @@ class CapabilityCalls:
         if not record:  # a transport probe: the connection records its verdict instead
             return
         self._record(
-            "capability",
+            EventKind.CAPABILITY,
             f"{request.capability} {outcome} ({took * 1000:.1f} ms)",
             capability=request.capability,
             request_id=request.request_id,

@@ -1,12 +1,15 @@
-"""One game connection: its life (encrypt, handshake, read, close), its sends and its calls.
+"""One game connection: its life (encrypt, handshake, read, close) and its calls.
 
-The sans-I/O :class:`BridgeProtocol` decodes frames and keeps the bridge state; this
-object moves the data and owns time. What the game sends is handled by :class:`Inbound`
-(inbound.py); every commandRequest passes through the connection's :class:`CommandWindow`.
-Capability answers travel one of two ways, chosen when the game connects (transport.py):
-as custom-command results (pull.py) or as the bridge player's chat (calls.py).
-When the game goes away, everything still pending on it fails at once with
-:class:`GameDisconnected`, the websockets error chained as its cause.
+The sans-I/O :class:`BridgeProtocol` decodes frames and keeps the bridge state; the
+connection's parts move the data and own time, and each is handed what it needs when
+the connection is made, so none calls back into it: the :class:`Link` (link.py) holds the
+state and sends every frame, the :class:`CommandRunner` (runner.py) runs every command
+line through the :class:`CommandWindow`, the :class:`ConnectionLog` (eventlog.py) records,
+and what the game sends is read and handled by :class:`Inbound` (inbound.py), which hands
+UI chat to the callbacks' queue itself. Capability answers travel one of two ways, chosen
+when the game connects (transport.py): as custom-command results (pull.py) or as the
+bridge player's chat (calls.py). When the game goes away, everything still pending on it
+fails at once with :class:`GameDisconnected`, the websockets error chained as its cause.
 """
 
 from __future__ import annotations
@@ -17,50 +20,40 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
-from ..exceptions import (
-    GameDisconnected,
-    McbewsError,
-    NotConnected,
-    RequestTimeout,
-)
-from ..limits import READER_FRAMES_PER_TURN
-from ..sansio import (
-    BridgeProtocol,
-    CommandResponse,
-    FrameRejected,
-    GameError,
-    UiChatMessage,
-    check_command_line,
-    encode_command,
-)
+from ..exceptions import McbewsError, RequestTimeout
+from ..sansio import BridgeProtocol, CommandResponse, GameError, encode_command
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
 from ..sansio.handshake import State
+from ..vocabulary import Capability, EventKind
 from .calls import CapabilityCalls
 from .cancel import CancelNotices
 from .delivery import Progress, deliver_text, encode_text_lines
-from .encryption import EncryptionError, SessionCipher
-from .eventlog import EventLog
+from .encryption import EncryptionError
+from .eventlog import ConnectionLog, EventLog
 from .game_calls import GameCalls, check_command, check_send_text, same_call
 from .inbound import Inbound
+from .link import Link
 from .negotiate import Negotiated, negotiate
-from .observer import Direction, Observers, command_reply, ui_chat_outcome, watched
+from .observer import Observers, command_reply, watched
 from .pull import Poller, PullCalls
-from .results import CommandResult, UiChat
+from .results import CommandResult
+from .runner import CommandRunner
 from .settings import Settings
 from .transport import TransportChoice
 from .uichat import UiChatHooks, UiChatQueue
 from .window import CommandWindow
-from .writer import FrameWriter
 
 __all__ = ["GameConnection"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
 _UNLIMITED = 1 << 30  # no budget: probe_command is how the game's own limits are found
+_PROBE = Capability.LIST_CAPABILITIES  # what each transport is probed with (transport.py)
 
 
 def _format_peer(address: Any) -> str:
@@ -68,6 +61,14 @@ def _format_peer(address: Any) -> str:
         host = str(address[0])
         return f"[{host}]:{address[1]}" if ":" in host else f"{host}:{address[1]}"
     return str(address)
+
+
+def _answered(result: dict[str, Any]) -> dict[str, Any]:
+    return {"result": result}
+
+
+def _frames(sent: int) -> dict[str, Any]:
+    return {"frames": sent}
 
 
 class GameConnection:
@@ -89,102 +90,83 @@ class GameConnection:
         self.connected_at = time.time()
         self.local_player: str | None = None
         self.encryption: Negotiated | None = None  # how: handshake form and cipher mode
-        self.frames_out = 0
         self.proto = BridgeProtocol(max_frame_bytes=settings.max_frame_bytes)
         # Who watches this connection's frames and outcomes (observer.py): the bridge's.
         self.observers = observers if observers is not None else Observers()
         self._ws = websocket
-        self._writer = FrameWriter(websocket)  # several frames a socket write (writer.py)
         self._settings = settings
-        self._log = log
+        wants_encryption = (
+            settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
+        )
+        self._link = Link(
+            websocket,
+            self,
+            self.observers,
+            connection_id=connection_id,
+            peer=self.peer,
+            encrypting=wants_encryption,
+        )
+        self._log = ConnectionLog(log, connection_id, self.proto.counters)
+        self._window = CommandWindow(
+            self._link.send,
+            self.proto.command_frame,
+            limit=settings.max_in_flight,
+            queue_limit=settings.queue_limit,
+            queue_frame=self._link.queue,
+        )
+        self._runner = CommandRunner(
+            self._link, self._window, self.proto, self._log.record, timeout=settings.command_timeout
+        )
         self.ui_chats = UiChatQueue(
             ui_chat_hooks,
-            self._ui_chat_dropped,
             in_flight=settings.ui_chat_in_flight,
             backlog=settings.ui_chat_backlog,
             backlog_bytes=settings.ui_chat_backlog_bytes,
         )
-        self._window = CommandWindow(
-            self._send,
-            self.proto.command_frame,
-            limit=settings.max_in_flight,
-            queue_limit=settings.queue_limit,
-            queue_frame=self._queue_frame,
-        )
+        self._make_calls(settings)
+        self._ready = asyncio.Event()
+
+    def _make_calls(self, settings: Settings) -> None:
+        """The parts that make calls: each runs its commands through the runner and records
+        through the log, handed over here, so none calls back into the connection."""
+        run, record, where = self._runner.run, self._log.record, f"connection #{self.id}"
         # Calls cancelled after their request went down: the addon is told to drop the work.
-        self.cancel_notices = CancelNotices(self._command, where=f"connection #{connection_id}")
-        self._calls = CapabilityCalls(
-            self.proto,
-            lambda line: self._command(line, None),
-            self._record,
-            where=f"connection #{connection_id}",
-            cancelled=self.cancel_notices.add,
-        )
+        self.cancel_notices = CancelNotices(run, where=where)
+        cancelled = self.cancel_notices.add
+        self._calls = CapabilityCalls(self.proto, run, record, where=where, cancelled=cancelled)
         self._inbound = Inbound(
-            self.proto,
-            self._window,
-            self._calls,
-            self._record,
-            self._deliver_ui_chat,
-            connection_id=connection_id,
+            self.proto, self._window, self._calls, record, link=self._link, ui_chats=self.ui_chats
         )
-        self._inbound.tap = lambda data: self._tap("in", data)
-        self._pull = PullCalls(
-            lambda line: self._command(line, None),
-            self._record,
-            where=f"connection #{connection_id}",
-            cancelled=self.cancel_notices.add,
-        )
-        self._poll_commands = 0  # commands the poller has in the window now
-        self._poller = Poller(
-            self._poll_command,
-            self._inbound.handle,
-            self._pull_rejected,
-            interval=settings.poll_interval,
-        )
+        self._pull = PullCalls(run, record, where=where, cancelled=cancelled)
+        inbound = self._inbound
+        self._poller = Poller(run, inbound.handle, inbound.reject, interval=settings.poll_interval)
         self._polling: asyncio.Task[None] | None = None
         probe = settings.probe_timeout
         self._transport = TransportChoice(
             settings.transport,
             {
-                "pull": lambda: self._pull.call("list_capabilities", {}, probe, record=False),
-                "chat": lambda: self._calls.call("list_capabilities", {}, probe, record=False),
+                "pull": partial(self._pull.call, _PROBE, {}, probe, record=False),
+                "chat": partial(self._calls.call, _PROBE, {}, probe, record=False),
             },
-            self._record,
+            record,
         )
-        self._ready = asyncio.Event()
-        self._cipher: SessionCipher | None = None
-        # Outgoing frames wait while the state is ENCRYPTING (see negotiate.py); this event
-        # wakes them when it ends.
-        self._settled = asyncio.Event()
-        wants_encryption = (
-            settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
-        )
-        self._state = State.ENCRYPTING if wants_encryption else State.OPEN
-        if not wants_encryption:
-            self._settled.set()
 
     # --- state ----------------------------------------------------------------------------
 
     @property
     def state(self) -> State:
         """``ENCRYPTING`` while the key is agreed, ``OPEN`` while frames flow, ``CLOSED``."""
-        return self._state
+        return self._link.state
 
     @property
     def closed(self) -> bool:
         """True once the game went away (the state is ``CLOSED``)."""
-        return self._state is State.CLOSED
+        return self._link.closed
 
     @property
     def encrypted(self) -> bool:
         """True once ws:encrypt is agreed (frames are then binary)."""
         return self.encryption is not None
-
-    def _leave_encrypting(self, state: State) -> None:
-        if self._state is State.ENCRYPTING:
-            self._state = state
-        self._settled.set()
 
     @property
     def protocol_version(self) -> int | None:
@@ -195,6 +177,11 @@ class GameConnection:
     def frames_in(self) -> int:
         """Frames received from the game, the encryption handshake's included."""
         return self._inbound.frames_in
+
+    @property
+    def frames_out(self) -> int:
+        """Frames sent to the game (the encryption handshake's own not counted)."""
+        return self._link.frames_out
 
     @property
     def counters(self) -> Counter[str]:
@@ -221,7 +208,7 @@ class GameConnection:
     def pending(self) -> int:
         """Commands in flight or queued plus capability calls awaiting an answer (UI chat
         polls excluded: they are the pull transport's idle traffic)."""
-        busy = self._window.in_flight + self._window.queued - self._poll_commands
+        busy = self._window.in_flight + self._window.queued - self._poller.in_window
         return max(busy, 0) + len(self._calls) + self._pull.pending
 
     @property
@@ -248,7 +235,7 @@ class GameConnection:
         secure = " encrypted" if self.encrypted else ""
         return f"<GameConnection #{self.id} {self.peer} player={who}{secure} {state}>"
 
-    # --- the reader -----------------------------------------------------------------------
+    # --- its life -------------------------------------------------------------------------
 
     async def run(self) -> None:
         """Encrypt if agreed, read frames until the game goes away, then fail everything
@@ -256,194 +243,47 @@ class GameConnection:
         handshake: asyncio.Task[None] | None = None
         cause: BaseException | None = None
         try:
-            if self._state is State.ENCRYPTING and (cause := await self._encrypt()) is not None:
+            if self.state is State.ENCRYPTING and (cause := await self._encrypt()) is not None:
                 return
             handshake = asyncio.create_task(self._handshake())
-            cause = await self._read_frames()
+            cause = await self._inbound.read(self._ws)
         finally:
             if handshake is not None:
                 handshake.cancel()
             self._close_down(cause)
 
-    async def _read_frames(self) -> BaseException:
-        """Feed every frame to the inbound half until the socket closes; return why."""
-        while True:
-            for _ in range(READER_FRAMES_PER_TURN):
-                try:
-                    message = await self._ws.recv()
-                except WebSocketClosed as exc:
-                    return exc
-                self._inbound.feed(message)
-            # recv() returns frames already parsed without suspending, and one socket read
-            # can hold a thousand small ones: yield so other connections are served too.
-            await asyncio.sleep(0)
-
     async def _encrypt(self) -> BaseException | None:
         """Run the handshake; on failure close the socket and return why (None: encrypted)."""
+        link = self._link
         try:
-            agreed = await negotiate(self._ws, self._settings, self._inbound.feed, self._tap)
+            agreed = await negotiate(self._ws, self._settings, self._inbound.feed, link.tap)
             self.encryption = agreed
-            self._cipher = self._inbound.cipher = agreed.cipher  # one cipher: seals out, opens in
+            link.cipher = self._inbound.cipher = agreed.cipher  # one cipher: seals out, opens in
         except WebSocketClosed as exc:
             return exc
         except EncryptionError as exc:
             _log.warning("connection #%d: encryption failed: %s", self.id, exc)
-            self._record("encryption_failed", f"#{self.id} not encrypted: {exc}", error=str(exc))
+            failed = f"#{self.id} not encrypted: {exc}"
+            self._log.record(EventKind.ENCRYPTION_FAILED, failed, error=str(exc))
             await self._ws.close(1002, f"encryption handshake failed: {exc}"[:120])
             return exc
         finally:  # failed or cancelled: CLOSED, so sends waiting on the handshake end too
-            self._leave_encrypting(State.OPEN if self.encryption is not None else State.CLOSED)
+            link.settle(State.OPEN if self.encryption is not None else State.CLOSED)
         _log.info("connection #%d: encrypted (%s, %s)", self.id, agreed.form, agreed.mode)
-        self._record(
-            "encrypted",
+        self._log.record(
+            EventKind.ENCRYPTED,
             f"#{self.id} encrypted ({agreed.form}, aes-256-{agreed.mode})",
             form=agreed.form,
             mode=agreed.mode,
         )
         return None
 
-    def _record(self, kind: str, summary: str, **data: Any) -> None:
-        entry = self._log.append(kind, summary, self.id, **data)
-        if "truncated" in entry.data:  # long text cut to the log's bound: say so per game
-            self.proto.counters["log_truncated"] += 1
-
-    def _tap(self, direction: Direction, data: str | bytes) -> None:
-        if self.observers:
-            self.observers.frame(self, direction, data)
-
-    def _deliver_ui_chat(self, event: UiChatMessage) -> None:
-        if self.observers:
-            self.observers.outcome(self, ui_chat_outcome(event))
-        self.ui_chats.put(
-            UiChat(event.player, event.message, event.conversation_id, event.message_id, self)
-        )
-
-    def _pull_rejected(self, reason: str, detail: str, message_id: str | None) -> None:
-        self.proto.counters[f"rejected:{reason}"] += 1
-        self._inbound.handle(FrameRejected(reason, detail, message_id))
-
-    async def _poll_command(self, line: str) -> CommandResult:
-        self._poll_commands += 1
-        try:
-            return await self._command(line, None)
-        finally:
-            self._poll_commands -= 1
-
-    def _start_polling(self) -> None:
-        """Read UI chat by polling, once this connection pulls (the poll stops on close)."""
-        if self._polling is None and not self.closed:
-            self._polling = asyncio.ensure_future(self._poller.run())
-
-    def _ui_chat_dropped(self, message: UiChat) -> None:
-        self.proto.counters["ui_chat_dropped"] += 1
-        queue = self.ui_chats
-        waiting, size = queue.queued, queue.queued_bytes
-        _log.info("connection #%d dropped a UI chat message: %d already wait", self.id, waiting)
-        self._record(
-            "rejected",
-            f"ui_chat_dropped: {waiting} UI chat messages already wait for the callbacks "
-            f"({size:,} of {queue.backlog_bytes_limit:,} bytes)",
-            reason="ui_chat_dropped",
-            detail=f"{message.player}'s message {message.message_id}",
-            message_id=message.message_id,
-        )
-
-    def _let_go(self) -> None:
-        """The game left: drop what it can no longer use (waiting UI chat, partial messages),
-        so its memory goes now even while something still holds this connection."""
-        self.proto.drop_buffers()
-        waiting, size = self.ui_chats.close()
-        if waiting:
-            self.proto.counters["ui_chat_dropped"] += waiting
-            self._record(
-                "rejected",
-                f"ui_chat_dropped: {waiting} UI chat messages ({size:,} bytes) still waited "
-                "for the callbacks when the game left",
-                reason="ui_chat_dropped",
-                detail=f"{waiting} messages, {size:,} bytes",
-            )
-
-    def expire(self, now: float) -> None:
-        """Drop bridge buffers past their TTL (the periodic sweep calls this)."""
-        self._inbound.expire(now)
-
-    # --- closing --------------------------------------------------------------------------
-
-    def _closed_error(self, cause: BaseException | None) -> GameDisconnected:
-        frame = cause.rcvd if isinstance(cause, WebSocketClosed) else None
-        why = f" (close code {frame.code})" if frame is not None else ""
-        error = GameDisconnected(
-            f"game connection #{self.id} from {self.peer} closed{why} before the answer came"
-        )
-        error.__cause__ = cause
-        return error
-
-    def _close_down(self, cause: BaseException | None) -> None:
-        self._state = State.CLOSED
-        self._settled.set()
-        self._transport.cancel()
-        self.cancel_notices.close()
-        if self._polling is not None:
-            self._polling.cancel()
-        failed = self._window.fail_all(lambda: self._closed_error(cause))
-        failed += self._calls.fail_all(lambda: self._closed_error(cause))
-        self._let_go()
-        self._ready.set()
-        _log.info("connection #%d from %s closed; %d pending failed", self.id, self.peer, failed)
-        self._record(
-            "disconnected",
-            f"#{self.id} {self.peer} closed",
-            peer=self.peer,
-            failed_pending=failed,
-            cause=repr(cause),
-        )
-
-    async def close(self) -> None:
-        """Close this game connection (the game may reconnect with /connect)."""
-        await self._ws.close(1001, "server closing the bridge")
-
-    def _check_open(self) -> None:
-        if self._state is State.CLOSED:
-            raise NotConnected(
-                f"game connection #{self.id} from {self.peer} is closed; "
-                "use mc.connections or wait_connected() for a live one"
-            )
-
-    def _queue_frame(self, frame: str) -> bool:
-        """:meth:`_send` without waiting for the write (the command window's frames, whose
-        replies it awaits anyway); False when the frame must go through :meth:`_send`."""
-        if self.closed or not self._settled.is_set() or not self._writer.batched:
-            return False
-        self._tap("out", frame)
-        data = frame if self._cipher is None else self._cipher.seal(frame)
-        self._writer.queue(data)
-        self.frames_out += 1
-        return True
-
-    async def _send(self, frame: str) -> None:
-        if not self._settled.is_set():
-            await self._settled.wait()
-            if self._state is State.CLOSED:  # the handshake failed: nothing may go out
-                raise self._closed_error(None)
-        # Sealing and queueing the frame happen with no await between them (the writer
-        # queues it before its first await and writes in queue order), so frames reach
-        # the wire in the order the cipher stream saw them.
-        self._tap("out", frame)
-        data = frame if self._cipher is None else self._cipher.seal(frame)
-        try:
-            await self._writer.send(data)
-        except WebSocketClosed as exc:
-            raise self._closed_error(exc) from exc
-        self.frames_out += 1
-
-    # --- calls ----------------------------------------------------------------------------
-
     async def _handshake(self) -> None:
         try:
             request_id, frame = self.proto.subscribe_frame("PlayerMessage")
             self._inbound.subscriptions.add(request_id)
-            await self._send(frame)
-            reply = await self._command("getlocalplayername", self._settings.handshake_timeout)
+            await self._link.send(frame)
+            reply = await self._runner.run("getlocalplayername", self._settings.handshake_timeout)
             name = reply.body.get("localplayername")
             if isinstance(name, str) and name:
                 self.local_player = name
@@ -456,58 +296,75 @@ class GameConnection:
         finally:
             self._ready.set()
 
-    async def _command(
-        self, line: str, timeout: float | None, *, record: bool = False
-    ) -> CommandResult:
-        """Run one command through the window; ``record``: log it as a ``command`` entry
-        (``command()``; calls log their own entries)."""
-        start = time.monotonic()
-        try:
-            checked = check_command_line(
-                line, self.proto.budget_bytes, self.proto.frame_budget_bytes
+    def _start_polling(self) -> None:
+        """Read UI chat by polling, once this connection pulls (the poll stops on close)."""
+        if self._polling is None and not self.closed:
+            self._polling = asyncio.ensure_future(self._poller.run())
+
+    def expire(self, now: float) -> None:
+        """Drop bridge buffers past their TTL (the periodic sweep calls this)."""
+        self._inbound.expire(now)
+
+    def _let_go(self) -> None:
+        """The game left: drop what it can no longer use (waiting UI chat, partial messages),
+        so its memory goes now even while something still holds this connection."""
+        self.proto.drop_buffers()
+        waiting, size = self.ui_chats.close()
+        if waiting:
+            self.proto.counters["ui_chat_dropped"] += waiting
+            self._log.record(
+                EventKind.REJECTED,
+                f"ui_chat_dropped: {waiting} UI chat messages ({size:,} bytes) still waited "
+                "for the callbacks when the game left",
+                reason="ui_chat_dropped",
+                detail=f"{waiting} messages, {size:,} bytes",
             )
-            self._check_open()
-            limit = self._settings.command_timeout if timeout is None else timeout
-            try:
-                async with asyncio.timeout(limit):
-                    reply = await self._window.request(checked)
-            except TimeoutError as exc:
-                raise RequestTimeout(
-                    f"the game did not answer /{checked[:60]} within {limit:g} s on connection "
-                    f"#{self.id}; the world may be paused or the connection stalled"
-                ) from exc
-        except McbewsError as exc:
-            if record:
-                elapsed = time.monotonic() - start
-                self._record_command(line, f"✗ {type(exc).__name__}", elapsed, error=str(exc))
-            raise
-        code, message = reply.status_code, reply.status_message
-        result = CommandResult(
-            checked, code, message, reply.body, time.monotonic() - start, reply.request_id
+
+    def _close_down(self, cause: BaseException | None) -> None:
+        self._link.close()
+        self._transport.cancel()
+        self.cancel_notices.close()
+        if self._polling is not None:
+            self._polling.cancel()
+        closed_error = partial(self._link.closed_error, cause)
+        failed = self._window.fail_all(closed_error)
+        failed += self._calls.fail_all(closed_error)
+        self._let_go()
+        self._ready.set()
+        _log.info("connection #%d from %s closed; %d pending failed", self.id, self.peer, failed)
+        self._log.record(
+            EventKind.DISCONNECTED,
+            f"#{self.id} {self.peer} closed",
+            peer=self.peer,
+            failed_pending=failed,
+            cause=repr(cause),
         )
-        if record:
-            self._record_command(
-                checked,
-                f"→ {code}",
-                result.elapsed_seconds,
-                status_code=code,
-                status_message=message,
-            )
-        return result
+
+    async def close(self) -> None:
+        """Close this game connection (the game may reconnect with /connect)."""
+        await self._ws.close(1001, "server closing the bridge")
+
+    # --- calls ----------------------------------------------------------------------------
 
     @same_call(GameCalls.command)
     async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
         check_command(line)
-        if not self.observers:  # watched() would only await it: save its coroutine
-            return await self._command(line, timeout, record=True)
+        if not self.observers.active:  # watched() would only await it: save its coroutine
+            return await self._runner.run(line, timeout, record=True)
         request = {"line": line, "timeout": timeout}
-        work = self._command(line, timeout, record=True)
-        return await watched(self.observers, self, "command", request, work, command_reply)
+        work = self._runner.run(line, timeout, record=True)
+        return await watched(self.observers, self, EventKind.COMMAND, request, work, command_reply)
 
     async def probe_command(self, line: str, timeout: float) -> CommandResponse | GameError:
         """Send ``line`` past the frame budget and return the game's raw reply (the doctor's
-        ``--probe-limits`` only: the game may refuse the frame or close the connection)."""
-        self._check_open()
+        ``--probe-limits`` only: the game may refuse the frame or close the connection).
+
+        Raises:
+            NotConnected: the connection is closed.
+            RequestTimeout: no answer within ``timeout``.
+            GameDisconnected: the game went away before it answered.
+        """
+        self._link.check_open()
 
         def unchecked(text: str) -> tuple[str, str]:
             request_id = str(uuid.uuid4())
@@ -521,11 +378,6 @@ class GameConnection:
         except TimeoutError as exc:
             raise RequestTimeout(f"no answer to a {len(line)}-byte probe line") from exc
 
-    def _record_command(self, line: str, outcome: str, elapsed: float, **data: Any) -> None:
-        # One shape for both outcomes of a ``command`` entry; ``data`` holds what differs.
-        summary = f"/{line[:60]} {outcome}"
-        self._record("command", summary, command=line, **data, elapsed=elapsed)
-
     @same_call(GameCalls.call)
     async def call(
         self,
@@ -538,16 +390,16 @@ class GameConnection:
     ) -> dict[str, Any]:
         if fields:
             payload = {**(payload or {}), **fields}
+        if not self.observers.active:
+            return await self._call(capability, payload, timeout)
         request = {"capability": capability, "payload": dict(payload or {}), "timeout": timeout}
         work = self._call(capability, payload, timeout)
-        return await watched(
-            self.observers, self, "capability", request, work, lambda r: {"result": r}
-        )
+        return await watched(self.observers, self, EventKind.CAPABILITY, request, work, _answered)
 
     async def _call(
         self, capability: str, payload: Mapping[str, Any] | None, timeout: float | None
     ) -> dict[str, Any]:
-        self._check_open()
+        self._link.check_open()
         limit = self._settings.call_timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
         try:
@@ -558,7 +410,7 @@ class GameConnection:
                 f"connection #{self.id} is still finding out how the addon answers "
                 f"(probing for {self._settings.probe_timeout:g} s); call again"
             ) from exc
-        self._check_open()
+        self._link.check_open()
         remaining = max(deadline - time.monotonic(), 0.001)
         if transport == "pull":
             self._start_polling()
@@ -579,6 +431,9 @@ class GameConnection:
         title: str | None = None,
     ) -> int:
         check_send_text(player, text)
+        work = self._send_text(player, text, role, progress, conversation_id, title)
+        if not self.observers.active:
+            return await work
         request = {
             "player": player,
             "text": text,
@@ -586,8 +441,7 @@ class GameConnection:
             "conversation_id": conversation_id,
             "title": title,
         }
-        work = self._send_text(player, text, role, progress, conversation_id, title)
-        return await watched(self.observers, self, "text", request, work, lambda n: {"frames": n})
+        return await watched(self.observers, self, EventKind.TEXT, request, work, _frames)
 
     async def _send_text(
         self,
@@ -598,7 +452,7 @@ class GameConnection:
         conversation_id: str | None,
         title: str | None,
     ) -> int:
-        self._check_open()
+        self._link.check_open()
         interval = self._settings.text_interval
         lines = encode_text_lines(
             player,
@@ -612,15 +466,15 @@ class GameConnection:
         )
         start = time.monotonic()
         sent = await deliver_text(
-            lambda line: self._command(line, None),
+            self._runner.run,
             lines,
             prelude=self._settings.text_prelude,
             interval=interval,
             progress=progress,
             cancelled=self.cancel_notices.add,
         )
-        self._record(
-            "text",
+        self._log.record(
+            EventKind.TEXT,
             f"{sent} frame(s) to {player} ({len(text)} chars)",
             player=player,
             role=role,

@@ -35,8 +35,9 @@ from ..limits import (
     LOG_TEXT_CHARS,
     MAX_CONNECTIONS,
 )
+from ..vocabulary import EventKind
 
-__all__ = ["EventLog", "LogEntry", "truncate_text"]
+__all__ = ["ConnectionLog", "EventLog", "LogEntry", "truncate_text"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
 # Of a truncated text, the share kept from its end (a traceback's last line says the most).
@@ -55,15 +56,13 @@ def truncate_text(text: str, limit: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One thing that happened. ``kind`` is a stable word; ``data`` holds its details.
-
-    Kinds: ``connected``, ``disconnected``, ``refused``, ``chat``, ``command``,
-    ``capability``, ``ui_chat``, ``callback_error``, ``text``, ``rejected``, ``expired``.
-    """
+    """One thing that happened. ``kind`` says what: an ``EventKind`` (mcbews_repl/vocabulary.py),
+    equal to its string (``entry.kind == "chat"``); ``data`` holds the details, the fields
+    that kind lists."""
 
     cursor: int
     at: float  # wall-clock seconds (time.time()), for display
-    kind: str
+    kind: EventKind
     connection: int | None
     summary: str
     data: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -127,8 +126,10 @@ class EventLog:
         return len(self._entries)
 
     def append(
-        self, kind: str, summary: str, connection: int | None = None, **data: Any
+        self, kind: EventKind, summary: str, connection: int | None = None, **data: Any
     ) -> LogEntry:
+        """Record one entry (long text cut to ``text_chars``) and tell the listeners and
+        followers; returns it. ``connection`` is its owner (None: the bridge's own)."""
         summary, size = self._bound_text(summary, data)
         self._last += 1
         entry = LogEntry(self._last, self._clock(), kind, connection, summary, data)
@@ -252,3 +253,23 @@ class EventLog:
             for entry in batch:
                 cursor = entry.cursor
                 yield entry
+
+
+class ConnectionLog:
+    """One game connection's entries: each carries its id, and a text cut to the log's
+    bound is counted on the connection's own ``counters`` (``log_truncated``). Its parts
+    record through this, not through the connection."""
+
+    __slots__ = ("_counters", "_id", "_log")
+
+    def __init__(self, log: EventLog, connection_id: int, counters: Counter[str]) -> None:
+        self._log = log
+        self._id = connection_id
+        self._counters = counters
+
+    def record(self, kind: EventKind, summary: str, **data: Any) -> LogEntry:
+        """Append one entry of this connection's."""
+        entry = self._log.append(kind, summary, self._id, **data)
+        if "truncated" in entry.data:  # long text cut to the log's bound: say so per game
+            self._counters["log_truncated"] += 1
+        return entry

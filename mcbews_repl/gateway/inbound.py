@@ -1,19 +1,25 @@
-"""What the game sends on one connection: open, decode, dispatch, record.
+"""What the game sends on one connection: read, open, decode, dispatch, record.
 
-Every frame the reader receives (and every frame the encryption handshake does not claim)
-comes here. Once a session cipher is agreed the frame is opened first; then the sans-I/O
-:class:`BridgeProtocol` turns it into events, and each event either settles a waiting
-future (command window, capability calls) or becomes an event-log entry. Remote input
+The connection's reader (:meth:`Inbound.read`) hands every frame here, and so does the
+encryption handshake for every frame it does not claim. Once a session cipher is agreed
+the frame is opened first; then the sans-I/O :class:`BridgeProtocol` turns it into
+events, and each event either settles a waiting future (command window, capability
+calls), goes to the UI chat callbacks' queue, or becomes an event-log entry. Remote input
 never raises: what the peer got wrong is counted and recorded as ``rejected``, and a bug
-in our own handling is logged and counted so the connection keeps serving.
+in our own handling is logged and counted so the connection keeps serving. Nothing here
+calls back into the connection: what a frame needs is handed over when it is made.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import Callable
 
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed as WebSocketClosed
+
+from ..limits import READER_FRAMES_PER_TURN
 from ..sansio import (
     BridgeEvent,
     BridgeProtocol,
@@ -29,8 +35,13 @@ from ..sansio import (
     UiChatMessage,
     UnknownFrame,
 )
+from ..vocabulary import EventKind
 from .calls import CapabilityCalls, Record
 from .encryption import SessionCipher
+from .link import Link
+from .observer import ui_chat_outcome
+from .results import UiChat
+from .uichat import UiChatQueue
 from .window import CommandWindow, Reply
 
 __all__ = ["Inbound"]
@@ -47,13 +58,11 @@ class Inbound:
         window: CommandWindow,
         calls: CapabilityCalls,
         record: Record,
-        on_ui_chat: Callable[[UiChatMessage], None],
         *,
-        connection_id: int,
+        link: Link,
+        ui_chats: UiChatQueue,
     ) -> None:
         self.frames_in = 0
-        # Sees every frame once opened (observer.py): the connection's observers behind it.
-        self.tap: Callable[[str | bytes], None] | None = None
         self.cipher: SessionCipher | None = None  # set once ws:encrypt is agreed
         self.event_version: int | None = None  # header version of the game's first event
         # Request ids of our subscribe frames: their acknowledgements are expected, not stray.
@@ -62,9 +71,23 @@ class Inbound:
         self._window = window
         self._calls = calls
         self._record = record
-        self._on_ui_chat = on_ui_chat
-        self._id = connection_id
+        self._link = link  # shows frames to the observers; its owner answers UI chat
+        self._ui_chats = ui_chats
+        self._id = link.connection_id
         self._frame: str | bytes = ""  # the frame being handled, for sizes in logs
+
+    async def read(self, websocket: ServerConnection) -> BaseException:
+        """Feed every frame to :meth:`feed` until the socket closes; return why it did."""
+        while True:
+            for _ in range(READER_FRAMES_PER_TURN):
+                try:
+                    message = await websocket.recv()
+                except WebSocketClosed as exc:
+                    return exc
+                self.feed(message)
+            # recv() returns frames already parsed without suspending, and one socket read
+            # can hold a thousand small ones: yield so other connections are served too.
+            await asyncio.sleep(0)
 
     def feed(self, message: str | bytes) -> None:
         """Handle one received frame; never raises."""
@@ -72,7 +95,7 @@ class Inbound:
         if self.cipher is not None:
             opened = self.cipher.open(message)
             if opened is None:
-                self._tap(message)
+                self._link.tap("in", message)
                 self._proto.counters["rejected:plaintext_after_encryption"] += 1
                 self._frame = message
                 self._on_rejected(FrameRejected("plaintext_after_encryption", "text frame"))
@@ -81,7 +104,7 @@ class Inbound:
             if isinstance(message, str):
                 self._proto.counters["plaintext_race"] += 1
             message = opened
-        self._tap(message)
+        self._link.tap("in", message)
         self._frame = message
         try:
             for event in self._proto.receive_text(message, time.monotonic()):
@@ -92,10 +115,6 @@ class Inbound:
         finally:
             self._frame = ""  # do not keep a large frame alive until the next one
 
-    def _tap(self, message: str | bytes) -> None:
-        if self.tap is not None:
-            self.tap(message)
-
     def expire(self, now: float) -> None:
         """Drop bridge buffers past their TTL and record what was dropped."""
         for event in self._proto.expire(now):
@@ -104,6 +123,12 @@ class Inbound:
     def handle(self, event: BridgeEvent) -> None:
         """Dispatch an event that came another way (the pull transport's UI chat)."""
         self._dispatch(event)
+
+    def reject(self, reason: str, detail: str, message_id: str | None) -> None:
+        """Count and record input refused on its way in another way (a UI chat poll's
+        reply): the core counts what it refuses itself, this counts the rest."""
+        self._proto.counters[f"rejected:{reason}"] += 1
+        self._dispatch(FrameRejected(reason, detail, message_id))
 
     def _dispatch(self, event: BridgeEvent) -> None:
         match event:
@@ -122,7 +147,7 @@ class Inbound:
                 self._on_rejected(FrameRejected("unknown_purpose", purpose[:40]))
             case BufferExpired(channel=channel, message_id=mid, received=got, total=total):
                 self._record(
-                    "expired",
+                    EventKind.EXPIRED,
                     f"partial {channel} message dropped ({got}/{total})",
                     channel=channel,
                     message_id=mid,
@@ -146,7 +171,7 @@ class Inbound:
 
     def _on_chat(self, chat: ChatMessage) -> None:
         self._record(
-            "chat",
+            EventKind.CHAT,
             f"<{chat.sender}> {chat.message[:80]}",
             sender=chat.sender,
             message=chat.message,
@@ -156,13 +181,34 @@ class Inbound:
 
     def _on_ui_chat_message(self, event: UiChatMessage) -> None:
         self._record(
-            "ui_chat",
+            EventKind.UI_CHAT,
             f"[panel] <{event.player}> {event.message[:80]}",
             player=event.player,
             message=event.message,
             conversation_id=event.conversation_id,
         )
-        self._on_ui_chat(event)
+        link = self._link
+        if link.observers.active:
+            link.observers.outcome(link.owner, ui_chat_outcome(event))
+        message = UiChat(
+            event.player, event.message, event.conversation_id, event.message_id, link.owner
+        )
+        if not self._ui_chats.put(message):
+            self._ui_chat_dropped(message)
+
+    def _ui_chat_dropped(self, message: UiChat) -> None:
+        self._proto.counters["ui_chat_dropped"] += 1
+        queue = self._ui_chats
+        waiting, size = queue.queued, queue.queued_bytes
+        _log.info("connection #%d dropped a UI chat message: %d already wait", self._id, waiting)
+        self._record(
+            EventKind.REJECTED,
+            f"ui_chat_dropped: {waiting} UI chat messages already wait for the callbacks "
+            f"({size:,} of {queue.backlog_bytes_limit:,} bytes)",
+            reason="ui_chat_dropped",
+            detail=f"{message.player}'s message {message.message_id}",
+            message_id=message.message_id,
+        )
 
     def _frame_bytes(self) -> int:
         frame = self._frame
@@ -179,7 +225,7 @@ class Inbound:
         )
         _log.debug("connection #%d: %s: %s", self._id, event.reason, event.detail)
         self._record(
-            "rejected",
+            EventKind.REJECTED,
             f"{event.reason} ({size} bytes)",
             reason=event.reason,
             detail=event.detail,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from ..exceptions import CapabilityError, McbewsError
 from ..sansio import UiChatMessage
+from ..vocabulary import EventKind
 from .results import CommandResult
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ _T = TypeVar("_T")
 _log = logging.getLogger("mcbews_repl.gateway")
 
 Direction = Literal["in", "out"]  # "in": from the game; "out": to the game
-OutcomeKind = Literal["command", "capability", "text", "ui_chat"]
+# The kinds of CALL_KINDS (vocabulary.py), as a type.
+OutcomeKind = Literal[EventKind.COMMAND, EventKind.CAPABILITY, EventKind.TEXT, EventKind.UI_CHAT]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,24 +80,32 @@ def failure(exc: BaseException) -> dict[str, Any]:
 
 
 class Observers:
-    """A bridge's observers, shared by its connections; a failing observer is logged."""
+    """A bridge's observers, shared by its connections; a failing observer is logged.
+
+    ``active`` says whether any is registered: an attribute, so the check every frame and
+    every call makes costs no call of its own."""
 
     def __init__(self) -> None:
         self._items: list[Observer] = []
+        self.active = False
 
     def __bool__(self) -> bool:
-        return bool(self._items)
+        return self.active
 
     def __len__(self) -> int:
         return len(self._items)
 
     def add(self, observer: Observer) -> None:
+        """Report to ``observer`` from now on (once, however often it is added)."""
         if observer not in self._items:
             self._items.append(observer)
+        self.active = True
 
     def remove(self, observer: Observer) -> None:
+        """Stop reporting to ``observer`` (no error if it was not registered)."""
         if observer in self._items:
             self._items.remove(observer)
+        self.active = bool(self._items)
 
     def frame(self, connection: GameConnection, direction: Direction, data: str | bytes) -> None:
         for observer in list(self._items):
@@ -128,7 +138,7 @@ def ui_chat_outcome(event: UiChatMessage) -> Outcome:
         "conversation_id": event.conversation_id,
         "message_id": event.message_id,
     }
-    return Outcome("ui_chat", {}, message, time.time(), 0.0)
+    return Outcome(EventKind.UI_CHAT, {}, message, time.time(), 0.0)
 
 
 async def watched(
@@ -141,7 +151,7 @@ async def watched(
 ) -> _T:
     """Await ``work`` and tell ``observers`` how it ended, our own errors included (a
     caller's misuse, such as a bad argument, is not an outcome: nothing was sent)."""
-    if not observers:
+    if not observers.active:
         return await work
     started, start = time.time(), time.monotonic()
     try:

@@ -42,6 +42,7 @@ from ..sansio.pull import (
     encode_pull,
     encode_pull_request,
 )
+from ..vocabulary import EventKind
 from .calls import failure_fields
 from .results import CommandResult
 from .scope import current_scope
@@ -162,7 +163,7 @@ class PullCalls:
             if record:
                 took = time.monotonic() - start
                 self._record(
-                    "capability",
+                    EventKind.CAPABILITY,
                     f"{capability} {outcome} ({took * 1000:.1f} ms, pull)",
                     capability=capability,
                     request_id=request.request_id,
@@ -213,8 +214,18 @@ class Poller:
         self.interval = interval
         self.polls = 0
         self.failures = 0
+        self.in_window = 0  # commands of the poller's in the window now (idle traffic)
+
+    async def _command(self, line: str) -> CommandResult:
+        self.in_window += 1
+        try:
+            return await self._run(line)
+        finally:
+            self.in_window -= 1
 
     async def run(self) -> None:
+        """Poll until cancelled (the connection closing); a failed poll is counted and the
+        next one waits twice as long, up to ``BACKOFF_MAX_SECONDS``."""
         backoff = self.BACKOFF_FIRST_SECONDS
         while True:
             try:
@@ -232,7 +243,7 @@ class Poller:
     async def poll_once(self) -> bool:
         """One poll; True when a message came (another may be waiting)."""
         self.polls += 1
-        reply = await _reply(self._run, encode_poll())
+        reply = await _reply(self._command, encode_poll())
         match reply:
             case Empty():
                 return False
@@ -250,7 +261,7 @@ class Poller:
         pass the bound."""
         mid = first.message_id
         try:
-            text = await pull_pages(self._run, "ui", first)
+            text = await pull_pages(self._command, "ui", first)
         except _Lost as exc:
             self._reject(*_ui_chat_lost(first, exc), mid)
             return

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..limits import REFUSAL_ADDRESSES_COUNTED, REFUSAL_SUMMARY_SECONDS
+from ..vocabulary import EventKind
 from .eventlog import EventLog
 
 __all__ = ["Refusals"]
@@ -102,4 +103,4 @@ class Refusals:
     def _write(self, reason: str, summary: str, **data: Any) -> None:
         level = logging.WARNING if reason in _BOUNDS_REACHED else logging.INFO
         _log.log(level, "refused (%s): %s", reason, summary)
-        self._log.append("refused", summary, None, reason=reason, **data)
+        self._log.append(EventKind.REFUSED, summary, None, reason=reason, **data)

@@ -28,6 +28,7 @@ from websockets.typing import Subprotocol
 from ..exceptions import AddressInUse, NotConnected, RequestTimeout, wrong_type
 from ..limits import ACCEPT_BACKLOG, READ_LIMIT_FACTOR
 from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
+from ..vocabulary import EventKind
 from .admission import Admission, redacting_logger
 from .connection import GameConnection
 from .delivery import Progress
@@ -254,7 +255,7 @@ class Bridge:
         self._connections.append(connection)
         _log.info("connection #%d from %s", connection.id, connection.peer)
         self.log.append(
-            "connected",
+            EventKind.CONNECTED,
             f"#{connection.id} {connection.peer}",
             connection.id,
             peer=connection.peer,
@@ -383,7 +384,7 @@ class Bridge:
         _log.error("UI chat callback %s raised", name, exc_info=exc)
         connection_id = message.connection.id if message.connection else None
         self.log.append(
-            "callback_error",
+            EventKind.CALLBACK_ERROR,
             f"{name} raised {type(exc).__name__}: {exc}",
             connection_id,
             callback=name,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..exceptions import CapabilityError, CommandFailed, McbewsError, RequestTimeout
+from ..vocabulary import EventKind
 from .settings import TransportMode
 
 __all__ = ["Probe", "Transport", "TransportChoice", "TransportMode", "describe_transport"]
@@ -85,7 +86,7 @@ class TransportChoice:
         self.state = "chosen" if transport else "none"
         self._decided.set()
         self.record(
-            "transport",
+            EventKind.TRANSPORT,
             f"answers through {describe_transport(transport)}",
             transport=transport,
             verdicts=dict(self.verdicts),

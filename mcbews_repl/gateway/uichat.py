@@ -5,9 +5,10 @@ faster than a slow callback answers it. One task per message once left 5,006 tas
 after 5,000 messages, and 256 waiting messages of 2 MiB took a notebook to 580 MB. Here
 each connection runs at most ``in_flight`` messages at once (one worker task each,
 referenced until it ends) and keeps at most ``backlog`` messages and ``backlog_bytes``
-waiting; a message beyond either is dropped, counted and reported, never silently. When
-the game leaves, :meth:`UiChatQueue.close` drops what still waits, so its memory goes with
-the game (the messages already running finish).
+waiting; a message beyond either is dropped, counted, and :meth:`UiChatQueue.put` says
+so for its caller to report: never silently. When the game leaves,
+:meth:`UiChatQueue.close` drops what still waits, so its memory goes with the game (the
+messages already running finish).
 
 For each message every registered callback is called in turn: a sync one inline, an
 awaitable result awaited (several awaited together). A callback's failure is reported
@@ -60,7 +61,6 @@ class UiChatQueue:
     def __init__(
         self,
         hooks: UiChatHooks,
-        on_drop: Callable[[UiChat], None],
         *,
         in_flight: int,
         backlog: int,
@@ -69,7 +69,6 @@ class UiChatQueue:
         self._callbacks = hooks.callbacks
         self._spawn = hooks.spawn
         self._on_failure = hooks.on_failure
-        self._on_drop = on_drop
         self.in_flight_limit = in_flight
         self.backlog_limit = backlog
         self.backlog_bytes_limit = backlog_bytes
@@ -83,7 +82,8 @@ class UiChatQueue:
         return len(self._backlog)
 
     def put(self, message: UiChat) -> bool:
-        """Hand ``message`` to the callbacks, now or later; False if it was dropped."""
+        """Hand ``message`` to the callbacks, now or later; False if it was dropped (the
+        caller records why: the queue only says so)."""
         if not self._callbacks:
             return True  # nobody listens: the event log has it, nothing to run
         if self.running < self.in_flight_limit:
@@ -98,7 +98,6 @@ class UiChatQueue:
             self.queued_bytes += size
             return True
         self.dropped += 1
-        self._on_drop(message)
         return False
 
     def close(self) -> tuple[int, int]:

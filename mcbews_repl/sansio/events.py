@@ -53,7 +53,8 @@ class GameError:
 
 @dataclass(frozen=True, slots=True)
 class ChatMessage:
-    """A PlayerMessage event. ``is_echo`` marks our own say/tellraw coming back."""
+    """A PlayerMessage event. ``is_echo`` marks our own say/tellraw coming back. ``type`` is
+    the game's word (a ``ChatType`` when it is one we know, kept as sent when not)."""
 
     sender: str
     message: str

@@ -12,6 +12,7 @@ from json.encoder import encode_basestring  # what json.dumps(s, ensure_ascii=Fa
 from typing import Any
 
 from ..exceptions import FrameTooLarge
+from ..vocabulary import ChatType
 from .events import (
     ChatMessage,
     CommandResponse,
@@ -219,7 +220,7 @@ def _decode_event(header: dict[str, Any], body: dict[str, Any]) -> GameEvent:
     return ChatMessage(
         sender=sender,
         message=message,
-        type=field("type", "MessageType") or "chat",
+        type=field("type", "MessageType") or ChatType.CHAT,
         receiver=field("receiver", "Receiver"),
         is_echo=sender in ECHO_SENDERS,
         legacy_shape=legacy,

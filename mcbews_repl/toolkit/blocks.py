@@ -24,6 +24,7 @@ from ..sansio.wire import (
     MAX_MESSAGE_BYTES,
     UPSTREAM_CHUNK_CODE_POINTS,
 )
+from ..vocabulary import Capability
 from .boxes import OUT_OF_WORLD, UNLOADED, Box, Tile
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ class _Reader:
         # Up to REQUESTS_IN_FLIGHT full answers may leave the addon before this one.
         limit = self.timeout + REQUESTS_IN_FLIGHT * FULL_ANSWER_SECONDS
         options = {} if self.connection is None else {"connection": self.connection}
-        return await self.caller.call("get_blocks", payload, timeout=limit, **options)
+        return await self.caller.call(Capability.GET_BLOCKS, payload, timeout=limit, **options)
 
     def _merge(self, tile: Tile, answer: dict[str, Any]) -> None:
         try:
@@ -170,7 +171,7 @@ class _Reader:
             raise CapabilityError(
                 "CAPABILITY_FAILED",
                 f"get_blocks answered in an unknown shape ({exc})",
-                "get_blocks",
+                Capability.GET_BLOCKS,
             ) from exc
         base = len(tile.palette)
         tile.palette += palette
@@ -241,5 +242,5 @@ def _explained(exc: CapabilityError) -> CapabilityError:
         exc.code,
         "this world's addon has no get_blocks: export the current pack (mcbews-repl addon "
         "export) and apply it to the world",
-        "get_blocks",
+        Capability.GET_BLOCKS,
     )

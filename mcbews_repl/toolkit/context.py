@@ -20,6 +20,7 @@ from typing import Any
 from ..exceptions import McbewsError
 from ..gateway import Bridge, LogEntry
 from ..sansio.wire import BRIDGE_PLAYER
+from ..vocabulary import CHAT_KINDS, Capability
 
 __all__ = ["CONTEXT_CAPACITY", "CONTEXT_TTL_SECONDS", "ChatContexts", "ContextBundle"]
 
@@ -27,7 +28,6 @@ CONTEXT_CAPACITY = 64  # bundles held at once; the oldest is dropped first (memo
 CONTEXT_TTL_SECONDS = 120.0  # long enough for an agent to start, short enough to be "a moment"
 _ID_BYTES = 12  # 96 random bits: unguessable, so an id cannot be enumerated
 _TOMBSTONES = 4 * CONTEXT_CAPACITY  # expired ids remembered, so "expired" differs from "unknown"
-_CHAT_KINDS = ("chat", "ui_chat")
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class ChatContexts:
         return context_id if context_id in self._held else None
 
     def _on_entry(self, entry: LogEntry) -> None:
-        if entry.kind not in _CHAT_KINDS or entry.data.get("is_echo"):
+        if entry.kind not in CHAT_KINDS or entry.data.get("is_echo"):
             return
         player = str(entry.data.get("player") or entry.data.get("sender") or "")
         if not player or player == BRIDGE_PLAYER:
@@ -128,9 +128,11 @@ class ChatContexts:
             if connection is None:
                 raise McbewsError("the game connection that carried the chat has closed")
             answers: tuple[dict[str, Any] | BaseException, ...] = await asyncio.gather(
-                connection.call("get_player_snapshot", {"target": player}, timeout=self._timeout),
                 connection.call(
-                    "get_inventory_snapshot", {"target": player}, timeout=self._timeout
+                    Capability.GET_PLAYER_SNAPSHOT, {"target": player}, timeout=self._timeout
+                ),
+                connection.call(
+                    Capability.GET_INVENTORY_SNAPSHOT, {"target": player}, timeout=self._timeout
                 ),
                 return_exceptions=True,
             )

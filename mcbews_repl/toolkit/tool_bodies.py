@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..gateway import Bridge
+from ..vocabulary import Capability
 from . import results as _t
 from .context import ChatContexts
 from .world import Scoreboard, WorldQueries
@@ -49,12 +50,13 @@ class ToolBodies:
         }
 
     async def tool_capabilities(self, *, limit: int) -> dict[str, Any]:
-        caps = (await self._capability("list_capabilities")).get("capabilities") or []
+        caps = (await self._capability(Capability.LIST_CAPABILITIES)).get("capabilities") or []
         out = _t.bounded(list(caps), limit, "capabilities")
         return {"ok": True, **out, "describe": f"{len(caps)} capabilities"}
 
     async def tool_players(self, *, limit: int) -> dict[str, Any]:
-        players = (await self._capability("get_player_snapshot", target="@a")).get("players") or []
+        online = await self._capability(Capability.GET_PLAYER_SNAPSHOT, target="@a")
+        players = online.get("players") or []
         names = ", ".join(str(p.get("name")) for p in players[:limit])
         return {
             "ok": True,
@@ -63,7 +65,8 @@ class ToolBodies:
         }
 
     async def tool_inventory(self, *, player: str, limit: int) -> dict[str, Any]:
-        found = (await self._capability("get_inventory_snapshot", target=player)).get("players")
+        asked = await self._capability(Capability.GET_INVENTORY_SNAPSHOT, target=player)
+        found = asked.get("players")
         mine = next((p for p in found or [] if p.get("name") == player), None)
         if mine is None:
             return _t.failure(f"no inventory for {player}", _t.HOW_TO["no_target"])

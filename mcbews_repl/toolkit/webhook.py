@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from ..gateway import EventLog, LogEntry
+from ..vocabulary import CHAT_KINDS
 
 __all__ = [
     "DELIVERY_HEADER",
@@ -103,7 +104,7 @@ class EventForwarder:
         url: str,
         secret: str | bytes,
         *,
-        kinds: Iterable[str] = ("chat", "ui_chat"),
+        kinds: Iterable[str] = CHAT_KINDS,
         queue_limit: int = QUEUE_LIMIT,
         attempts: int = ATTEMPTS,
         backoff_seconds: float = BACKOFF_SECONDS,

@@ -120,6 +120,16 @@ LOG_ENTRY_OVERHEAD_BYTES: Final = _bound(
     setting=False,
 )
 
+PAGE_PULLS_AT_ONCE: Final = _bound(
+    "page_pulls_at_once",
+    100,
+    "pulls",
+    "page pulls of one connection running side by side, each a task: no more than the "
+    "command window lets be in flight (the game's 100); a message always gets one, so "
+    "32 big answers read together cost 100 tasks, not one per page",
+    setting=False,
+)
+
 # --- UI chat callbacks -----------------------------------------------------------------------
 UI_CHAT_IN_FLIGHT: Final = _bound(
     "ui_chat_in_flight",

@@ -2,8 +2,9 @@
 
 A call is one ``mcbews:ask`` command whose result carries the answer's first page (or a
 ``scriptevent mcbews:pull_req`` when the request does not fit that line, then
-``mcbews:pull``); the other pages are pulled at once, side by side, through the command
-window. UI chat waits in the addon until the connection's poller asks with ``mcbews:poll``.
+``mcbews:pull``); the other pages are pulled side by side through the command window, by
+at most as many pullers (tasks) as the window lets be in flight, shared by the connection's
+calls. UI chat waits in the addon until the connection's poller asks with ``mcbews:poll``.
 The sans-I/O core (``sansio.pull``) does the encoding and decoding; this module moves the
 commands and owns time. docs/protocol.md describes the wire.
 """
@@ -77,15 +78,51 @@ async def _reply(run: RunCommand, line: str) -> PullReply:
     return decode_reply(result.status_message)
 
 
-async def pull_pages(run: RunCommand, kind: PageKind, first: Page) -> str:
-    """Every page of ``first``'s message, the rest pulled side by side; the joined text."""
+class PullSlots:
+    """How many page pulls of one connection run side by side, each a task: at most what
+    the command window can have in flight, however many answers are being read."""
+
+    def __init__(self, total: int = limits.PAGE_PULLS_AT_ONCE) -> None:
+        self.free = total
+
+    def take(self, wanted: int) -> int:
+        """Slots for a message that misses ``wanted`` pages: at least one, so every
+        message moves on even when the others hold them all."""
+        granted = max(1, min(wanted, self.free))
+        self.free -= granted
+        return granted
+
+    def give(self, granted: int) -> None:
+        self.free += granted
+
+
+async def pull_pages(
+    run: RunCommand, kind: PageKind, first: Page, slots: PullSlots | None = None
+) -> str:
+    """Every page of ``first``'s message, the rest pulled side by side by a few pullers
+    (``slots``: the connection's share of them); the joined text. The first page that
+    ends the message stops the other pullers."""
     pages = PageSet(kind, first.message_id)
     _add(pages, first)
+    missing = iter(pages.missing())
 
-    async def pull(index: int) -> None:
-        _add(pages, _page(await _reply(run, encode_pull(first.message_id, index)), kind))
+    async def puller() -> None:
+        for index in missing:
+            _add(pages, _page(await _reply(run, encode_pull(first.message_id, index)), kind))
 
-    await asyncio.gather(*(pull(i) for i in pages.missing()))
+    wanted = len(pages.missing())
+    if wanted == 0:
+        return pages.text()
+    slots = slots if slots is not None else PullSlots()
+    granted = slots.take(wanted)
+    try:
+        async with asyncio.TaskGroup() as pullers:
+            for _ in range(granted):
+                pullers.create_task(puller())
+    except BaseExceptionGroup as failed:
+        raise failed.exceptions[0] from None
+    finally:
+        slots.give(granted)
     return pages.text()
 
 
@@ -122,6 +159,7 @@ class PullCalls:
         self._record = record
         self._where = where
         self._cancelled = cancelled  # the addon is told to drop the request's work
+        self._slots = PullSlots()  # this connection's page pullers, shared by its calls
         self.pending = 0
 
     async def call(
@@ -190,7 +228,7 @@ class PullCalls:
         first = _page(reply, "answer")
         if first.message_id != request_id:
             raise _Lost(MALFORMED_RESPONSE, f"an answer for {first.message_id}, not {request_id}")
-        return await pull_pages(self._run, "answer", first)
+        return await pull_pages(self._run, "answer", first, self._slots)
 
 
 class Poller:

@@ -23,6 +23,10 @@ ITEMS = {"players": [{"name": "Steve", "slots": [{"slot": i, "typeId": "minecraf
                                                    for i in range(36)]}]}  # fmt: skip
 
 
+def pulling_name(task: asyncio.Task[Any]) -> str:
+    return getattr(task.get_coro(), "__qualname__", "")
+
+
 def ok(result: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "result": result}
 
@@ -167,5 +171,32 @@ async def test_polls_do_not_count_as_pending_work(auto: Bridge) -> None:
     try:
         await until(lambda: connection.stats()["ui_chat_polls"] >= 2)
         assert connection.pending == 0
+    finally:
+        await game.close()
+
+
+async def test_big_answers_read_together_share_the_connections_page_pullers(auto: Bridge) -> None:
+    game, _ = await joined(auto, pull=True)
+    try:
+        game.page_chars = 10  # the inventory's answer: about 160 pages
+        pages = -(-len(json.dumps(ok(ITEMS))) // game.page_chars)
+        assert pages > 120
+        peak, reading = 0, True
+
+        async def sample() -> None:
+            nonlocal peak
+            while reading:
+                pulling = [t for t in asyncio.all_tasks() if "pull_pages" in pulling_name(t)]
+                peak = max(peak, len(pulling))
+                await asyncio.sleep(0)
+
+        sampler = asyncio.create_task(sample())
+        answers = await asyncio.gather(*(auto.call("get_inventory_snapshot") for _ in range(4)))
+        reading = False
+        await sampler
+        assert answers == [ITEMS] * 4
+        # A task a page would be 4 x 160: the pullers are the window's 100, and one more
+        # for a message that found them all taken.
+        assert 4 <= peak <= 100 + 3, peak
     finally:
         await game.close()

@@ -9,6 +9,7 @@ what to do next.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -51,6 +52,9 @@ class DoctorReport:
     capture: Path | None = None
     capture_note: str = ""
     elapsed: float = 0.0
+    # How print() writes it: the doctor gives the terminal's table (view.py's
+    # report_printed); this module stays below the view, which imports it.
+    printer: Callable[[DoctorReport], str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -78,10 +82,13 @@ class DoctorReport:
 
     def __str__(self) -> str:
         """The table the terminal shows, without colour: what ``print(report)`` writes in a
-        script (doctor/view.py, ``report_printed``)."""
-        from .view import report_printed
-
-        return report_printed(self)
+        script (doctor/view.py, ``report_printed``); a report made by hand, without a
+        printer, reads as its headline and one line a check."""
+        if self.printer is not None:
+            return self.printer(self)
+        lines = [f"{self.game}: {self.headline}"]
+        lines += [f"{c.number}. {c.name}: {c.shown}, {c.observed}" for c in self.checks]
+        return clean_text("\n".join(lines))
 
     def __repr__(self) -> str:
         verdicts = " ".join(f"{c.number}{GLYPHS[c.verdict]}" for c in self.checks)

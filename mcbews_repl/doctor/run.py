@@ -21,6 +21,7 @@ from ..limits import DOCTOR_CAPTURES_KEPT
 from ..userdirs import user_cache_dir
 from .checks import CHECK_NAMES, Doctor, Waits
 from .report import Check, DoctorReport
+from .view import report_printed
 
 __all__ = ["captures_folder", "default_capture_path", "describe_game", "no_game", "run_doctor"]
 
@@ -80,7 +81,9 @@ def no_game(bridge: Bridge) -> DoctorReport:
     )
     first = Check(1, "The connection", "failed", "no game is connected", advice)
     rest = [Check(n, name, "unsure", "not run: no game") for n, name in CHECK_NAMES[1:]]
-    return DoctorReport("no game", [first, *rest], capture_note="nothing to record")
+    return DoctorReport(
+        "no game", [first, *rest], capture_note="nothing to record", printer=report_printed
+    )
 
 
 def _record(
@@ -122,7 +125,8 @@ async def run_doctor(
     finally:
         if recorder is not None:
             recorder.stop()
-    report = DoctorReport(describe_game(game), checks, elapsed=time.monotonic() - start)
+    took = time.monotonic() - start
+    report = DoctorReport(describe_game(game), checks, elapsed=took, printer=report_printed)
     if recorder is None:
         report.capture_note = problem
     elif recorder.finish_error:

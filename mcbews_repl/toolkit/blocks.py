@@ -130,13 +130,25 @@ class _Reader:
         self.timeout, self.connection, self.progress = timeout, connection, progress
         self.requests = 0
         self.read = 0
-        self._slots = asyncio.Semaphore(REQUESTS_IN_FLIGHT)
+
+    async def tiles(self, boxes: list[Box], total: int) -> list[Tile]:
+        """Every tile, in order, read by at most REQUESTS_IN_FLIGHT tasks: a task a tile
+        made a 128-block cube's read 252 tasks, where 16 can be asking at once anyway."""
+        tiles: list[Tile | None] = [None] * len(boxes)
+        todo = iter(enumerate(boxes))
+
+        async def reading() -> None:
+            for index, box in todo:
+                tiles[index] = await self.tile(box, total)
+
+        count = min(REQUESTS_IN_FLIGHT, len(boxes))
+        await _gather(self, [asyncio.ensure_future(reading()) for _ in range(count)])
+        return [tile for tile in tiles if tile is not None]
 
     async def tile(self, box: Box, total: int) -> Tile:
         tile = Tile(box, [], [], [])
         while len(tile.entries) < box.volume:
-            async with self._slots:
-                answer = await self._ask(box, len(tile.entries))
+            answer = await self._ask(box, len(tile.entries))
             self._merge(tile, answer)
             self.read += answer["count"]
             if self.progress is not None:
@@ -179,8 +191,8 @@ class _Reader:
         tile.entries += [base + e for e in entries]
 
 
-async def _gather(reader: _Reader, tasks: list[asyncio.Task[Tile]]) -> list[Tile]:
-    """Wait for every tile; if nothing finishes for ``timeout`` seconds (answers arrive one
+async def _gather(reader: _Reader, tasks: list[asyncio.Future[None]]) -> None:
+    """Wait for every reading task; if nothing finishes for ``timeout`` seconds (answers arrive one
     after another, each within seconds), give up and cancel the rest."""
     pending = set(tasks)
     try:
@@ -199,7 +211,6 @@ async def _gather(reader: _Reader, tasks: list[asyncio.Task[Tile]]) -> list[Tile
     finally:
         for task in pending:
             task.cancel()
-    return [t.result() for t in tasks]
 
 
 async def read_blocks(
@@ -223,9 +234,8 @@ async def read_blocks(
     limit = DEFAULT_TIMEOUT_SECONDS if timeout is None else timeout
     reader = _Reader(caller, short, states, limit, connection, progress)
     started = time.perf_counter()
-    tasks = [asyncio.ensure_future(reader.tile(t, box.volume)) for t in split_box(box)]
     try:
-        tiles = await _gather(reader, tasks)
+        tiles = await reader.tiles(split_box(box), box.volume)
     except CapabilityError as exc:
         raise _explained(exc) from None
     with needs():

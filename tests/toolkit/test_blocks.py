@@ -3,6 +3,7 @@ world (the real addon), checked block by block against the world itself."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import re
 from pathlib import Path
@@ -21,6 +22,7 @@ from mcbews_repl.toolkit.blocks import (
     ANSWER_BUDGET_BYTES,
     MAX_BLOCKS_PER_REQUEST,
     OUT_OF_WORLD,
+    REQUESTS_IN_FLIGHT,
     UNLOADED,
     WORST_RUN_BYTES,
     Box,
@@ -32,6 +34,10 @@ from mcbews_repl.toolkit.blocks import (
 from .conftest import World
 
 GET_BLOCKS_TS = Path(__file__).resolve().parents[2] / "addon/src/capabilities/getBlocks.ts"
+
+
+def task_name(task: asyncio.Task[Any]) -> str:
+    return getattr(task.get_coro(), "__qualname__", "")
 
 
 def ts_constant(name: str) -> str:
@@ -131,6 +137,30 @@ async def test_a_large_box_is_split_read_and_stitched(world: World) -> None:
     assert region.requests == len(split_box(Box((-20, 40, -3), (40, 32, 34)))) > 8
     assert_is_the_world(region, world.sim, step=3)
     assert [n for n, _ in seen] == sorted(n for n, _ in seen) and seen[-1] == (43520, 43520)
+
+
+async def test_a_read_of_many_tiles_asks_from_a_few_tasks(world: World) -> None:
+    box = Box((-64, 0, -64), (128, 24, 128))
+    tiles = len(split_box(box))
+    assert tiles > 4 * REQUESTS_IN_FLIGHT
+    peak, reading = 0, True
+
+    async def sample() -> None:
+        nonlocal peak
+        while reading:
+            named = [t for t in asyncio.all_tasks() if "_Reader" in task_name(t)]
+            peak = max(peak, len(named))
+            await asyncio.sleep(0)
+
+    sampler = asyncio.create_task(sample())
+    try:
+        region = await read_blocks(world.mc, box.origin, box.far)
+    finally:
+        reading = False
+        await sampler
+    assert region.size == box.size
+    # A task a tile would be one for each of them; at most REQUESTS_IN_FLIGHT ask at once.
+    assert 1 <= peak <= REQUESTS_IN_FLIGHT, (peak, tiles)
 
 
 async def test_unknown_positions_stay_unknown(world: World) -> None:

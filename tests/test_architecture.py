@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mcbews_repl"
@@ -58,6 +59,35 @@ def test_sansio_is_pure() -> None:
             if n.startswith(("mcbews_repl.gateway", "mcbews_repl.repl", "mcbews_repl.sim"))
         }
         assert not upward, f"{path.name} imports upward: {upward}"
+
+
+# The house's single sources the core may share: each is standard library only itself.
+STDLIB_LEAVES = {"mcbews_repl.exceptions", "mcbews_repl.limits", "mcbews_repl.vocabulary"}
+
+
+def outside_the_standard_library(names: set[str], inside: str) -> set[str]:
+    """The imports in ``names`` that are neither the standard library, nor ``inside``'s own
+    modules, nor one of the package's standard-library-only leaves."""
+    return {
+        n
+        for n in names
+        if top(n) not in sys.stdlib_module_names
+        and n != inside
+        and not n.startswith(inside + ".")
+        and n not in STDLIB_LEAVES
+    }
+
+
+def test_sansio_needs_only_the_standard_library() -> None:
+    # The protocol core and nothing else: presentation (the game's colour codes, gametext.py)
+    # lives beside the skins, and the shared leaves it uses need nothing beyond the stdlib.
+    for path, names in modules_of("sansio").items():
+        bad = outside_the_standard_library(names, "mcbews_repl.sansio")
+        assert not bad, f"sansio/{path.name} imports {bad}"
+    for leaf in STDLIB_LEAVES:
+        path = PACKAGE / (leaf.rsplit(".", 1)[1] + ".py")
+        bad = outside_the_standard_library(imported_modules(path), leaf)
+        assert not bad, f"{path.name} imports {bad}"
 
 
 def test_gateway_does_not_import_repl_or_sim() -> None:

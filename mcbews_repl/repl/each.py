@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..cleantext import clean_text
 from ..exceptions import CapabilityError, NotConnected
+from ..gametext import strip_codes
 from ..optional import needs
-from ..sansio.formatting import strip_codes
 from .runtime import Pending
 from .views import tag, world_view
 

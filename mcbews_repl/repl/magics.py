@@ -18,8 +18,8 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 from ..cleantext import clean_text
 from ..doctor import PROBE_WARNING
 from ..exceptions import AddressInUse, McbewsError
+from ..gametext import strip_codes
 from ..optional import needs
-from ..sansio.formatting import strip_codes
 from .addon_magics import AddonMagics
 from .config import encrypt_policy
 from .explore_magics import ExploreMagics

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..cleantext import clean_text, escape_html
-from ..sansio.formatting import strip_codes
+from ..gametext import strip_codes
 
 __all__ = [
     "MAP_HEIGHT_PX",

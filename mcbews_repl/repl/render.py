@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..cleantext import clean_text, escape_html
+from ..gametext import runs, to_html
 from ..optional import needs
-from ..sansio.formatting import runs, to_html
 
 __all__ = [
     "GameText",

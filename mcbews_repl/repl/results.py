@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..cleantext import clean_text, escape_html
 from ..gameids import id_columns, short_id, with_ids
+from ..gametext import to_html
 from ..optional import needs
-from ..sansio.formatting import to_html
 from .render import card_html, card_text
 from .tables import caps_frame, clean_rows, inventory_frame, player_rows
 from .views import frame_html, frame_text, tag

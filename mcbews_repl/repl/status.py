@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..gametext import strip_codes
 from ..gateway import Bridge, LogEntry
 from ..gateway.transport import describe_transport
-from ..sansio.formatting import strip_codes
 
 __all__ = [
     "EVENT_SENTENCE_CHARS",

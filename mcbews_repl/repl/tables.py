@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..gameids import id_columns, with_ids
+from ..gametext import strip_codes
 from ..optional import needs
-from ..sansio.formatting import strip_codes
 from .views import tag
 
 if TYPE_CHECKING:

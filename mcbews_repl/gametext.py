@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..cleantext import clean_text, escape_html
+from .cleantext import clean_text, escape_html
 
 __all__ = ["COLOURS", "Run", "has_codes", "runs", "strip_codes", "to_ansi", "to_html"]
 

@@ -8,7 +8,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcbews_repl.sansio.formatting import (
+from mcbews_repl.gametext import (
     COLOURS,
     Run,
     has_codes,

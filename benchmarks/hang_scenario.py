@@ -27,10 +27,8 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from mcbews_repl.repl.connections import Connection
-from mcbews_repl.repl.handle import Minecraft
+from mcbews_repl.repl.handle import Connection, Minecraft, SimHandle, make_world
 from mcbews_repl.repl.runtime import Pending, Runtime
-from mcbews_repl.repl.simulate import SimHandle, make_world
 from mcbews_repl.sim import SimWorld
 
 # The hostile prototypes: each tags Steve first (so the caller knows its job began), then

@@ -28,7 +28,7 @@ from websockets.asyncio.client import connect
 
 from mcbews_repl import Bridge, GameConnection, McbewsError
 from mcbews_repl.gateway.scope import CallScope, run_in_scope
-from mcbews_repl.repl.simulate import SimHandle, make_world
+from mcbews_repl.repl.handle import SimHandle, make_world
 from mcbews_repl.sim import SimWorld
 from mcbews_repl.toolkit import read_blocks
 

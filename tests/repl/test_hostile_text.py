@@ -17,9 +17,9 @@ import pytest
 from mcbews_repl.doctor import Check, DoctorReport
 from mcbews_repl.doctor.view import report_plain
 from mcbews_repl.exceptions import CapabilityError
-from mcbews_repl.repl.display import error_text
-from mcbews_repl.repl.interactive import explore_rows
-from mcbews_repl.repl.results import CallResult
+from mcbews_repl.repl.ipython._formatters import error_text
+from mcbews_repl.repl.show._results import CallResult
+from mcbews_repl.repl.show._table_widget import explore_rows
 from tests.hostile import HOSTILE, OUR_COLOURS, SHOWN, leftovers, plant
 
 H = HOSTILE

@@ -245,3 +245,139 @@ def test_tests_that_start_kernels_terminals_or_browsers_are_marked() -> None:
         if "playwright" in {top(n) for n in names} and "pytest.mark.browser" not in text:
             unmarked.append(f"{path.relative_to(tests_root)} (browser)")
     assert unmarked == []
+
+
+# --- the notebook skin's wings -------------------------------------------------------------
+# repl/ is three wings on the runtime thread: ipython/ on top, handle/ under it, show/ at the
+# bottom, runtime.py and interrupts.py below all three. A wing imports only downward; a
+# type-only import counts too (an annotation that points up is a dependency all the same).
+REPL = "mcbews_repl.repl"
+WINGS = ("ipython", "handle", "show")  # top first
+BASE = {f"{REPL}.runtime", f"{REPL}.interrupts"}
+
+
+def place_in_repl(name: str) -> str | None:
+    """The wing a module of ``mcbews_repl.repl`` belongs to, "base", or None (elsewhere)."""
+    if name in BASE:
+        return "base"
+    for wing in WINGS:
+        if name == f"{REPL}.{wing}" or name.startswith(f"{REPL}.{wing}."):
+            return wing
+    return None
+
+
+def repl_imports() -> dict[str, set[str]]:
+    """Every module of repl/ and what it imports (the package's own names, type-only too)."""
+    root = PACKAGE / "repl"
+    return {_module_name(p, PACKAGE): imported_modules(p) for p in root.rglob("*.py")}
+
+
+def arrows_up(imports: dict[str, set[str]]) -> list[str]:
+    """Each import from a wing, or the base, into a wing above it."""
+    order = {"base": 0, "show": 1, "handle": 2, "ipython": 3}
+    found = []
+    for module, names in imports.items():
+        here = place_in_repl(module)
+        for name in names:
+            there = place_in_repl(name)
+            if here is not None and there is not None and order[there] > order[here]:
+                found.append(f"{module} -> {name}")
+    return sorted(found)
+
+
+def around_the_face(imports: dict[str, set[str]]) -> list[str]:
+    """Each import of a wing's private module from outside that wing: between wings (and
+    from the rest of the package) only the wing's ``__init__`` is its API."""
+    found = []
+    for module, names in imports.items():
+        for name in names:
+            wing = place_in_repl(name)
+            if wing in WINGS and name != f"{REPL}.{wing}" and place_in_repl(module) != wing:
+                found.append(f"{module} -> {name}")
+    return sorted(found)
+
+
+def test_each_wing_imports_only_downward() -> None:
+    imports = repl_imports()
+    assert {place_in_repl(m) for m in imports} >= {*WINGS, "base"}, "the wings must exist"
+    assert arrows_up(imports) == []
+
+
+def test_a_wing_is_reached_only_through_its_init() -> None:
+    imports = repl_imports()
+    outside = PACKAGE.rglob("*.py")
+    imports |= {_module_name(p, PACKAGE): imported_modules(p) for p in outside
+                if "repl" not in p.relative_to(PACKAGE).parts[:1]}  # fmt: skip
+    assert around_the_face(imports) == []
+
+
+def test_the_wing_rules_see_a_broken_import() -> None:
+    show, handle = f"{REPL}.show._tables", f"{REPL}.handle._calls"
+    assert arrows_up({show: {f"{REPL}.handle"}}) == [f"{show} -> {REPL}.handle"]
+    assert arrows_up({f"{REPL}.runtime": {f"{REPL}.show._views"}}) != []
+    assert arrows_up({handle: {f"{REPL}.show"}}) == []
+    assert around_the_face({handle: {f"{REPL}.show._tables"}}) == [
+        f"{handle} -> {REPL}.show._tables"
+    ]
+    assert around_the_face({handle: {f"{REPL}.handle._core"}}) == []
+
+
+def test_the_handle_wing_imports_no_ipython_at_module_level() -> None:
+    # Scripts (mcbews_repl.start()) use the handle without IPython; the renderings reach
+    # IPython's display inside the functions that show something.
+    for path in (PACKAGE / "repl" / "handle").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top_level = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+        names = {a.name for n in top_level if isinstance(n, ast.Import) for a in n.names}
+        names |= {n.module or "" for n in top_level if isinstance(n, ast.ImportFrom)}
+        assert not {n for n in names if top(n) == "IPython"}, path.name
+
+
+# Circles through type-only imports, outside repl/, known and left to their packages: each
+# is a runtime-acyclic group whose annotations point back. A new one fails the test below.
+KNOWN_TYPE_ONLY_CIRCLES = [
+    ["mcbews_repl.doctor.report", "mcbews_repl.doctor.view"],
+    [f"mcbews_repl.gateway.{m}" for m in
+     ("connection", "inbound", "link", "negotiate", "observer", "runner")],
+    ["mcbews_repl.toolkit.region", "mcbews_repl.toolkit.regionplot"],
+]  # fmt: skip
+
+
+def every_import_graph(root: Path) -> dict[str, set[str]]:
+    """The package's own modules each module imports, type-only imports included."""
+    paths = {_module_name(p, root): p for p in root.rglob("*.py")}
+    known = set(paths)
+    graph = {}
+    for name, path in paths.items():
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names if alias.name in known)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package[: len(package) - (node.level - 1)]
+                    base = ".".join([*parts, base] if base else parts)
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    found.add(full if full in known else base)
+        graph[name] = (found & known) - {name}
+    return graph
+
+
+def test_no_circle_even_through_type_only_imports() -> None:
+    found = cycles(every_import_graph(PACKAGE))
+    assert [c for c in found if c[0].startswith(REPL)] == []
+    assert [c for c in found if c not in KNOWN_TYPE_ONLY_CIRCLES] == []
+
+
+def test_the_circle_checker_counts_type_only_imports(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from . import b\n")
+    (pkg / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import thing\n"
+    )
+    assert cycles(every_import_graph(pkg)) == [["pkg.a", "pkg.b"]]

@@ -10,12 +10,17 @@ from ._connections import Connection
 from ._events import WorldEvent
 from ._fanout import snapshot_everyone
 from ._launch import listen, start
-from ._minecraft import SHIPPED_CAPABILITIES, CallbackFailure, Minecraft, UiMessage, World
+from ._minecraft import SHIPPED_CAPABILITIES, CallbackFailure, Minecraft, UiMessage
 from ._recording import Recording, recording_fields
 from ._simulate import SimHandle, make_world
+from ._world import World
+
+# Either handle: mc itself, or mc bound to one world (what %mc --world NAME talks to).
+AnyHandle = Minecraft | World
 
 __all__ = [
     "SHIPPED_CAPABILITIES",
+    "AnyHandle",
     "CallbackFailure",
     "Connection",
     "Minecraft",

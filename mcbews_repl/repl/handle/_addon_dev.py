@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +30,7 @@ from ...exceptions import NotConnected, PackError, PrototypeError
 if TYPE_CHECKING:
     from ...gateway import CommandResult
     from ..runtime import Pending
-    from ._minecraft import Minecraft
+    from ._core import Core
 
 __all__ = ["AddonDev", "Deployed", "Prototype", "compile_typescript"]
 
@@ -113,12 +114,13 @@ class Deployed:
 class AddonDev:
     """``mc.addon``: prototypes in the simulated world, and the pack that carries them."""
 
-    def __init__(self, mc: Minecraft) -> None:
-        self._mc = mc
+    def __init__(self, core: Core, command: Callable[[str], Pending[CommandResult]]) -> None:
+        self._core = core
+        self._command = command
         self._sources: dict[str, str] = {}  # name -> the JavaScript module registered
 
     def _sim(self, doing: str) -> Any:
-        sim = self._mc.sim
+        sim = self._core.sim
         if sim is None:
             raise NotConnected(
                 f"{doing} needs the simulated world, where prototypes run: start it with "
@@ -141,15 +143,15 @@ class AddonDev:
         shifted = "\n" * (max(first_line, 1) - 1) + code
         params = sim._on_loop(sim.raw.host.define_prototype, name, shifted)
         self._sources[name] = code
-        if name not in self._mc.capability_names:  # Tab completion offers it
-            self._mc.capability_names.append(name)
+        if name not in self._core.capability_names:  # Tab completion offers it
+            self._core.capability_names.append(name)
         return Prototype(name, dict(params))
 
     @property
     def prototypes(self) -> list[str]:
         """The prototypes the running addon holds (those defined here, after a ``/reload``
         those the deployed pack brought)."""
-        sim = self._mc.sim
+        sim = self._core.sim
         if sim is None or sim.raw.host is None:
             return []
         names: list[str] = sim._on_loop(sim.raw.host.prototype_names)
@@ -204,7 +206,7 @@ class AddonDev:
         return Deployed(written, sorted(chosen), simulated, game)
 
     def _development_folder(self, folder: str | Path | None) -> tuple[Path, bool, str]:
-        sim = self._mc.sim
+        sim = self._core.sim
         if folder is not None:
             path = Path(folder).expanduser()
             return path, sim is not None and sim.raw.behavior_packs == path, ""
@@ -223,7 +225,7 @@ class AddonDev:
 
     def reload(self) -> Pending[CommandResult]:
         """Send ``/reload`` to the connected world: its scripts start over from its packs."""
-        return self._mc.command("reload")
+        return self._command("reload")
 
     def __repr__(self) -> str:
         return f"<mc.addon: prototypes {self.prototypes or 'none'}>"

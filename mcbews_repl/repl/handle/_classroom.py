@@ -12,22 +12,21 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ...sim import SimWorld, Vec3, default_world, make_player
 from ...sim.model import ItemStack, WorldState
+from ..runtime import Pending
+from ._core import Core, Handle
 from ._each import Each
-from ._events import EventCallback, EventCallbacks
+from ._events import EventCallback
+from ._simulate import SimHandle, SimOptions
 from ._worlds import WorldRef
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ...gateway import Bridge
-    from ..runtime import Pending, Runtime
-    from ._minecraft import Minecraft, World
-    from ._simulate import SimHandle, SimOptions
-    from ._worlds import Roster
 
 __all__ = ["CLASS_NAMES", "ManyWorlds", "classroom_world", "start_classroom"]
 
@@ -96,11 +95,9 @@ def _worlds_players(worlds: int, players: Any) -> list[list[str]]:
 
 
 def start_classroom(
-    mc: Minecraft, worlds: int, players: Any, options: SimOptions
+    core: Core, worlds: int, players: Any, options: SimOptions
 ) -> Pending[list[SimHandle]]:
     """Start ``worlds`` simulated worlds (replacing an earlier class) and connect them all."""
-    from ._simulate import SimHandle
-
     rosters = _worlds_players(worlds, players)
     pack, beta_apis, edition = options.resolved()
 
@@ -109,8 +106,8 @@ def start_classroom(
                                 edition=edition, seed=seed)  # fmt: skip
 
     async def run() -> list[SimHandle]:
-        await asyncio.gather(*(sim.close() for sim in mc.sims))
-        mc.sims = []
+        await asyncio.gather(*(sim.close() for sim in core.sims))
+        core.sims = []
         # Each world on a thread of its own (_simulate.py), started side by side, then
         # connected one after another, so that the connections' ids follow the class list.
         launched = await asyncio.gather(
@@ -118,17 +115,17 @@ def start_classroom(
               for seed, names in enumerate(rosters, start=1)),
             return_exceptions=True,
         )  # fmt: skip
-        mc.sims = [h for h in launched if isinstance(h, SimHandle)]
+        core.sims = [h for h in launched if isinstance(h, SimHandle)]
         for failed in launched:
             if isinstance(failed, BaseException):
                 raise failed
-        for sim in mc.sims:
-            await sim.connect(mc.url)
+        for sim in core.sims:
+            await sim.connect(core.bridge.url)
         async with asyncio.timeout(_CONNECT_TIMEOUT_SECONDS):
-            await _all_ready(mc.bridge, {names[0] for names in rosters})
-        return list(mc.sims)
+            await _all_ready(core.bridge, {names[0] for names in rosters})
+        return list(core.sims)
 
-    return mc._submit(run(), f"{worlds} simulated worlds")
+    return core.submit(run(), f"{worlds} simulated worlds")
 
 
 async def _all_ready(bridge: Bridge, hosts: set[str]) -> None:
@@ -141,69 +138,42 @@ async def _all_ready(bridge: Bridge, hosts: set[str]) -> None:
         await asyncio.sleep(0.02)
 
 
-class ManyWorlds:
-    """The worlds part of ``mc`` (expects the handle's ``_roster``, ``_bridge``, ``sims``)."""
-
-    if TYPE_CHECKING:
-        _roster: Roster
-        _bridge: Bridge
-        _runtime: Runtime
-        _submit: Callable[..., Pending[Any]]
-        sims: list[SimHandle]
+class ManyWorlds(Handle):
+    """The worlds part of a handle: ``worlds``, ``world()``, ``each``, ``on_event``."""
 
     @property
     def worlds(self) -> pd.DataFrame:
         """One row per world: id, name, connected, address, encrypted, connected since,
         players (as last seen in an answer), pending calls, its latest event. Worlds that
         dropped stay listed (not connected) and keep their names for a reconnect."""
-        return self._roster.frame()
+        return self._core.roster.frame()
 
-    def world(self, ref: WorldRef) -> World:
-        """``mc`` bound to one world, by name (``"Ana"``) or connection id (``3``)."""
-        return self._mc()._bound_world(self._roster.find(ref))
+    def world(self, ref: WorldRef) -> Any:
+        """``mc`` bound to one world, by name (``"Ana"``) or connection id (``3``).
+
+        Raises:
+            NotConnected: no world of that name or id.
+        """
+        return self._core.world(ref)
 
     @property
     def each(self) -> Each:
         """Every connected world at once: ``await mc.each.inventory()`` (one table)."""
-        return Each(self._mc())
-
-    def _connected_worlds(self) -> list[World]:
-        mc = self._mc()
-        return [mc._bound_world(r) for r in self._roster.connected()]
+        return Each(self._core)
 
     def on_event(self, callback: EventCallback, kinds: Any = None) -> EventCallback:
         """Call ``callback(event)`` for each event of ``kinds`` (default: chat, ui_chat,
         connected, disconnected) from any world; ``event.world`` is that world's handle and
-        ``event.reply(text)`` answers the player there. Runs like UI chat callbacks do."""
-        mc = self._mc()
-        if mc.stopped:
-            raise mc._stopped_error("no event can arrive")
-        self._event_callbacks().add(callback, kinds, None)
+        ``event.reply(text)`` answers the player there. Runs like UI chat callbacks do.
+
+        Raises:
+            BridgeStopped: the bridge was stopped, so no event can arrive.
+        """
+        if self.stopped:
+            raise self._stopped_error("no event can arrive")
+        self._core.events.add(callback, kinds, None)
         return callback
 
     def off_event(self, callback: EventCallback | None = None) -> None:
         """Remove one event callback, or all of them."""
-        self._event_callbacks().remove(callback)
-
-    def _event_callbacks(self) -> EventCallbacks:
-        mc = self._mc()
-        found: EventCallbacks | None = mc.__dict__.get("_events")
-        if found is None:
-            found = mc.__dict__["_events"] = EventCallbacks(mc)
-        return found
-
-    def _world_of_id(self, connection_id: int | None) -> World | None:
-        """The handle of the world ``connection_id`` belongs to (None: none, or forgotten)."""
-        from ...exceptions import NotConnected
-
-        try:
-            return None if connection_id is None else self.world(connection_id)
-        except NotConnected:
-            return None
-
-    def _sims_by_host(self) -> dict[str, SimHandle]:
-        """The simulated worlds of ``mc.simulate(worlds=N)`` by their host's name."""
-        return {str(s.world.local_player): s for s in self.sims}
-
-    def _mc(self) -> Minecraft:
-        return cast("Minecraft", self)  # this mixin only ever serves Minecraft
+        self._core.events.remove(callback)

@@ -8,31 +8,24 @@ report says where.
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ...doctor import DoctorReport, run_doctor
 from ..runtime import Pending
 from ._connections import ConnectionRef, resolve
+from ._core import Handle
 
 if TYPE_CHECKING:
-    from ...gateway import Bridge
+    pass
 
 __all__ = ["Diagnosis"]
 
 T = TypeVar("T")
 
 
-class Diagnosis:
-    """``mc.doctor``, mixed into the ``mc`` handle."""
-
-    if TYPE_CHECKING:
-        _bridge: Bridge
-
-        def _submit(
-            self, coro: Coroutine[Any, Any, T], label: str, called: str = ""
-        ) -> Pending[T]: ...
+class Diagnosis(Handle):
+    """``mc.doctor``, a part of the handle."""
 
     def doctor(
         self,

@@ -20,12 +20,12 @@ from ...gametext import strip_codes
 from ...optional import needs
 from ..runtime import Pending
 from ..show import tag, world_view
+from ._core import Core, WorldHandle
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ...gateway import CommandResult
-    from ._minecraft import Minecraft, World
 
 __all__ = ["EACH_TIMEOUT_SECONDS", "Each"]
 
@@ -33,7 +33,7 @@ __all__ = ["EACH_TIMEOUT_SECONDS", "Each"]
 # hung one (a paused game, a laptop lid closed) must not hold up the whole class's table.
 EACH_TIMEOUT_SECONDS = 10.0
 
-Ask = Callable[["World"], Pending[Any]]
+Ask = Callable[[WorldHandle], Pending[Any]]
 Rows = Callable[[Any], "pd.DataFrame"]
 
 
@@ -42,14 +42,14 @@ class Each:
     ``.command(line)``, ``.call(capability, ...)``; ``mc.each(timeout=3)`` sets the
     per-world timeout (default 10 s)."""
 
-    def __init__(self, mc: Minecraft, timeout: float = EACH_TIMEOUT_SECONDS) -> None:
-        self._mc = mc
+    def __init__(self, core: Core, timeout: float = EACH_TIMEOUT_SECONDS) -> None:
+        self._core = core
         self.timeout = timeout
 
     def __call__(self, *, timeout: float) -> Each:
         if timeout <= 0:
             raise ValueError(f"timeout must be a positive number of seconds, not {timeout}")
-        return Each(self._mc, timeout)
+        return Each(self._core, timeout)
 
     # --- the calls --------------------------------------------------------------------------
 
@@ -90,10 +90,12 @@ class Each:
         absent: Callable[[Any], bool] | None = None,
         **blank: Any,
     ) -> Pending[pd.DataFrame]:
-        worlds = self._mc._connected_worlds()
+        worlds = self._core.connected_worlds()
         if not worlds:
+            if self._core.stopped:
+                raise self._core.stopped_error("no world can connect to it")
             raise NotConnected(
-                f"no world is connected; in Minecraft type: {self._mc.connect_command}"
+                f"no world is connected; in Minecraft type: {self._core.bridge.connect_command}"
             )
         started = [(w.name, _start(ask, w)) for w in worlds]  # all asked before any waits
         timeout = self.timeout
@@ -106,7 +108,7 @@ class Each:
                       zip(started, answers, strict=True)]  # fmt: skip
             return _combine([name for name, _ in started], frames, view)
 
-        pending = self._mc._submit(gather(), f"each {label}")
+        pending = self._core.submit(gather(), f"each {label}")
         if pending.scope is not None:  # what the worlds' calls send counts as this call's
             pending.scope.parts += [
                 p.scope for _, p in started if isinstance(p, Pending) and p.scope
@@ -114,7 +116,7 @@ class Each:
         return pending
 
     def __repr__(self) -> str:
-        names = ", ".join(w.name for w in self._mc._connected_worlds()) or "none connected"
+        names = ", ".join(w.name for w in self._core.connected_worlds()) or "none connected"
         return clean_text(f"<mc.each: {names}; {self.timeout:g} s per world>")
 
 
@@ -127,7 +129,7 @@ def _not_online(name: str) -> Callable[[Any], bool]:
     return lambda answer: isinstance(answer, CapabilityError) and answer.message == said
 
 
-def _start(ask: Ask, world: World) -> Pending[Any] | BaseException:
+def _start(ask: Ask, world: WorldHandle) -> Pending[Any] | BaseException:
     try:
         return ask(world)
     except Exception as exc:  # this world could not even be asked (it just left)

@@ -10,22 +10,25 @@ counted (``dropped``): a chatty class must not grow memory without bound.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
-from ...gateway import LogEntry, UiChat
-
-if TYPE_CHECKING:
-    from ..runtime import Pending
-    from ._minecraft import Minecraft
+from ...gateway import EventLog, LogEntry
+from ...vocabulary import EventKind
+from ..runtime import Pending
+from ._callbacks import CallbackRunner
 
 __all__ = ["DEFAULT_EVENT_KINDS", "EVENT_CALLBACKS_WAITING", "EventCallbacks", "WorldEvent"]
 
 # What players do (chat, the panel) and worlds coming and going: not the bridge's own
 # command and capability entries, which a callback's own calls would set off again.
-DEFAULT_EVENT_KINDS = ("chat", "ui_chat", "connected", "disconnected")
+DEFAULT_EVENT_KINDS = (
+    EventKind.CHAT,
+    EventKind.UI_CHAT,
+    EventKind.CONNECTED,
+    EventKind.DISCONNECTED,
+)
 # Deliveries queued for the kernel's loop at once; more are dropped and counted.
 EVENT_CALLBACKS_WAITING = 256
 
@@ -64,21 +67,25 @@ class _Registered:
 
 
 class EventCallbacks:
-    """The callbacks of one ``mc``; listens to the log while any is registered."""
+    """The event callbacks of one ``mc``; listens to the log while any is registered. The
+    callbacks run through the one :class:`CallbackRunner`, as UI chat ones do."""
 
-    def __init__(self, mc: Minecraft) -> None:
-        self._mc = mc
+    def __init__(
+        self, log: EventLog, runner: CallbackRunner, world_of_id: Callable[[int | None], Any]
+    ) -> None:
+        self._log = log
+        self._runner = runner
+        self._world_of_id = world_of_id
         self._registered: list[_Registered] = []
         self._remove: Callable[[], None] | None = None
         self.waiting = 0
         self.dropped = 0
-        self._tasks: set[asyncio.Task[None]] = set()
 
     def add(self, callback: EventCallback, kinds: Any, world_ids: list[int] | None) -> None:
         chosen = frozenset([kinds] if isinstance(kinds, str) else kinds or DEFAULT_EVENT_KINDS)
         self._registered.append(_Registered(callback, chosen, world_ids))
         if self._remove is None:
-            self._remove = self._mc._bridge.log.add_listener(self._on_entry)
+            self._remove = self._log.add_listener(self._on_entry)
 
     def remove(self, callback: EventCallback | None) -> None:
         self._registered = [r for r in self._registered
@@ -96,41 +103,14 @@ class EventCallbacks:
             self.dropped += 1
             return
         self.waiting += 1
-        loop = self._mc._kernel_loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._deliver, chosen, entry)
-        else:
-            asyncio.get_running_loop().call_soon(self._deliver, chosen, entry)
+        self._runner.soon(self._deliver, chosen, entry)
 
     def _deliver(self, chosen: list[_Registered], entry: LogEntry) -> None:
         self.waiting -= 1
         player = entry.data.get("player") or entry.data.get("sender")
-        world = self._mc._world_of_id(entry.connection)
+        world = self._world_of_id(entry.connection)
         event = WorldEvent(entry.kind, entry.summary, None if player is None else str(player),
                            entry.at, entry.cursor, entry.data, world)  # fmt: skip
         for registered in chosen:
-            self._call(registered.callback, event)
-
-    def _call(self, callback: EventCallback, event: WorldEvent) -> None:
-        try:
-            outcome = callback(event)
-        except Exception as exc:
-            self._failed(callback, event, exc)
-            return
-        if asyncio.iscoroutine(outcome):
-            task = asyncio.get_running_loop().create_task(self._await(callback, event, outcome))
-            self._tasks.add(task)  # referenced until it ends
-            task.add_done_callback(self._tasks.discard)
-
-    async def _await(
-        self, callback: EventCallback, event: WorldEvent, outcome: Coroutine[Any, Any, Any]
-    ) -> None:
-        try:
-            await outcome
-        except Exception as exc:
-            self._failed(callback, event, exc)
-
-    def _failed(self, callback: EventCallback, event: WorldEvent, exc: BaseException) -> None:
-        # Counted, kept and printed the way UI chat callbacks' failures are.
-        said = UiChat(event.player or "the game", event.summary)
-        self._mc._report(cast(Any, callback), said, exc, what=f"{event.kind} event")
+            self._runner.invoke(registered.callback, event, f"{event.kind} event",
+                                event.player or "the game", event.summary)  # fmt: skip

@@ -8,21 +8,20 @@ its own (its size limit, a full disk) the session says so once, in the cell outp
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import sys
-from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ...capture import Recorder, start_recording
 from ...capture.recorder import STOPPED_ON_REQUEST, size_text
 from ...exceptions import CaptureError
 from ...limits import CAPTURE_MAX_BYTES
-from ..runtime import Pending, Runtime
+from ..runtime import Runtime
+from ._core import Handle
 
 if TYPE_CHECKING:
-    from ...gateway import Bridge
+    pass
 
 __all__ = ["Recording", "Recordings", "recording_fields"]
 
@@ -89,17 +88,8 @@ def recording_fields(recording: Recording) -> tuple[str, str, list[tuple[str, ob
     return "recording stopped", "the capture is complete", rows
 
 
-class Recordings:
-    """``mc.record`` and ``mc.recording``, mixed into the ``mc`` handle."""
-
-    recording: Recording | None = None  # the latest one, running or stopped
-
-    if TYPE_CHECKING:
-        _runtime: Runtime
-        _bridge: Bridge
-        _kernel_loop: asyncio.AbstractEventLoop | None
-
-        def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]: ...
+class Recordings(Handle):
+    """``mc.record`` and ``mc.recording`` (the core keeps the latest recording)."""
 
     def record(
         self,
@@ -128,8 +118,8 @@ class Recordings:
             )  # fmt: skip
 
         recorder = self._submit(start(), "record").result()
-        self.recording = Recording(recorder, self._runtime)
-        return self.recording
+        recording = self.recording = Recording(recorder, self._runtime)
+        return recording
 
     def _recording_stopped(self, recorder: Recorder) -> None:
         """Say it once when a recording stops by itself (not when asked to)."""

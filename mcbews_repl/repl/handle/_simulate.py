@@ -30,7 +30,7 @@ from ..show import GameText
 from ._scratch import make_scratch, remove_scratch
 
 if TYPE_CHECKING:
-    from ._minecraft import Minecraft
+    from ._core import Core
 
 __all__ = [
     "AddonChoice",
@@ -329,7 +329,7 @@ def check_names(players: object) -> list[str] | None:
 
 
 def start_sim(
-    mc: Minecraft,
+    core: Core,
     names: list[str] | None = None,
     *,
     legacy: bool = False,
@@ -344,20 +344,20 @@ def start_sim(
     ``sim_defaults``). The world and its connection are ready (the transport chosen) when
     the Pending resolves.
     """
-    pack, beta_apis, edition = (options or SimOptions(**mc.sim_defaults)).resolved()
+    pack, beta_apis, edition = (options or SimOptions(**core.sim_defaults)).resolved()
     bundle = addon_choice(addon)
 
     async def run() -> SimHandle:
-        if mc.sim is not None:
-            await mc.sim.close()
-            mc.sim = None
+        if core.sim is not None:
+            await core.sim.close()
+            core.sim = None
 
         def world() -> SimWorld:
             return SimWorld(make_world(names), legacy_events=legacy, addon=bundle, pack=pack,
                             beta_apis=beta_apis, edition=edition)  # fmt: skip
 
-        handle = mc.sim = await SimHandle.launch(world, mc.url)
-        await mc.bridge.wait_connected(timeout=30)
+        handle = core.sim = await SimHandle.launch(world, core.bridge.url)
+        await core.bridge.wait_connected(timeout=30)
         return handle
 
-    return mc._submit(run(), "sim")
+    return core.submit(run(), "sim")

@@ -10,21 +10,21 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import inspect
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ...exceptions import CapabilityError, FrameTooLarge
-from ...gateway import Bridge
 from ...optional import needs
 from ...sansio import encode_capability_request
 from ...toolkit import ChatContexts, EventForwarder, Scoreboard, Tools, WorldQueries
 from ...toolkit.answers import EntityList, ItemCount, ScoreList
 from ...toolkit.blocks import Box, read_blocks, split_box
 from ...toolkit.live import LiveEvents
-from ..runtime import Pending, Runtime
+from ..runtime import Pending
 from ..show import Bar, blocks_bar, entities_frame, events_frame, until_cancelled
 from ._connections import ConnectionRef, Submit, resolve
+from ._core import Handle
 from ._worlds import call_text
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from ...toolkit.region import BlockRegion
 
-__all__ = ["Explore", "OnLoop", "ToolsHandle"]
+__all__ = ["OnLoop", "ToolkitCalls", "ToolsHandle"]
 
 T = TypeVar("T")
 # A request id as long as the bridge's own (12 hex digits), for sizing describe_entities
@@ -114,19 +114,9 @@ class ToolsHandle:
         return pd.DataFrame(rows, columns=["name", "kind", "summary", "params"])
 
 
-class Explore:
-    """The toolkit methods of ``mc`` (expects the handle's ``_bridge`` and ``_runtime``)."""
-
-    _bridge: Bridge
-    _runtime: Runtime
-    _kernel_loop: asyncio.AbstractEventLoop | None
-    _call_timeout: float | None
-
-    if TYPE_CHECKING:  # provided by Minecraft, the class this one is mixed into
-
-        def _submit(
-            self, coro: Coroutine[Any, Any, T], label: str, called: str = ""
-        ) -> Pending[T]: ...
+class ToolkitCalls(Handle):
+    """The toolkit's part of a handle: ``query``, ``scoreboard``, ``contexts``, ``tools``,
+    ``entities``, ``blocks``, ``forward`` and ``events(follow=True)``."""
 
     @cached_property
     def query(self) -> OnLoop[WorldQueries]:

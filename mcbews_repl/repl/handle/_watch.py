@@ -1,7 +1,7 @@
 """Watching the world: ``mc.map()``, ``mc.track()`` and ``mc.explore()``.
 
 Mixed into :class:`~mcbews_repl.repl.handle.Minecraft` beside the toolkit's methods
-(:class:`~mcbews_repl.repl.explore.Explore`, which provides ``query`` and ``_describe``).
+(:class:`ToolkitCalls`, which provides ``query`` and ``_describe``).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...gameids import short_id
@@ -26,6 +26,7 @@ from ..show import (
     until_cancelled,
     widgets_available,
 )
+from ._core import Handle
 from ._worlds import call_text
 
 if TYPE_CHECKING:
@@ -51,21 +52,12 @@ def _short_dimension(name: object) -> str:
     return short_id(name) or "overworld"
 
 
-class Watch:
-    """``map``, ``track`` and ``explore`` (expects the handle's ``_submit`` and toolkit)."""
+class Watch(Handle):
+    """``map``, ``track`` and ``explore`` (with the toolkit's ``query`` and ``_describe``)."""
 
-    _kernel_loop: asyncio.AbstractEventLoop | None
-    _described: dict[str, dict[str, Any]]
+    if TYPE_CHECKING:  # provided by ToolkitCalls, the part this one joins
 
-    if TYPE_CHECKING:  # provided by Minecraft and Explore, the classes this one joins
-
-        def _submit(
-            self, coro: Coroutine[Any, Any, T], label: str, called: str = ""
-        ) -> Pending[T]: ...
-        async def _call(self, capability: str, **payload: Any) -> dict[str, Any]: ...
         async def _describe(self, ids: list[str]) -> dict[str, dict[str, Any]]: ...
-        def _local_player(self) -> str | None: ...
-        def _check_running(self) -> None: ...
         @property
         def query(self) -> OnLoop[WorldQueries]: ...
 

@@ -1,60 +1,43 @@
-"""``mc.world("Ana")``: the ``mc`` handle bound to one world.
+"""``mc.world("Ana")``: a handle bound to one world.
 
-:class:`BoundWorld` holds what a bound handle does differently; ``handle.World`` is
-``BoundWorld`` over ``Minecraft`` (made there, so that this module needs no ``Minecraft``
-at run time). A world handle has every call ``mc`` has (``command``, ``call``, ``players``,
-``inventory``, the toolkit, the live map, ``doctor`` ...) and sends them all to its world,
-found by name each time, so it follows the world through a reconnect. It is a view of
-``mc``: whatever it does not hold itself (the runtime, the callbacks, the recording, the
-stopped state) it reads from ``mc`` at the moment it is used.
+A :class:`World` is made of the same parts as ``mc`` (every call: ``command``, ``call``,
+``players``, ``inventory``, the toolkit, the live map, ``doctor`` ...) over the same
+:class:`Core`, with a bridge that sends them all to its world, found by name each time, so
+it follows the world through a reconnect. What ``mc`` owns (the runtime, the callbacks,
+the recording, the stopped state) is the core's, so both see it alike.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...cleantext import clean_text
 from ...gateway import GameConnection
 from ..runtime import Pending
 from ..show import Status
+from ._calls import Calls
+from ._classroom import ManyWorlds
 from ._connections import Connection
+from ._core import Core
+from ._diagnose import Diagnosis
+from ._events import EventCallback
+from ._recording import Recordings
+from ._toolkit import ToolkitCalls
+from ._ui_chat import UiCallback
+from ._watch import Watch
 from ._worlds import RoutedBridge, WorldRecord
 
-if TYPE_CHECKING:
-    from ._events import EventCallback
-    from ._minecraft import Minecraft, UiCallback
-
-__all__ = ["BoundWorld"]
+__all__ = ["World"]
 
 
-class BoundWorld:
-    """What ``mc.world("Ana")`` does differently from ``mc``; mixed in before Minecraft."""
+class World(ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
+    """``mc`` bound to one world: ``await mc.world("Ana").inventory()``."""
 
-    if TYPE_CHECKING:
-        _bridge: Any
-        _submit: Any
-
-    def __init__(self, parent: Minecraft, record: WorldRecord) -> None:
-        # No Minecraft.__init__: a World owns nothing; __getattr__ lends it mc's state.
-        self._parent = parent
+    def __init__(self, core: Core, record: WorldRecord) -> None:
+        roster = core.roster
+        super().__init__(core, RoutedBridge(core.bridge, lambda: roster.connection_of(record)))
         self._record = record
-        roster = parent._roster
-        self._bridge = RoutedBridge(parent._bridge, lambda: roster.connection_of(record))
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for what this view does not hold: read it from mc, live.
-        if name.startswith("__") or name in ("_parent", "_record"):
-            raise AttributeError(name)
-        return getattr(self._parent, name)
-
-    @property
-    def _stopped(self) -> bool:
-        return bool(self._parent._stopped)
-
-    @_stopped.setter
-    def _stopped(self, value: bool) -> None:
-        raise AttributeError("a world's handle cannot stop the bridge; mc.close() does")
 
     # --- which world ------------------------------------------------------------------------
 
@@ -77,17 +60,17 @@ class BoundWorld:
         return Connection(self._game(), self._submit)
 
     def _game(self) -> GameConnection:
-        return self._parent._roster.connection_of(self._record)
+        return self._core.roster.connection_of(self._record)
 
-    def rename(self, name: str) -> BoundWorld:
+    def rename(self, name: str) -> World:
         """Call this world ``name`` from now on (it keeps the name when it reconnects)."""
-        self._parent._roster.rename(self._record, name)
+        self._core.roster.rename(self._record, name)
         return self
 
     @property
     def sim(self) -> Any:
         """This world's simulated game (``mc.simulate(worlds=N)``), or None."""
-        return self._parent._sims_by_host().get(self._record.host or "")
+        return self._core.sims_by_host().get(self._record.host or "")
 
     @sim.setter
     def sim(self, value: Any) -> None:
@@ -95,12 +78,9 @@ class BoundWorld:
 
     # --- what differs from mc ---------------------------------------------------------------
 
-    def _mc(self) -> Minecraft:
-        return self._parent  # worlds, each and callbacks belong to mc itself
-
     def on_event(self, callback: EventCallback, kinds: Any = None) -> EventCallback:
         """Call ``callback(event)`` for events from this world only (see mc.on_event)."""
-        self._parent._event_callbacks().add(callback, kinds, self._record.ids)
+        self._core.events.add(callback, kinds, self._record.ids)
         return callback
 
     def close(self) -> None:
@@ -122,7 +102,7 @@ class BoundWorld:
 
         from_this_world.__qualname__ = getattr(callback, "__qualname__", repr(callback))
         record.callbacks[callback] = from_this_world
-        self._parent.on_ui_chat(from_this_world)
+        self._core.ui_chat.add(from_this_world)
         return callback
 
     def off_ui_chat(self, callback: UiCallback | None = None) -> None:
@@ -131,11 +111,11 @@ class BoundWorld:
         for cb in chosen:
             wrapper = self._record.callbacks.pop(cb, None)
             if wrapper is not None:
-                self._parent.off_ui_chat(wrapper)
+                self._core.ui_chat.remove(wrapper)
 
     def status(self) -> Status:
         """The status panel of this world alone: its game, its latest events."""
-        whole = self._parent.status()
+        whole = self._core.status()
         ids = self._record.ids
         return replace(
             whole,

@@ -17,7 +17,7 @@ from IPython.core.error import UsageError
 from ._usage import CAPABILITY_CELL, _Parser
 
 if TYPE_CHECKING:
-    from ..handle import Minecraft
+    from ..handle import AnyHandle
 
 __all__ = ["AddonMagics"]
 
@@ -42,7 +42,7 @@ class AddonMagics:
     if TYPE_CHECKING:
 
         @property
-        def handle(self) -> Minecraft: ...
+        def handle(self) -> AnyHandle: ...
 
     def _cell_capability(self, line: str, cell: str) -> Any:
         args = CAPABILITY_CELL.parse(line)

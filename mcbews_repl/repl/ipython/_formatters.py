@@ -21,7 +21,7 @@ from ...exceptions import (
 from ...gateway import CommandResult, GameConnection
 from ...optional import needs
 from ...toolkit.answers import Answer, ObjectiveScores, RegionScan
-from ..handle import Minecraft, Recording, recording_fields
+from ..handle import Minecraft, Recording, World, recording_fields
 from ..runtime import Pending
 from ..show import (
     REGION_TYPE,
@@ -172,6 +172,8 @@ RENDERERS: list[tuple[type, Callable[[Any], str | None], Callable[[Any, Any, boo
         lambda mc: _status_html(mc.status()),
         _pretty(lambda mc: _status_text(mc.status())),
     ),
+    # A world's handle: its own status card in a notebook, the line its repr says elsewhere.
+    (World, lambda world: _status_html(world.status()), _pretty(repr)),
     (PlayerSnapshot, _player_html, _pretty(_player_text)),
     (
         Recording,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
@@ -20,7 +20,7 @@ from ...doctor import PROBE_WARNING
 from ...exceptions import AddressInUse, McbewsError
 from ...gametext import strip_codes
 from ...optional import needs
-from ..handle import Minecraft
+from ..handle import AnyHandle, Minecraft
 from ..runtime import Pending
 from ..show import tag
 from ._addon_magics import AddonMagics
@@ -33,19 +33,32 @@ from ._world_magics import WorldMagics
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
-    from ._extension import Extension
 
 __all__ = ["McMagics", "parse_value"]
 
 
+class BridgeKeeper(Protocol):
+    """What the magics ask of the extension that registered them: its ``mc`` and the
+    bridge's start and stop (the extension is this; the magics need no more of it)."""
+
+    mc: Minecraft | None
+
+    def restart_bridge(
+        self, host: str | None, port: int | None, token: str | bool | None,
+        encrypt: bool | str | None,
+    ) -> Minecraft: ...  # fmt: skip
+
+    def stop_bridge(self) -> None: ...
+
+
 @magics_class
 class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
-    def __init__(self, shell: InteractiveShell, extension: Extension) -> None:
+    def __init__(self, shell: InteractiveShell, extension: BridgeKeeper) -> None:
         super().__init__(shell)
         self.ext = extension
 
     @property
-    def handle(self) -> Minecraft:
+    def handle(self) -> AnyHandle:
         if self._bound is not None:
             return self._bound  # %mc --world NAME ...: this line talks to that world
         if self.ext.mc is None:

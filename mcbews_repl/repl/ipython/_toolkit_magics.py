@@ -21,7 +21,7 @@ from ._magicargs import parse_value
 from ._usage import BY_NAME
 
 if TYPE_CHECKING:
-    from ..handle import Minecraft
+    from ..handle import AnyHandle
 
 __all__ = ["ExploreMagics"]
 
@@ -39,7 +39,7 @@ class ExploreMagics:
     if TYPE_CHECKING:
 
         @property
-        def handle(self) -> Minecraft: ...
+        def handle(self) -> AnyHandle: ...
 
     def _sub_count(self, rest: str) -> Any:
         args = BY_NAME["count"].parse(rest)

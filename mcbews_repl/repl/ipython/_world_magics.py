@@ -17,7 +17,7 @@ from ...exceptions import NotConnected
 from ._usage import ALL_USAGE
 
 if TYPE_CHECKING:
-    from ..handle import Minecraft, World
+    from ..handle import AnyHandle, World
 
 __all__ = ["WorldMagics"]
 
@@ -30,7 +30,7 @@ class WorldMagics:
     if TYPE_CHECKING:
 
         @property
-        def handle(self) -> Minecraft: ...
+        def handle(self) -> AnyHandle: ...
         def _wait(self, pending: Any) -> Any: ...
 
     def _sub_worlds(self, rest: str) -> Any:

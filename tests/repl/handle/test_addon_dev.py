@@ -19,7 +19,7 @@ GREET = 'export default { name: "greet", description: "", params: {}, run() { re
 
 
 def addon(sources: dict[str, str] | None = None) -> AddonDev:
-    dev = AddonDev(SimpleNamespace(sim=None, capability_names=[]))  # type: ignore[arg-type]
+    dev = AddonDev(SimpleNamespace(sim=None, capability_names=[]), print)  # type: ignore[arg-type]
     dev._sources.update(sources or {})
     return dev
 

@@ -90,10 +90,10 @@ def test_busy_callbacks_drop_ui_chat_and_the_panel_says_how_many(chat_shell: Any
         connection = mc.connections[0].raw  # the gateway object, read on purpose
         wait_until(lambda: connection.counters["ui_chat_dropped"] == 40)
         # Four run at once (each its own task on the loop, referenced), 256 wait.
-        assert len(mc._callback_tasks) == 4 and connection.ui_chats.queued == 256
+        assert mc._core.callbacks.running == 4 and connection.ui_chats.queued == 256
         assert "40 UI chat messages dropped while the callbacks were busy" in panel(shell)
         released = True
-        wait_until(lambda: len(started) == 260 and not mc._callback_tasks)
+        wait_until(lambda: len(started) == 260 and not mc._core.callbacks.running)
     finally:
         released = True
         mc.off_ui_chat(slow)

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...exceptions import CapabilityError
+from ...vocabulary import Capability
 
 __all__ = ["snapshot_everyone"]
 
@@ -30,7 +31,7 @@ async def snapshot_everyone(call: Call, capability: str) -> dict[str, Any]:
     """``capability`` (a per-player snapshot taking ``target``) for every player online,
     one call each, gathered; a player who left meanwhile is left out, any other failure
     raises as it would for one call."""
-    online = await call("get_player_snapshot", target="@a")
+    online = await call(Capability.GET_PLAYER_SNAPSHOT, target="@a")
     names = [str(p.get("name")) for p in online.get("players") or [] if p.get("name")]
     answers = await asyncio.gather(
         *(call(capability, target=name) for name in names), return_exceptions=True

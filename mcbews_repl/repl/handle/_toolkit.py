@@ -21,6 +21,7 @@ from ...toolkit import ChatContexts, EventForwarder, Scoreboard, Tools, WorldQue
 from ...toolkit.answers import EntityList, ItemCount, ScoreList
 from ...toolkit.blocks import Box, read_blocks, split_box
 from ...toolkit.live import LiveEvents
+from ...vocabulary import CHAT_KINDS, Capability
 from ..runtime import Pending
 from ..show import Bar, blocks_bar, entities_frame, events_frame, until_cancelled
 from ._connections import ConnectionRef, Submit, resolve
@@ -46,7 +47,7 @@ _SIZING_REQUEST_ID = "0" * 12
 def _fits(ids: list[str]) -> bool:
     """Whether one describe_entities request with ``ids`` fits both of the game's ceilings."""
     try:
-        encode_capability_request(_SIZING_REQUEST_ID, "describe_entities", {"ids": ids})
+        encode_capability_request(_SIZING_REQUEST_ID, Capability.DESCRIBE_ENTITIES, {"ids": ids})
     except FrameTooLarge:
         return False
     return True
@@ -215,8 +216,8 @@ class ToolkitCalls(Handle):
             if batches[-1] and not _fits([*batches[-1], entity_id]):
                 batches.append([])
             batches[-1].append(entity_id)
-        calls = [self._bridge.call("describe_entities", {"ids": b}, timeout=self._call_timeout)
-                 for b in batches if b]  # fmt: skip
+        describe, timeout = Capability.DESCRIBE_ENTITIES, self._call_timeout
+        calls = [self._bridge.call(describe, {"ids": b}, timeout=timeout) for b in batches if b]
         try:
             answers = await asyncio.gather(*calls)
         except CapabilityError as exc:
@@ -226,7 +227,7 @@ class ToolkitCalls(Handle):
         return {e["id"]: e for answer in answers for e in answer.get("entities") or []}
 
     def forward_events(
-        self, url: str, secret: str, *, kinds: tuple[str, ...] = ("chat", "ui_chat")
+        self, url: str, secret: str, *, kinds: tuple[str, ...] = CHAT_KINDS
     ) -> Pending[OnLoop[EventForwarder]]:
         """Post chosen events, HMAC-signed, to ``url`` (chat events carry ``context_id``);
         ``.stop()`` on the answer ends it (a Pending, like every call)."""

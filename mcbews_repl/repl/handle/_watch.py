@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...gameids import short_id
+from ...vocabulary import Capability
 from ..runtime import Pending
 from ..show import (
     MIN_EVERY_SECONDS,
@@ -103,7 +104,7 @@ class Watch(Handle):
         return picture
 
     async def _map_snapshot(self, dimension: str | None, entities: bool) -> MapSnapshot:
-        players_answer = await self._call("get_player_snapshot", target="@a")
+        players_answer = await self._call(Capability.GET_PLAYER_SNAPSHOT, target="@a")
         people = players_answer.get("players") or []
         points = [_player_point(p) for p in people if isinstance(p, dict)]
         complete = True
@@ -168,7 +169,7 @@ class Watch(Handle):
             start, rows = loop.time(), []
             for k in range(samples):
                 await asyncio.sleep(max(0.0, start + k * every - loop.time()))
-                answer = await self._call("get_player_snapshot", target="@a")
+                answer = await self._call(Capability.GET_PLAYER_SNAPSHOT, target="@a")
                 rows += track_rows(answer, time.time(), loop.time() - start, wanted)
                 if bar is not None:
                     bar(k + 1, samples)

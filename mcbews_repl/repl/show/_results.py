@@ -19,6 +19,7 @@ from ...cleantext import clean_text, escape_html
 from ...gameids import id_columns, short_id, with_ids
 from ...gametext import to_html
 from ...optional import needs
+from ...vocabulary import Capability
 from ._render import card_html, card_text
 from ._tables import caps_frame, clean_rows, inventory_frame, player_rows
 from ._views import frame_html, frame_text, tag
@@ -153,21 +154,24 @@ def _card(fields: Callable[[CallResult], tuple[str, str, list[tuple[str, object]
 
 
 _KNOWN: dict[str, tuple[Callable[[CallResult], str], Callable[[CallResult], str]]] = {
-    "get_player_snapshot": (_players_html, _players_text),
-    "get_inventory_snapshot": (
+    Capability.GET_PLAYER_SNAPSHOT: (_players_html, _players_text),
+    Capability.GET_INVENTORY_SNAPSHOT: (
         lambda r: frame_html(inventory_frame(r)),
         lambda r: frame_text(inventory_frame(r)),
     ),
-    "list_capabilities": (
+    Capability.LIST_CAPABILITIES: (
         lambda r: frame_html(caps_frame(r)),
         lambda r: frame_text(caps_frame(r)),
     ),
-    "describe_entities": (
+    Capability.DESCRIBE_ENTITIES: (
         lambda r: frame_html(_described(r)),
         lambda r: frame_text(_described(r)),
     ),
-    "run_world_command": (_card(_command_fields, card_html), _card(_command_fields, card_text)),
-    "get_blocks": (_card(_blocks_fields, card_html), _card(_blocks_fields, card_text)),
+    Capability.RUN_WORLD_COMMAND: (
+        _card(_command_fields, card_html),
+        _card(_command_fields, card_text),
+    ),
+    Capability.GET_BLOCKS: (_card(_blocks_fields, card_html), _card(_blocks_fields, card_text)),
 }
 
 

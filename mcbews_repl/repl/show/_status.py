@@ -16,6 +16,7 @@ from typing import Any
 from ...gametext import strip_codes
 from ...gateway import Bridge, LogEntry
 from ...gateway.transport import describe_transport
+from ...vocabulary import EventKind
 
 __all__ = [
     "EVENT_SENTENCE_CHARS",
@@ -213,20 +214,26 @@ def _capability(d: Mapping[str, Any]) -> str:
 
 
 _SENTENCES: dict[str, Callable[[LogEntry, Mapping[str, Any]], str]] = {
-    "connected": lambda e, d: f"Game #{e.connection} connected from {d.get('peer')}",
-    "disconnected": lambda e, d: f"Game #{e.connection} left",
-    "encrypted": lambda e, d: f"Game #{e.connection} is encrypted (AES-256-{d.get('mode')})",
-    "encryption_failed": lambda e, d: f"Game #{e.connection} could not encrypt: {d.get('error')}",
-    "refused": lambda e, d: f"Refused a connection: {e.summary}",
-    "chat": lambda e, d: f"{d.get('sender')} said: {strip_codes(str(d.get('message')))}",
-    "ui_chat": lambda e, d: f"{d.get('player')} wrote in the panel: {d.get('message')}",
-    "command": lambda e, d: _command(d),
-    "capability": lambda e, d: _capability(d),
-    "transport": _transport,
-    "text": lambda e, d: f"Sent {d.get('player')} a text in {d.get('frames')} frame(s)",
-    "rejected": lambda e, d: f"Dropped a frame from game #{e.connection}: {d.get('reason')}",
-    "expired": lambda e, d: f"Dropped a partial message from game #{e.connection}",
-    "callback_error": lambda e, d: f"Callback {d.get('callback')} failed: {d.get('error')}",
+    EventKind.CONNECTED: lambda e, d: f"Game #{e.connection} connected from {d.get('peer')}",
+    EventKind.DISCONNECTED: lambda e, d: f"Game #{e.connection} left",
+    EventKind.ENCRYPTED: lambda e, d: (
+        f"Game #{e.connection} is encrypted (AES-256-{d.get('mode')})"
+    ),
+    EventKind.ENCRYPTION_FAILED: lambda e, d: (
+        f"Game #{e.connection} could not encrypt: {d.get('error')}"
+    ),
+    EventKind.REFUSED: lambda e, d: f"Refused a connection: {e.summary}",
+    EventKind.CHAT: lambda e, d: f"{d.get('sender')} said: {strip_codes(str(d.get('message')))}",
+    EventKind.UI_CHAT: lambda e, d: f"{d.get('player')} wrote in the panel: {d.get('message')}",
+    EventKind.COMMAND: lambda e, d: _command(d),
+    EventKind.CAPABILITY: lambda e, d: _capability(d),
+    EventKind.TRANSPORT: _transport,
+    EventKind.TEXT: lambda e, d: f"Sent {d.get('player')} a text in {d.get('frames')} frame(s)",
+    EventKind.REJECTED: lambda e, d: (
+        f"Dropped a frame from game #{e.connection}: {d.get('reason')}"
+    ),
+    EventKind.EXPIRED: lambda e, d: f"Dropped a partial message from game #{e.connection}",
+    EventKind.CALLBACK_ERROR: lambda e, d: f"Callback {d.get('callback')} failed: {d.get('error')}",
 }
 
 

@@ -79,7 +79,7 @@ class HungWorld:
     def own_thread(cls, mc: Minecraft) -> HungWorld:
         """Where the notebook's worlds run now: a thread of their own (``mc.simulate()``)."""
         handle: SimHandle = mc.simulate().result(_WAIT_SECONDS)
-        hung = cls(handle.raw, lambda fn: handle._on_loop(fn))
+        hung = cls(handle.raw, lambda fn: handle.on_loop(fn))
         hung._close = lambda: mc._runtime.run(handle.close(), 10)
         return hung
 

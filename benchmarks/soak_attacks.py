@@ -134,7 +134,7 @@ async def hung_prototype(mc: Bridge, kind: str = "eval") -> str:
         game = next(c for c in mc.connections if c.path.endswith("?hang"))
         host = handle.raw.host
         assert host is not None
-        await asyncio.to_thread(handle._on_loop, host.define_prototype, "hang", hang_source(kind))
+        await asyncio.to_thread(handle.on_loop, host.define_prototype, "hang", hang_source(kind))
         before = len(handle.script_errors)
         started = time.perf_counter()
         call = asyncio.ensure_future(mc.call("hang", connection=game, timeout=30))

@@ -141,7 +141,7 @@ class AddonDev:
         sim = self._sim(f"defining {name}")
         code = compile_typescript(source, name) if ts else source
         shifted = "\n" * (max(first_line, 1) - 1) + code
-        params = sim._on_loop(sim.raw.host.define_prototype, name, shifted)
+        params = sim.on_loop(sim.raw.host.define_prototype, name, shifted)
         self._sources[name] = code
         if name not in self._core.capability_names:  # Tab completion offers it
             self._core.capability_names.append(name)
@@ -154,13 +154,13 @@ class AddonDev:
         sim = self._core.sim
         if sim is None or sim.raw.host is None:
             return []
-        names: list[str] = sim._on_loop(sim.raw.host.prototype_names)
+        names: list[str] = sim.on_loop(sim.raw.host.prototype_names)
         return names
 
     def remove(self, name: str) -> bool:
         """Take prototype ``name`` out of the running addon; False if it had none."""
         sim = self._sim(f"removing {name}")
-        removed: bool = sim._on_loop(sim.raw.host.remove_prototype, name)
+        removed: bool = sim.on_loop(sim.raw.host.remove_prototype, name)
         self._sources.pop(name, None)
         return removed
 

@@ -122,7 +122,7 @@ class SimHandle:
         folder = self.raw.behavior_packs
         if folder is None:
             folder = self._scratch = make_scratch("mcbews-sim-packs-")
-            self._on_loop(setattr, self.raw, "behavior_packs", folder)
+            self.on_loop(setattr, self.raw, "behavior_packs", folder)
         return folder
 
     def connect(self, url: str) -> Pending[None]:
@@ -132,7 +132,9 @@ class SimHandle:
     def _submit(self, coro: Coroutine[Any, Any, T], label: str) -> Pending[T]:
         return self._thread.submit(coro, label)
 
-    def _on_loop(self, fn: Callable[..., T], *args: Any) -> T:
+    def on_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the simulated world's own thread, waited for: the way to touch
+        ``raw`` (the SimWorld) from a cell, a script or another thread."""
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
@@ -147,7 +149,7 @@ class SimHandle:
 
     def ui_chat(self, player: str, message: str) -> None:
         """``player`` types ``message`` into the addon's chat panel."""
-        self._on_loop(self.raw.ui_chat, player, message)
+        self.on_loop(self.raw.ui_chat, player, message)
 
     def ask(self, player: str, message: str, *, timeout: float = 10.0) -> Pending[GameText]:
         """``player`` types ``message`` into the addon's panel; the answer is the next thing
@@ -175,27 +177,27 @@ class SimHandle:
 
     def chat(self, player: str, message: str) -> None:
         """``player`` types ``message`` in the game's own chat (a PlayerMessage of type chat)."""
-        self._on_loop(self.raw.chat, player, message)
+        self.on_loop(self.raw.chat, player, message)
 
     def pause(self) -> None:
         """Pause the game, as its pause menu does: no ticks, so nothing is answered."""
-        self._on_loop(setattr, self.raw.clock, "paused", True)
+        self.on_loop(setattr, self.raw.clock, "paused", True)
 
     def resume(self) -> None:
         """Let a paused game go on: what waited is answered at its next ticks."""
-        self._on_loop(setattr, self.raw.clock, "paused", False)
+        self.on_loop(setattr, self.raw.clock, "paused", False)
 
     def inbox(self, player: str) -> list[str]:
         """Everything ``player`` has been shown (text responses, tells, tellraw, say)."""
-        return self._on_loop(self.raw.inbox, player)
+        return self.on_loop(self.raw.inbox, player)
 
     def run_command(self, line: str, as_player: str | None = None) -> CommandOutcome:
         """Run a command as a player, as if typed in the game's chat."""
-        return self._on_loop(self.raw.run_command, line, as_player)
+        return self.on_loop(self.raw.run_command, line, as_player)
 
     def edit(self, fn: Callable[[WorldState], T]) -> T:
         """Change the world safely: ``mc.sim.edit(lambda w: w.players['Alex'] ...)``."""
-        return self._on_loop(fn, self.raw.world)
+        return self.on_loop(fn, self.raw.world)
 
     @property
     def world(self) -> WorldState:

@@ -183,14 +183,14 @@ class Watch(Handle):
     def explore(self, frame: pd.DataFrame) -> Any:
         """``frame`` as a table to work with in place: a pick list per column worth choosing
         from (player, item, kind ...), a search box, a click on a column sorts by it."""
-        from ..show import explore_table
+        from ..show import table_widget
 
         if type(frame).__name__ != "DataFrame":
             raise TypeError(
                 f"mc.explore takes a DataFrame (mc.inventory(), mc.events() ...), "
                 f"not {type(frame).__name__}"
             )
-        return explore_table(frame)
+        return table_widget(frame)
 
 
 def _player_point(p: dict[str, Any]) -> MapPoint:

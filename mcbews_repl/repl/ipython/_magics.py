@@ -26,7 +26,7 @@ from ..show import tag
 from ._addon_magics import AddonMagics
 from ._config import encrypt_policy
 from ._magicargs import parse_value
-from ._toolkit_magics import ExploreMagics
+from ._toolkit_magics import ToolkitMagics
 from ._usage import BY_NAME, SUBCOMMANDS, help_text, subcommand_help
 from ._world_magics import WorldMagics
 
@@ -52,7 +52,7 @@ class BridgeKeeper(Protocol):
 
 
 @magics_class
-class McMagics(ExploreMagics, AddonMagics, WorldMagics, Magics):
+class McMagics(ToolkitMagics, AddonMagics, WorldMagics, Magics):
     def __init__(self, shell: InteractiveShell, extension: BridgeKeeper) -> None:
         super().__init__(shell)
         self.ext = extension

@@ -23,7 +23,7 @@ from ._usage import BY_NAME
 if TYPE_CHECKING:
     from ..handle import AnyHandle
 
-__all__ = ["ExploreMagics"]
+__all__ = ["ToolkitMagics"]
 
 
 def _result(pending: Pending[Any]) -> Any:
@@ -33,7 +33,7 @@ def _result(pending: Pending[Any]) -> Any:
         raise UsageError(str(exc)) from None
 
 
-class ExploreMagics:
+class ToolkitMagics:
     """The toolkit's sub-commands, mixed into ``McMagics`` (which provides ``handle``)."""
 
     if TYPE_CHECKING:

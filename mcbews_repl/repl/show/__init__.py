@@ -23,7 +23,7 @@ from ._render import (
 )
 from ._results import CallResult, result_html, result_text
 from ._status import Status, status_fields, world_sentence
-from ._table_widget import explore_table
+from ._table_widget import table_widget
 from ._tables import (
     PlayerSnapshot,
     caps_frame,
@@ -61,7 +61,6 @@ __all__ = [
     "durability",
     "entities_frame",
     "events_frame",
-    "explore_table",
     "frame_html",
     "frame_text",
     "game_text_html",
@@ -79,6 +78,7 @@ __all__ = [
     "result_text",
     "samples_bar",
     "status_fields",
+    "table_widget",
     "tag",
     "track_frame",
     "track_rows",

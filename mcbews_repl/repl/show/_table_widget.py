@@ -24,7 +24,7 @@ from ._views import Column, View, frame_html, frame_text, view_of, visible_colum
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXPLORE_ROWS_MAX", "PICK_VALUES_MAX", "explore_rows", "explore_table"]
+__all__ = ["EXPLORE_ROWS_MAX", "PICK_VALUES_MAX", "table_widget", "widget_rows"]
 
 # Rows one table carries to the front end; past this the frame should be narrowed first
 # (each row is a few hundred bytes of HTML kept in the notebook).
@@ -65,7 +65,7 @@ def _plain_view(frame: pd.DataFrame) -> View:
     return View("frame", columns, index=str(frame.index.name) if frame.index.name else None)
 
 
-def explore_rows(frame: pd.DataFrame) -> dict[str, Any]:
+def widget_rows(frame: pd.DataFrame) -> dict[str, Any]:
     """What the widget shows: column headers, each row's cells (HTML), words and sort keys
     (all cleaned: the page shows pick lists and headers as text)."""
     view = view_of(frame) or _plain_view(frame)
@@ -105,11 +105,11 @@ def _picks(view: View, header: str, words: list[str]) -> list[str]:
     return values if wanted and 2 <= len(values) <= PICK_VALUES_MAX else []
 
 
-def explore_table(frame: pd.DataFrame) -> Any:
+def table_widget(frame: pd.DataFrame) -> Any:
     """The widget over ``frame``: pick lists, a search box, sortable columns."""
     with needs("mc.explore"):
         widget = _widget_class()
-    table = widget(**explore_rows(frame))
+    table = widget(**widget_rows(frame))
     # Where widgets cannot show (a saved notebook on a web page, a terminal): the static view.
     table.fallback = {"text/html": frame_html(frame), "text/plain": frame_text(frame)}
     return table
@@ -128,7 +128,7 @@ def _widget_class() -> Any:
         columns: traitlets.List[Any] = traitlets.List().tag(sync=True)
         rows: traitlets.List[Any] = traitlets.List().tag(sync=True)
         total = traitlets.Int(0).tag(sync=True)
-        fallback: dict[str, str] = {}  # noqa: RUF012 - set per table by explore_table
+        fallback: dict[str, str] = {}  # noqa: RUF012 - set per table by table_widget
 
         def _repr_mimebundle_(self, **kwargs: Any) -> Any:
             shown = super()._repr_mimebundle_(**kwargs)

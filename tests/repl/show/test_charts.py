@@ -10,7 +10,7 @@ import pytest
 
 from mcbews_repl.repl.charts import durability, items_by_player, paths
 from mcbews_repl.repl.show._mapdraw import player_colours
-from mcbews_repl.repl.show._table_widget import explore_rows, explore_table
+from mcbews_repl.repl.show._table_widget import table_widget, widget_rows
 from mcbews_repl.repl.show._tables import events_frame, inventory_frame, track_frame, track_rows
 from tests.repl.show.test_views import INVENTORY, entry
 
@@ -65,7 +65,7 @@ def test_charts_say_what_frame_they_need() -> None:
 
 
 def test_explore_shows_the_view_with_sort_keys_and_pick_lists() -> None:
-    shown = explore_rows(inventory_frame(INVENTORY))
+    shown = widget_rows(inventory_frame(INVENTORY))
     headers = [c["header"] for c in shown["columns"]]
     assert headers == ["player", "slot", "item", "amount", "durability", "name",
                        "enchantments"]  # fmt: skip
@@ -77,14 +77,14 @@ def test_explore_shows_the_view_with_sort_keys_and_pick_lists() -> None:
     assert [r["keys"][3] for r in shown["rows"]] == [1, 1, 64, 1, 3]  # amounts sort as numbers
     assert [r["keys"][4] for r in shown["rows"]] == [92, 20, None, 9, None]
     assert [r["keys"][1] for r in shown["rows"]] == ["0", "1", "2", "head", "5"]  # mixed: words
-    widget = explore_table(inventory_frame(INVENTORY))
+    widget = table_widget(inventory_frame(INVENTORY))
     assert widget.total == 5 and len(widget.rows) == 5
 
 
 def test_explore_takes_any_frame_and_keeps_the_cursor() -> None:
-    events = explore_rows(events_frame([entry(7, "ui_chat", "hi"), entry(8, "text", "x")], {}))
+    events = widget_rows(events_frame([entry(7, "ui_chat", "hi"), entry(8, "text", "x")], {}))
     assert [c["header"] for c in events["columns"]][:2] == ["cursor", "time"]
     assert [r["keys"][0] for r in events["rows"]] == [7, 8]
-    plain = explore_rows(pd.DataFrame({"who": ["a", "b", "a"], "n": [3, 1, 2]}))
+    plain = widget_rows(pd.DataFrame({"who": ["a", "b", "a"], "n": [3, 1, 2]}))
     assert [c["picks"] for c in plain["columns"]] == [["a", "b"], []]
     assert [r["keys"][1] for r in plain["rows"]] == [3, 1, 2]

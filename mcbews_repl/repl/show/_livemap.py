@@ -37,6 +37,7 @@ from ...exceptions import BridgeStopped, McbewsError
 from ...optional import needs
 from ..runtime import Pending
 from ._mapdraw import Bounds, MapSnapshot, fit_bounds, map_html, map_text
+from ._style import MUTED
 
 if TYPE_CHECKING:
     from ...toolkit.region import BlockRegion
@@ -241,7 +242,7 @@ class LiveMap(_Map):
         widget hides the copy whose id is its own: livemap.js)."""
         return {
             "text/html": f"<div class='mcbews-map-fallback' data-map='{self.widget.map_id}'>"
-            f"{self.html()}<div style='color:#666;font-size:0.85em'>the map when it was "
+            f"{self.html()}<div style='{MUTED};font-size:0.85em'>the map when it was "
             "drawn: its live view needs a front end that runs widgets</div></div>",
             "text/plain": self.text(),
         }

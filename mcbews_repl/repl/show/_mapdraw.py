@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ...cleantext import clean_text, escape_html
 from ...gametext import strip_codes
+from ._style import MUTED, MUTED_COLOUR
 
 __all__ = [
     "MAP_HEIGHT_PX",
@@ -178,7 +179,7 @@ class _Canvas:
 
 def _grid(canvas: _Canvas) -> list[str]:
     b, step, parts = canvas.b, canvas.b.step, []
-    muted = "fill:var(--jp-ui-font-color2, #888)"
+    muted = f"fill:{MUTED_COLOUR}"
     # labels keep clear of the picture's right edge, where they would be cut
     for x in range(math.ceil(b.x0 / step) * step, math.floor(b.x1 - step / 4) + 1, step):
         left, _ = canvas.px(x, b.z0)
@@ -321,7 +322,7 @@ def map_html(snapshot: MapSnapshot, bounds: Bounds, terrain_png: bytes | None = 
         "<div class='mcbews-map' style='font-family:var(--jp-ui-font-family, sans-serif)'>"
         f"{_svg(snapshot, bounds, terrain_png)}"
         f"<div class='mcbews-map-legend' style='margin-top:4px'>{_legend(snapshot)}</div>"
-        "<div class='mcbews-map-footer' style='color:var(--jp-ui-font-color2, #888);"
+        f"<div class='mcbews-map-footer' style='{MUTED};"
         f"font-size:0.85em'>{escape_html(snapshot.dimension)}, {bounds.describe()} &#183; "
         f"grid every {bounds.step} blocks &#183; seen at {taken}{more}{note}</div></div>"
     )

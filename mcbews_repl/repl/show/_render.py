@@ -15,6 +15,7 @@ from typing import Any
 from ...cleantext import clean_text, escape_html
 from ...gametext import runs, to_html
 from ...optional import needs
+from ._style import MUTED as _MUTED
 
 __all__ = [
     "GameText",
@@ -31,7 +32,6 @@ __all__ = [
 
 _OK, _FAIL = "#1a7f37", "#cf222e"
 # Secondary text and borders follow the notebook's theme (light or dark) where it says.
-_MUTED = "color:var(--jp-ui-font-color2, #666)"
 _BORDER = "var(--jp-border-color1, #ccc)"
 # A card's rows carry their own look: JupyterLab styles every table in an output
 # (.jp-RenderedHTMLCommon: cells right-aligned, odd and even rows in two backgrounds, a

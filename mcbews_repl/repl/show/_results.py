@@ -21,6 +21,7 @@ from ...gametext import to_html
 from ...optional import needs
 from ...vocabulary import Capability
 from ._render import card_html, card_text
+from ._style import MUTED as _MUTED
 from ._tables import caps_frame, clean_rows, inventory_frame, player_rows
 from ._views import frame_html, frame_text, tag
 
@@ -34,7 +35,6 @@ OPEN_VALUES = 60
 OPEN_LEVELS = 2
 # Items of one list or object shown before "… N more" (the data keeps them all).
 ITEMS_SHOWN = 50
-_MUTED = "color:var(--jp-ui-font-color2, #888)"
 _KEY = "color:var(--jp-mirror-editor-property-color, #1f6feb)"
 _NUMBER = "color:var(--jp-mirror-editor-number-color, #098658)"
 _STRING = "color:var(--jp-mirror-editor-string-color, #a31515)"

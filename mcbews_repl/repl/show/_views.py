@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...cleantext import clean_text, escape_html
 from ...gameids import short_id
+from ._style import MUTED as _MUTED
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,7 +53,6 @@ HEAD_TAIL_ROWS = 10
 # Durability (or health) below these percentages shows amber, then red.
 WORN_PERCENT, BROKEN_PERCENT = 50, 20
 _GREEN, _AMBER, _RED = "#2da44e", "#d29922", "#cf222e"
-_MUTED = "color:var(--jp-ui-font-color2, #888)"
 
 
 def _empty(value: object) -> bool:

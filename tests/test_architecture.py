@@ -149,11 +149,14 @@ def _type_only(tree: ast.AST) -> set[int]:
     return hidden
 
 
-def _run_time_imports(path: Path, name: str, known: set[str]) -> set[str]:
+def _run_time_imports(
+    path: Path, name: str, known: set[str], type_only_too: bool = False
+) -> set[str]:
     """The package's modules ``path`` imports when it runs (``from pkg import module`` is
-    an import of that module, ``from pkg import name`` one of the package)."""
+    an import of that module, ``from pkg import name`` one of the package); with
+    ``type_only_too``, those under ``if TYPE_CHECKING:`` as well."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    hidden = _type_only(tree)
+    hidden = set() if type_only_too else _type_only(tree)
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -172,10 +175,13 @@ def _run_time_imports(path: Path, name: str, known: set[str]) -> set[str]:
     return found & known
 
 
-def import_graph(root: Path) -> dict[str, set[str]]:
+def import_graph(root: Path, type_only_too: bool = False) -> dict[str, set[str]]:
     paths = {_module_name(p, root): p for p in root.rglob("*.py")}
     known = set(paths)
-    return {name: _run_time_imports(path, name, known) - {name} for name, path in paths.items()}
+    return {
+        name: _run_time_imports(path, name, known, type_only_too) - {name}
+        for name, path in paths.items()
+    }
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -345,25 +351,7 @@ KNOWN_TYPE_ONLY_CIRCLES = [
 
 def every_import_graph(root: Path) -> dict[str, set[str]]:
     """The package's own modules each module imports, type-only imports included."""
-    paths = {_module_name(p, root): p for p in root.rglob("*.py")}
-    known = set(paths)
-    graph = {}
-    for name, path in paths.items():
-        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-        found = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names if alias.name in known)
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = package[: len(package) - (node.level - 1)]
-                    base = ".".join([*parts, base] if base else parts)
-                for alias in node.names:
-                    full = f"{base}.{alias.name}"
-                    found.add(full if full in known else base)
-        graph[name] = (found & known) - {name}
-    return graph
+    return import_graph(root, type_only_too=True)
 
 
 def test_no_circle_even_through_type_only_imports() -> None:

@@ -38,7 +38,7 @@ from machine_load import LoadMeter
 
 import mcbews_repl
 from mcbews_repl.addon import sim_bundle_path
-from mcbews_repl.repl.fanout import snapshot_everyone
+from mcbews_repl.repl.handle import snapshot_everyone
 from mcbews_repl.sim import (
     Enchantment,
     ItemStack,
@@ -165,7 +165,7 @@ ASKING_LABELS = {
 
 def ways_of_asking(mc: mcbews_repl.Bridge, names: list[str]) -> dict[str, Asking]:
     """``all``: one get_inventory_snapshot for every player; ``fanout``: one call per player,
-    gathered; ``inventory``: what ``mc.inventory()`` does (``repl/fanout.py``: ask who is
+    gathered; ``inventory``: what ``mc.inventory()`` does (``repl/handle/_fanout.py``: ask who is
     online, then per player, stitched). Each returns its results or exceptions."""
 
     async def at_once() -> list[Any]:
@@ -268,7 +268,7 @@ in one process; every player's 36 inventory slots and 5 equipment slots are full
 call*: `mc.call("get_inventory_snapshot")` for every player at once (an answer over 128
 chunks goes up [paged](protocol.md#paged-answers)); *per player*: one call per player
 (`target=name`), gathered concurrently; *mc.inventory()*: what the notebook call does
-(`mcbews_repl/repl/fanout.py`: one `get_player_snapshot` for who is online, then per
+(`mcbews_repl/repl/handle/_fanout.py`: one `get_player_snapshot` for who is online, then per
 player, stitched into one answer). Game ticks are the game time the answer costs (50 ms
 each; the fast clock runs them back to back; the bridge player sends `linesPerTick` chunk
 lines a tick, `addon/src/runtime.ts`); chunks are its `tell` lines, with their bytes. A

@@ -38,7 +38,7 @@ from hang_scenario import HungWorld, other_game, probe_commands, time_ws_open
 from machine_load import LoadMeter
 
 import mcbews_repl
-from mcbews_repl.repl.simulate import make_world
+from mcbews_repl.repl.handle import make_world
 from mcbews_repl.sim import SimWorld
 from mcbews_repl.sim.defaults import default_world
 from mcbews_repl.sim.host import ScriptHost, Watchdog

@@ -38,7 +38,7 @@ import docs_page
 from machine_load import LoadMeter
 
 import mcbews_repl
-from mcbews_repl.repl.classroom import class_names, classroom_world
+from mcbews_repl.repl.handle import class_names, classroom_world
 from mcbews_repl.sim import SimWorld
 
 if TYPE_CHECKING:

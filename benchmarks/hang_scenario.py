@@ -27,10 +27,8 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from mcbews_repl.repl.connections import Connection
-from mcbews_repl.repl.handle import Minecraft
+from mcbews_repl.repl.handle import Connection, Minecraft, SimHandle, make_world
 from mcbews_repl.repl.runtime import Pending, Runtime
-from mcbews_repl.repl.simulate import SimHandle, make_world
 from mcbews_repl.sim import SimWorld
 
 # The hostile prototypes: each tags Steve first (so the caller knows its job began), then
@@ -81,7 +79,7 @@ class HungWorld:
     def own_thread(cls, mc: Minecraft) -> HungWorld:
         """Where the notebook's worlds run now: a thread of their own (``mc.simulate()``)."""
         handle: SimHandle = mc.simulate().result(_WAIT_SECONDS)
-        hung = cls(handle.raw, lambda fn: handle._on_loop(fn))
+        hung = cls(handle.raw, lambda fn: handle.on_loop(fn))
         hung._close = lambda: mc._runtime.run(handle.close(), 10)
         return hung
 

@@ -28,7 +28,7 @@ from websockets.asyncio.client import connect
 
 from mcbews_repl import Bridge, GameConnection, McbewsError
 from mcbews_repl.gateway.scope import CallScope, run_in_scope
-from mcbews_repl.repl.simulate import SimHandle, make_world
+from mcbews_repl.repl.handle import SimHandle, make_world
 from mcbews_repl.sim import SimWorld
 from mcbews_repl.toolkit import read_blocks
 
@@ -134,7 +134,7 @@ async def hung_prototype(mc: Bridge, kind: str = "eval") -> str:
         game = next(c for c in mc.connections if c.path.endswith("?hang"))
         host = handle.raw.host
         assert host is not None
-        await asyncio.to_thread(handle._on_loop, host.define_prototype, "hang", hang_source(kind))
+        await asyncio.to_thread(handle.on_loop, host.define_prototype, "hang", hang_source(kind))
         before = len(handle.script_errors)
         started = time.perf_counter()
         call = asyncio.ensure_future(mc.call("hang", connection=game, timeout=30))

@@ -23,7 +23,7 @@ from .exceptions import (
 
 if TYPE_CHECKING:  # what the names below resolve to, for type checkers and editors
     from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
-    from .repl.launch import start
+    from .repl.handle import start
     from .version import __version__
 
 # A light face: these names load their modules on first use (PEP 562), so importing a part
@@ -37,7 +37,7 @@ _LAZY = {
     "Settings": "gateway",
     "UiChat": "gateway",
     "serve": "gateway",
-    "start": "repl.launch",  # scripts: the notebook's mc handle on a thread of its own
+    "start": "repl.handle",  # scripts: the notebook's mc handle on a thread of its own
     "__version__": "version",
 }
 
@@ -69,14 +69,14 @@ __all__ = [
 
 def load_ipython_extension(ipython: object) -> None:
     """``%load_ext mcbews_repl``: start the bridge and add ``mc`` and ``%mc``."""
-    from .repl.extension import load
+    from .repl.ipython import load
 
     load(ipython)
 
 
 def unload_ipython_extension(ipython: object) -> None:
     """``%unload_ext mcbews_repl``: stop the bridge and remove everything it added."""
-    from .repl.extension import unload
+    from .repl.ipython import unload
 
     unload(ipython)
 

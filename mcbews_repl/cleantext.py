@@ -19,7 +19,8 @@ The characters are shown, not dropped, so that a teacher sees a name holds somet
   surrogates (which a UTF-8 terminal cannot encode), as ``⟨U+202E⟩``.
 
 The result holds none of these, so cleaning twice changes nothing; printable text, newline
-and tab pass unchanged. Standard library only: the sans-I/O core's formatting uses it too.
+and tab pass unchanged. Standard library only: the game-text helpers
+(``mcbews_repl.gametext``) use it too.
 """
 
 from __future__ import annotations

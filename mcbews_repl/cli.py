@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from . import __version__, bundled
 from .cleantext import clean_text
 from .exceptions import MissingDependency, PackError
+from .gametext import strip_codes, to_ansi
 from .sansio import (
     BridgeProtocol,
     Channel,
@@ -20,7 +21,6 @@ from .sansio import (
     format_chunk,
     split_payload,
 )
-from .sansio.formatting import strip_codes, to_ansi
 from .sansio.wire import BRIDGE_PLAYER
 from .vocabulary import Capability, ChatType
 

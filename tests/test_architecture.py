@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mcbews_repl"
@@ -58,6 +59,35 @@ def test_sansio_is_pure() -> None:
             if n.startswith(("mcbews_repl.gateway", "mcbews_repl.repl", "mcbews_repl.sim"))
         }
         assert not upward, f"{path.name} imports upward: {upward}"
+
+
+# The house's single sources the core may share: each is standard library only itself.
+STDLIB_LEAVES = {"mcbews_repl.exceptions", "mcbews_repl.limits", "mcbews_repl.vocabulary"}
+
+
+def outside_the_standard_library(names: set[str], inside: str) -> set[str]:
+    """The imports in ``names`` that are neither the standard library, nor ``inside``'s own
+    modules, nor one of the package's standard-library-only leaves."""
+    return {
+        n
+        for n in names
+        if top(n) not in sys.stdlib_module_names
+        and n != inside
+        and not n.startswith(inside + ".")
+        and n not in STDLIB_LEAVES
+    }
+
+
+def test_sansio_needs_only_the_standard_library() -> None:
+    # The protocol core and nothing else: presentation (the game's colour codes, gametext.py)
+    # lives beside the skins, and the shared leaves it uses need nothing beyond the stdlib.
+    for path, names in modules_of("sansio").items():
+        bad = outside_the_standard_library(names, "mcbews_repl.sansio")
+        assert not bad, f"sansio/{path.name} imports {bad}"
+    for leaf in STDLIB_LEAVES:
+        path = PACKAGE / (leaf.rsplit(".", 1)[1] + ".py")
+        bad = outside_the_standard_library(imported_modules(path), leaf)
+        assert not bad, f"{path.name} imports {bad}"
 
 
 def test_gateway_does_not_import_repl_or_sim() -> None:
@@ -119,11 +149,14 @@ def _type_only(tree: ast.AST) -> set[int]:
     return hidden
 
 
-def _run_time_imports(path: Path, name: str, known: set[str]) -> set[str]:
+def _run_time_imports(
+    path: Path, name: str, known: set[str], type_only_too: bool = False
+) -> set[str]:
     """The package's modules ``path`` imports when it runs (``from pkg import module`` is
-    an import of that module, ``from pkg import name`` one of the package)."""
+    an import of that module, ``from pkg import name`` one of the package); with
+    ``type_only_too``, those under ``if TYPE_CHECKING:`` as well."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    hidden = _type_only(tree)
+    hidden = set() if type_only_too else _type_only(tree)
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -142,10 +175,13 @@ def _run_time_imports(path: Path, name: str, known: set[str]) -> set[str]:
     return found & known
 
 
-def import_graph(root: Path) -> dict[str, set[str]]:
+def import_graph(root: Path, type_only_too: bool = False) -> dict[str, set[str]]:
     paths = {_module_name(p, root): p for p in root.rglob("*.py")}
     known = set(paths)
-    return {name: _run_time_imports(path, name, known) - {name} for name, path in paths.items()}
+    return {
+        name: _run_time_imports(path, name, known, type_only_too) - {name}
+        for name, path in paths.items()
+    }
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -215,3 +251,121 @@ def test_tests_that_start_kernels_terminals_or_browsers_are_marked() -> None:
         if "playwright" in {top(n) for n in names} and "pytest.mark.browser" not in text:
             unmarked.append(f"{path.relative_to(tests_root)} (browser)")
     assert unmarked == []
+
+
+# --- the notebook skin's wings -------------------------------------------------------------
+# repl/ is three wings on the runtime thread: ipython/ on top, handle/ under it, show/ at the
+# bottom, runtime.py and interrupts.py below all three. A wing imports only downward; a
+# type-only import counts too (an annotation that points up is a dependency all the same).
+REPL = "mcbews_repl.repl"
+WINGS = ("ipython", "handle", "show")  # top first
+BASE = {f"{REPL}.runtime", f"{REPL}.interrupts"}
+
+
+def place_in_repl(name: str) -> str | None:
+    """The wing a module of ``mcbews_repl.repl`` belongs to, "base", or None (elsewhere)."""
+    if name in BASE:
+        return "base"
+    for wing in WINGS:
+        if name == f"{REPL}.{wing}" or name.startswith(f"{REPL}.{wing}."):
+            return wing
+    return None
+
+
+def repl_imports() -> dict[str, set[str]]:
+    """Every module of repl/ and what it imports (the package's own names, type-only too)."""
+    root = PACKAGE / "repl"
+    return {_module_name(p, PACKAGE): imported_modules(p) for p in root.rglob("*.py")}
+
+
+def arrows_up(imports: dict[str, set[str]]) -> list[str]:
+    """Each import from a wing, or the base, into a wing above it."""
+    order = {"base": 0, "show": 1, "handle": 2, "ipython": 3}
+    found = []
+    for module, names in imports.items():
+        here = place_in_repl(module)
+        for name in names:
+            there = place_in_repl(name)
+            if here is not None and there is not None and order[there] > order[here]:
+                found.append(f"{module} -> {name}")
+    return sorted(found)
+
+
+def around_the_face(imports: dict[str, set[str]]) -> list[str]:
+    """Each import of a wing's private module from outside that wing: between wings (and
+    from the rest of the package) only the wing's ``__init__`` is its API."""
+    found = []
+    for module, names in imports.items():
+        for name in names:
+            wing = place_in_repl(name)
+            if wing in WINGS and name != f"{REPL}.{wing}" and place_in_repl(module) != wing:
+                found.append(f"{module} -> {name}")
+    return sorted(found)
+
+
+def test_each_wing_imports_only_downward() -> None:
+    imports = repl_imports()
+    assert {place_in_repl(m) for m in imports} >= {*WINGS, "base"}, "the wings must exist"
+    assert arrows_up(imports) == []
+
+
+def test_a_wing_is_reached_only_through_its_init() -> None:
+    imports = repl_imports()
+    outside = PACKAGE.rglob("*.py")
+    imports |= {_module_name(p, PACKAGE): imported_modules(p) for p in outside
+                if "repl" not in p.relative_to(PACKAGE).parts[:1]}  # fmt: skip
+    assert around_the_face(imports) == []
+
+
+def test_the_wing_rules_see_a_broken_import() -> None:
+    show, handle = f"{REPL}.show._tables", f"{REPL}.handle._calls"
+    assert arrows_up({show: {f"{REPL}.handle"}}) == [f"{show} -> {REPL}.handle"]
+    assert arrows_up({f"{REPL}.runtime": {f"{REPL}.show._views"}}) != []
+    assert arrows_up({handle: {f"{REPL}.show"}}) == []
+    assert around_the_face({handle: {f"{REPL}.show._tables"}}) == [
+        f"{handle} -> {REPL}.show._tables"
+    ]
+    assert around_the_face({handle: {f"{REPL}.handle._core"}}) == []
+
+
+def test_the_handle_wing_imports_no_ipython_at_module_level() -> None:
+    # Scripts (mcbews_repl.start()) use the handle without IPython; the renderings reach
+    # IPython's display inside the functions that show something.
+    for path in (PACKAGE / "repl" / "handle").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top_level = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+        names = {a.name for n in top_level if isinstance(n, ast.Import) for a in n.names}
+        names |= {n.module or "" for n in top_level if isinstance(n, ast.ImportFrom)}
+        assert not {n for n in names if top(n) == "IPython"}, path.name
+
+
+# Circles through type-only imports, outside repl/, known and left to their packages: each
+# is a runtime-acyclic group whose annotations point back. A new one fails the test below.
+KNOWN_TYPE_ONLY_CIRCLES = [
+    ["mcbews_repl.doctor.report", "mcbews_repl.doctor.view"],
+    [f"mcbews_repl.gateway.{m}" for m in
+     ("connection", "inbound", "link", "negotiate", "observer", "runner")],
+    ["mcbews_repl.toolkit.region", "mcbews_repl.toolkit.regionplot"],
+]  # fmt: skip
+
+
+def every_import_graph(root: Path) -> dict[str, set[str]]:
+    """The package's own modules each module imports, type-only imports included."""
+    return import_graph(root, type_only_too=True)
+
+
+def test_no_circle_even_through_type_only_imports() -> None:
+    found = cycles(every_import_graph(PACKAGE))
+    assert [c for c in found if c[0].startswith(REPL)] == []
+    assert [c for c in found if c not in KNOWN_TYPE_ONLY_CIRCLES] == []
+
+
+def test_the_circle_checker_counts_type_only_imports(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from . import b\n")
+    (pkg / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import thing\n"
+    )
+    assert cycles(every_import_graph(pkg)) == [["pkg.a", "pkg.b"]]

@@ -52,7 +52,7 @@ def test_every_bound_says_why() -> None:
 
 def test_the_repl_settings_of_a_gateway_setting_default_to_it() -> None:
     """%config McbewsRepl.<name> and serve(<name>=...) start from the same number."""
-    from mcbews_repl.repl.config import McbewsRepl
+    from mcbews_repl.repl.ipython._config import McbewsRepl
 
     defaults = {f.name: f.default for f in fields(Settings)}
     traits = McbewsRepl.class_traits(config=True)

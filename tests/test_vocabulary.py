@@ -25,8 +25,8 @@ from mcbews_repl.vocabulary import (
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "mcbews_repl"
-# The packages that must use the words, not spell them (repl/ joins once it is rebuilt).
-SCANNED = ("gateway", "sansio", "capture", "doctor", "toolkit")
+# The packages that must use the words, not spell them.
+SCANNED = ("gateway", "sansio", "capture", "doctor", "toolkit", "repl")
 VOCABULARIES: dict[str, frozenset[str]] = {
     "event kind": frozenset(EventKind),
     "capability": frozenset(Capability),

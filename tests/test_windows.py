@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from mcbews_repl.repl.addon_dev import ESBUILD
+from mcbews_repl.repl.handle._addon_dev import ESBUILD
 
 # A Python whose locale encoding is not UTF-8, as on Windows.
 NOT_UTF8 = {**os.environ, "LC_ALL": "POSIX", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
@@ -32,7 +32,7 @@ def test_this_python_really_has_a_narrow_locale() -> None:
                     reason="needs Node and the addon's toolchain (--ts)")  # fmt: skip
 def test_a_typescript_cell_keeps_its_colours_and_emoji() -> None:
     source = (
-        "from mcbews_repl.repl.addon_dev import compile_typescript\n"
+        "from mcbews_repl.repl.handle._addon_dev import compile_typescript\n"
         'js = compile_typescript(\'const hi: string = "\\u00a7aHello \\U0001f389";'
         " export default { name: \"hi\", run() { return hi; } };', 'hi')\n"
         "print(ascii(js))"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..exceptions import CommandFailed, InvalidArgument
-from ..sansio.formatting import strip_codes
+from ..gametext import strip_codes
 
 __all__ = ["CommandResult", "TextSender", "UiChat"]
 

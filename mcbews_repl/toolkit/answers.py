@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..gameids import with_ids
+from ..gametext import strip_codes
 from ..optional import needs
-from ..sansio.formatting import strip_codes
 
 if TYPE_CHECKING:
     import pandas as pd

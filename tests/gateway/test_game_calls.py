@@ -16,8 +16,8 @@ import pytest
 
 from mcbews_repl.gateway import Bridge, GameConnection
 from mcbews_repl.gateway.game_calls import ADDED_BY_LAYER, GameCalls
-from mcbews_repl.repl.connections import Connection
 from mcbews_repl.repl.handle import Minecraft
+from mcbews_repl.repl.handle._connections import Connection
 
 CALLS = ["command", "call", "send_text"]
 LAYERS = [GameConnection, Bridge, Minecraft, Connection]

@@ -123,7 +123,7 @@ def cell_with(nb: Any, code: str) -> Any:
 
 
 def column(html: str, header: str) -> list[str]:
-    """One column's cells of a friendly table (views.py), as text."""
+    """One column's cells of a friendly table (show/_views.py), as text."""
     head, body = html.split("</thead>", 1)
     headers = [re.sub("<[^>]+>", "", h) for h in re.findall(r"<th[^>]*>(.*?)</th>", head)]
     at = headers.index(header)

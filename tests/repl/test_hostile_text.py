@@ -17,9 +17,9 @@ import pytest
 from mcbews_repl.doctor import Check, DoctorReport
 from mcbews_repl.doctor.view import report_plain
 from mcbews_repl.exceptions import CapabilityError
-from mcbews_repl.repl.display import error_text
-from mcbews_repl.repl.interactive import explore_rows
-from mcbews_repl.repl.results import CallResult
+from mcbews_repl.repl.ipython._formatters import error_text
+from mcbews_repl.repl.show._results import CallResult
+from mcbews_repl.repl.show._table_widget import widget_rows
 from tests.hostile import HOSTILE, OUR_COLOURS, SHOWN, leftovers, plant
 
 H = HOSTILE
@@ -103,7 +103,7 @@ def test_the_doctor_shows_a_name_holding_markup_as_it_is() -> None:
 
 
 def test_the_explore_table_sends_the_page_clean_words(mc: Any) -> None:
-    rows = explore_rows(mc.inventory().result())
+    rows = widget_rows(mc.inventory().result())
     sent = json.dumps(rows, ensure_ascii=False)
     assert leftovers(sent) == "" and SHOWN in sent
     picks = next(c["picks"] for c in rows["columns"] if c["header"] == "player")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mcbews_repl.repl.addon_dev import ESBUILD
+from mcbews_repl.repl.handle._addon_dev import ESBUILD
 
 from .kernel import run_in_kernel
 from .test_kernel_display import errors, texts

@@ -33,17 +33,17 @@ CELLS = [
     "    mc.sim.ui_chat('Alex', f'flood {i}')\n"
     "game = mc.connections[0]\n"
     "for _ in range(1000):\n"
-    "    peak = max(peak, len(mc._callback_tasks))\n"
+    "    peak = max(peak, mc._core.callbacks.running)\n"
     "    if game.counters['ui_chat_dropped'] >= 40: break\n"
     "    await asyncio.sleep(0.02)\n"
-    "print('dropped', game.counters['ui_chat_dropped'], 'running', len(mc._callback_tasks))",
+    "print('dropped', game.counters['ui_chat_dropped'], 'running', mc._core.callbacks.running)",
     "%mc",
     "released = True\n"
     "for _ in range(1000):\n"
-    "    peak = max(peak, len(mc._callback_tasks))\n"
-    "    if len(started) == 260 and not mc._callback_tasks: break\n"
+    "    peak = max(peak, mc._core.callbacks.running)\n"
+    "    if len(started) == 260 and not mc._core.callbacks.running: break\n"
     "    await asyncio.sleep(0.02)\n"
-    "print('served', len(started), 'left', len(mc._callback_tasks), 'peak', peak)",
+    "print('served', len(started), 'left', mc._core.callbacks.running, 'peak', peak)",
     "%unload_ext mcbews_repl",
 ]
 

@@ -13,8 +13,15 @@ import pytest
 from IPython.core.error import UsageError
 
 from mcbews_repl.repl.handle import Minecraft
-from mcbews_repl.repl.livemap import StaticMap
-from mcbews_repl.repl.mapdraw import Bounds, MapPoint, MapSnapshot, fit_bounds, map_html, map_text
+from mcbews_repl.repl.show._livemap import StaticMap
+from mcbews_repl.repl.show._mapdraw import (
+    Bounds,
+    MapPoint,
+    MapSnapshot,
+    fit_bounds,
+    map_html,
+    map_text,
+)
 from mcbews_repl.toolkit.region import BlockRegion
 from mcbews_repl.toolkit.regionplot import surface_png
 

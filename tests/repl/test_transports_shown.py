@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from IPython.core.error import UsageError
 
-from .test_magics import mc_of, render
+from .ipython.test_magics import mc_of, render
 
 
 def shown(shell: Any, value: Any) -> tuple[str, str]:

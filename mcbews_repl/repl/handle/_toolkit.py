@@ -1,0 +1,285 @@
+"""The toolkit on the ``mc`` handle: queries, scoreboards, contexts, tools, live events.
+
+Mixed into :class:`~mcbews_repl.repl.handle.Minecraft`. Every toolkit coroutine runs on the
+runtime's loop thread and comes back as a :class:`Pending`, like the handle's other calls;
+the catalogue of tools (``describe``, ``json_schemas``) is plain data and answers at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import inspect
+from collections.abc import Callable
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from ...exceptions import CapabilityError, FrameTooLarge
+from ...optional import needs
+from ...sansio import encode_capability_request
+from ...toolkit import ChatContexts, EventForwarder, Scoreboard, Tools, WorldQueries
+from ...toolkit.answers import EntityList, ItemCount, ScoreList
+from ...toolkit.blocks import Box, read_blocks, split_box
+from ...toolkit.live import LiveEvents
+from ...vocabulary import CHAT_KINDS, Capability
+from ..runtime import Pending
+from ..show import Bar, blocks_bar, entities_frame, events_frame, until_cancelled
+from ._connections import ConnectionRef, Submit, resolve
+from ._core import Handle
+from ._worlds import call_text
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import pandas as pd
+
+    from ...toolkit.region import BlockRegion
+
+__all__ = ["OnLoop", "ToolkitCalls", "ToolsHandle"]
+
+T = TypeVar("T")
+# A request id as long as the bridge's own (12 hex digits), for sizing describe_entities
+# batches: a batch is as many ids as fit one request's command line and frame (a request
+# that fits the chat transport's script event fits the pull transport's, which is shorter).
+_SIZING_REQUEST_ID = "0" * 12
+
+
+def _fits(ids: list[str]) -> bool:
+    """Whether one describe_entities request with ``ids`` fits both of the game's ceilings."""
+    try:
+        encode_capability_request(_SIZING_REQUEST_ID, Capability.DESCRIBE_ENTITIES, {"ids": ids})
+    except FrameTooLarge:
+        return False
+    return True
+
+
+class OnLoop(Generic[T]):
+    """Calls any method of a loop-bound toolkit object on the runtime thread: a Pending."""
+
+    def __init__(self, target: T, submit: Submit) -> None:
+        self._target = target
+        self._submit = submit
+
+    @property
+    def target(self) -> T:
+        """The object itself (use it only from the runtime's loop)."""
+        return self._target
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._target, name)
+        if not callable(attr):
+            return attr  # a plain value (a url, a counter): reading it is safe anywhere
+
+        def call(*args: Any, **kwargs: Any) -> Pending[Any]:
+            async def run() -> Any:
+                out = attr(*args, **kwargs)
+                return await out if inspect.isawaitable(out) else out
+
+            return self._submit(run(), name)
+
+        return call
+
+    def __dir__(self) -> list[str]:
+        return [n for n in dir(self._target) if not n.startswith("_")]
+
+
+class ToolsHandle:
+    """``mc.tools``: ``describe()`` and the JSON Schemas at once, ``call(...)`` as a Pending."""
+
+    def __init__(self, tools: Tools, submit: Submit) -> None:
+        self.tools = tools
+        self._submit = submit
+
+    def describe(self) -> dict[str, Any]:
+        return self.tools.describe()
+
+    def json_schemas(self) -> list[dict[str, Any]]:
+        return self.tools.json_schemas()
+
+    def export_json(self) -> str:
+        return self.tools.export_json()
+
+    def call(self, name: str, /, **kwargs: Any) -> Pending[dict[str, Any]]:
+        """Run a tool on the runtime thread; the result never raises (failures are data)."""
+        return self._submit(self.tools.call(name, **kwargs), f"tool {name}")
+
+    def frame(self) -> pd.DataFrame:
+        with needs():
+            import pandas as pd
+
+        rows = [
+            {"name": s.name, "kind": s.kind, "summary": s.summary,
+             "params": ", ".join(p.name + ("" if p.required else "?") for p in s.params)}
+            for s in self.tools.specs
+        ]  # fmt: skip
+        return pd.DataFrame(rows, columns=["name", "kind", "summary", "params"])
+
+
+class ToolkitCalls(Handle):
+    """The toolkit's part of a handle: ``query``, ``scoreboard``, ``contexts``, ``tools``,
+    ``entities``, ``blocks``, ``forward`` and ``events(follow=True)``."""
+
+    @cached_property
+    def query(self) -> OnLoop[WorldQueries]:
+        """``await mc.query.item_count("Steve", "diamond")``, ``mc.query.tags("Alex")`` ..."""
+        return OnLoop(WorldQueries(self._bridge), self._submit)
+
+    @cached_property
+    def scoreboard(self) -> OnLoop[Scoreboard]:
+        """``await mc.scoreboard.set("Steve", "coins", 5)``, ``.objectives()`` ..."""
+        return OnLoop(Scoreboard(self._bridge), self._submit)
+
+    @cached_property
+    def contexts(self) -> OnLoop[ChatContexts]:
+        """Chat-moment contexts: ``mc.contexts.start()``, then ``mc.contexts.get(id)``."""
+        return OnLoop(ChatContexts(self._bridge, timeout=self._call_timeout), self._submit)
+
+    @cached_property
+    def tools(self) -> ToolsHandle:
+        """Agent tools: ``mc.tools.describe()``, ``await mc.tools.call("players")``."""
+        tools = Tools(self._bridge, contexts=self.contexts.target, timeout=self._call_timeout)
+        return ToolsHandle(tools, self._submit)
+
+    def count(self, player: str, item: str, *, data: int = -1) -> Pending[ItemCount]:
+        """How many ``item`` a player holds (``.value`` None when unknown; see ``.reason``)."""
+        pending: Pending[ItemCount] = self.query.item_count(player, item, data=data)
+        return pending
+
+    def scores(self, holder: str) -> Pending[ScoreList]:
+        """Every score of one holder; ``.to_dataframe()`` for a table."""
+        pending: Pending[ScoreList] = self.query.scores(holder)
+        return pending
+
+    def blocks(
+        self,
+        corner1: Sequence[int],
+        corner2: Sequence[int],
+        dimension: str = "overworld",
+        *,
+        states: bool = False,
+        timeout: float | None = None,
+        connection: ConnectionRef | None = None,
+    ) -> Pending[BlockRegion]:
+        """Every block between two corners (inclusive): a ``BlockRegion`` with numpy ``ids``
+        into ``palette``, ``counts()``, ``to_frame()``, ``heightmap()`` and ``plot()``.
+
+        Unloaded or out-of-world positions are palette entries of their own, never air. A
+        box over 4096 blocks is read in parts (a progress bar in notebooks); ``timeout`` is
+        the longest wait for the next part (default: the call timeout).
+        """
+        box = Box.between(corner1, corner2)  # a bad corner raises here, before anything is sent
+        limit = self._bridge.settings.call_timeout if timeout is None else timeout
+        bar: list[Bar | None] = [None]  # shown once the read is on its way
+
+        def progress(done: int, total: int) -> None:
+            if bar[0] is not None:
+                bar[0](done, total)
+
+        async def run() -> BlockRegion:
+            chosen = resolve(self._bridge, connection)
+            read = read_blocks(
+                self._bridge, corner1, corner2, dimension, states=states, timeout=limit,
+                connection=chosen, progress=progress,
+            )  # fmt: skip
+            return await until_cancelled(read, lambda: bar[0])
+
+        label, called = f"blocks {box.size[0]}x{box.size[1]}x{box.size[2]}", "blocks(...)"
+        pending = self._submit(run(), label, called)
+        bar[0] = blocks_bar(box.volume, len(split_box(box)))  # not for a stopped bridge
+        return pending
+
+    def objective(self, objective: str) -> Pending[pd.DataFrame]:
+        """A whole objective as a DataFrame (holder, value)."""
+
+        async def run() -> pd.DataFrame:
+            read = await self.scoreboard.target.objective_scores(objective)
+            return read.to_dataframe()
+
+        return self._submit(run(), f"objective {objective}", call_text("objective", objective))
+
+    def entities(self, **filters: Any) -> Pending[pd.DataFrame]:
+        """Entities as a DataFrame (id, type, typeId, name, dimension, dimensionId, x, y, z,
+        yaw: the short names and the full ids, gameids.py); filters as
+        ``query.entities``. ``querytarget`` finds them; the addon names them by id."""
+
+        async def run() -> pd.DataFrame:
+            found: EntityList = await self.query.target.entities(**filters)
+            return entities_frame(found, await self._describe([e.id for e in found.entities]))
+
+        return self._submit(run(), "entities", "entities()" if not filters else "entities(...)")
+
+    async def _describe(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Type and name of each id, asked in batches that fit a command line; empty when
+        the world's addon predates ``describe_entities``."""
+        batches: list[list[str]] = [[]]
+        for entity_id in ids:
+            if batches[-1] and not _fits([*batches[-1], entity_id]):
+                batches.append([])
+            batches[-1].append(entity_id)
+        describe, timeout = Capability.DESCRIBE_ENTITIES, self._call_timeout
+        calls = [self._bridge.call(describe, {"ids": b}, timeout=timeout) for b in batches if b]
+        try:
+            answers = await asyncio.gather(*calls)
+        except CapabilityError as exc:
+            if exc.code == "UNSUPPORTED_CAPABILITY":
+                return {}
+            raise
+        return {e["id"]: e for answer in answers for e in answer.get("entities") or []}
+
+    def forward_events(
+        self, url: str, secret: str, *, kinds: tuple[str, ...] = CHAT_KINDS
+    ) -> Pending[OnLoop[EventForwarder]]:
+        """Post chosen events, HMAC-signed, to ``url`` (chat events carry ``context_id``);
+        ``.stop()`` on the answer ends it (a Pending, like every call)."""
+        contexts = self.contexts.target
+
+        def enrich(entry: Any) -> dict[str, str]:
+            found = contexts.context_id_for(entry.cursor)
+            return {"context_id": found} if found else {}
+
+        async def run() -> OnLoop[EventForwarder]:
+            forwarder = EventForwarder(self._bridge.log, url, secret, kinds=kinds, enrich=enrich)
+            return OnLoop(forwarder.start(), self._submit)
+
+        return self._submit(run(), "forward_events")
+
+    def _follow_events(self, since: int | None, last: int) -> LiveEvents:
+        with needs():
+            from IPython.display import display
+
+        players = {c.id: c.local_player or "" for c in self._bridge.connections}
+        render = lambda entries: events_frame(entries, players)  # noqa: E731
+        now = self._bridge.events(since or 0)[-last:] if last > 0 else []
+        handle = display(render(now), display_id=True)  # type: ignore[no-untyped-call]
+        in_kernel = _in_kernel() and handle is not None
+        loop = self._kernel_loop
+
+        def deliver(fn: Callable[[], None]) -> None:
+            # An empty context: ipykernel then sends the update under the newest request's
+            # header instead of the one this thread inherited from the cell that started
+            # the bridge, which front ends have stopped listening to.
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(fn, context=contextvars.Context())
+            else:
+                contextvars.Context().run(fn)
+
+        update = handle.update if in_kernel and handle is not None else (lambda view: None)
+        live = LiveEvents(self._bridge.log, render, update, since=since or 0, last=last,
+                          deliver=deliver)  # fmt: skip
+        self._submit(_start(live), "events").result(10)
+        if not in_kernel:
+            print("(live updates need a notebook; the table above is a snapshot)")
+        return live
+
+
+def _in_kernel() -> bool:
+    """A Jupyter kernel's shell (updates reach a front end), not a terminal that imported
+    ipykernel along the way."""
+    with needs():
+        from IPython import get_ipython
+
+    return getattr(get_ipython(), "kernel", None) is not None
+
+
+async def _start(live: LiveEvents) -> LiveEvents:
+    return live.start()

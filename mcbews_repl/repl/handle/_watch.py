@@ -1,0 +1,201 @@
+"""Watching the world: ``mc.map()``, ``mc.track()`` and ``mc.explore()``.
+
+Mixed into :class:`~mcbews_repl.repl.handle.Minecraft` beside the toolkit's methods
+(:class:`ToolkitCalls`, which provides ``query`` and ``_describe``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ...gameids import short_id
+from ...vocabulary import Capability
+from ..runtime import Pending
+from ..show import (
+    MIN_EVERY_SECONDS,
+    LiveMap,
+    MapPoint,
+    MapSnapshot,
+    StaticMap,
+    samples_bar,
+    track_frame,
+    track_rows,
+    until_cancelled,
+    widgets_available,
+)
+from ._core import Handle
+from ._worlds import call_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ...toolkit import WorldQueries
+    from ...toolkit.region import BlockRegion
+    from ._toolkit import OnLoop
+
+__all__ = ["MAX_TRACK_SAMPLES", "MIN_TRACK_EVERY_SECONDS", "Watch"]
+
+T = TypeVar("T")
+# A track's snapshots: one get_player_snapshot each. Ten thousand rows per player is far
+# more than a chart can show and still a small frame; the game ticks 20 times a second, so
+# a shorter interval would only read the same tick twice.
+MAX_TRACK_SAMPLES = 10_000
+MIN_TRACK_EVERY_SECONDS = 0.05
+# Entity types and names seen by a live map, kept so each look asks only about new ids.
+_DESCRIBED_KEPT = 1024
+
+
+def _short_dimension(name: object) -> str:
+    return short_id(name) or "overworld"
+
+
+class Watch(Handle):
+    """``map``, ``track`` and ``explore`` (with the toolkit's ``query`` and ``_describe``)."""
+
+    if TYPE_CHECKING:  # provided by ToolkitCalls, the part this one joins
+
+        async def _describe(self, ids: list[str]) -> dict[str, dict[str, Any]]: ...
+        @property
+        def query(self) -> OnLoop[WorldQueries]: ...
+
+    # --- the map ------------------------------------------------------------------------
+
+    def map(
+        self,
+        *,
+        every: float = 1.0,
+        dimension: str | None = None,
+        entities: bool = True,
+        terrain: BlockRegion | None = None,
+        live: bool | None = None,
+    ) -> LiveMap | StaticMap:
+        """Players (labelled, facing shown) and entities (coloured and named by type) seen
+        from above, with the area's bounds and a scale; ``terrain``: a ``BlockRegion`` drawn
+        underneath (each column's top block).
+
+        In a notebook with widgets it refreshes every ``every`` seconds while it is on screen
+        (``.pause()``, ``.resume()``, ``.stop()``, or its button); elsewhere, or with
+        ``live=False``, it is a picture taken once (a text map in a terminal).
+        """
+        from ._toolkit import _in_kernel
+
+        self._check_running()
+        if not (isinstance(every, int | float) and every >= MIN_EVERY_SECONDS):
+            raise ValueError(f"every={every!r}: the map looks at most every {MIN_EVERY_SECONDS} s")
+
+        def look() -> Pending[MapSnapshot]:
+            return self._submit(self._map_snapshot(dimension, entities), "map", "map()")
+
+        loop = self._kernel_loop
+        can_live = loop is not None and _in_kernel() and widgets_available()
+        if live and not can_live:
+            raise RuntimeError(
+                "a live map needs a notebook with widgets (pip install mcbews-repl[lab]); "
+                "mc.map() without live=True draws it once"
+            )
+        if (live is None or live) and can_live and loop is not None:
+            return LiveMap(look, loop, every, terrain)
+        picture = StaticMap(look, terrain)
+        picture.first_look()
+        return picture
+
+    async def _map_snapshot(self, dimension: str | None, entities: bool) -> MapSnapshot:
+        players_answer = await self._call(Capability.GET_PLAYER_SNAPSHOT, target="@a")
+        people = players_answer.get("players") or []
+        points = [_player_point(p) for p in people if isinstance(p, dict)]
+        complete = True
+        if entities:
+            found = await self.query.target.entities(limit=64)
+            complete = bool(found.complete)
+            known = {str(p.get("id")) for p in people if isinstance(p, dict)}
+            rows = [e for e in found.entities if e.id not in known]
+            described = await self._types_of([e.id for e in rows])
+            for e in rows:
+                info = described.get(e.id) or {}
+                kind = str(info.get("typeId") or "unknown")
+                if kind == "minecraft:player":
+                    continue  # a player the players' answer leaves out: the bridge's own
+                name, where = str(info.get("nameTag") or ""), _short_dimension(e.dimension)
+                points.append(MapPoint("entity", name, kind, e.x, e.y, e.z, where, e.yaw))
+        chosen = dimension or self._map_dimension(points)
+        return MapSnapshot(tuple(points), time.time(), _short_dimension(chosen), complete)
+
+    def _map_dimension(self, points: Sequence[MapPoint]) -> str:
+        local = self._local_player()
+        for point in points:
+            if point.kind == "player" and point.label == local:
+                return point.dimension
+        players = [p for p in points if p.kind == "player"]
+        return players[0].dimension if players else "overworld"
+
+    async def _types_of(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Type and name of each id; ids seen before are not asked again."""
+        cache = self._described
+        new = [i for i in ids if i not in cache]
+        if new:
+            if len(cache) + len(new) > _DESCRIBED_KEPT:
+                cache.clear()
+            cache.update(await self._describe(new))
+        return {i: cache[i] for i in ids if i in cache}
+
+    # --- tracks -------------------------------------------------------------------------
+
+    def track(
+        self, seconds: float = 10.0, *, every: float = 0.5, players: Sequence[str] | None = None
+    ) -> Pending[pd.DataFrame]:
+        """Where the players are over ``seconds``: a snapshot every ``every`` seconds, as a
+        DataFrame (time, seconds, player, dimension, dimensionId, x, y, z, yaw, health), one
+        row per player and snapshot. ``players`` keeps only those named."""
+        self._check_running()
+        if not (isinstance(seconds, int | float) and math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"seconds={seconds!r}: give how long to track, e.g. seconds=10")
+        if not (isinstance(every, int | float) and every >= MIN_TRACK_EVERY_SECONDS):
+            raise ValueError(f"every={every!r}: at least {MIN_TRACK_EVERY_SECONDS} s (one tick)")
+        samples = int(seconds / every) + 1
+        if samples > MAX_TRACK_SAMPLES:
+            raise ValueError(
+                f"{samples} snapshots is more than {MAX_TRACK_SAMPLES}: track for less time or "
+                "with a longer interval (every=...)"
+            )
+        wanted = None if players is None else {str(p) for p in players}
+        bar = samples_bar(samples)
+
+        async def run() -> pd.DataFrame:
+            loop = asyncio.get_running_loop()
+            start, rows = loop.time(), []
+            for k in range(samples):
+                await asyncio.sleep(max(0.0, start + k * every - loop.time()))
+                answer = await self._call(Capability.GET_PLAYER_SNAPSHOT, target="@a")
+                rows += track_rows(answer, time.time(), loop.time() - start, wanted)
+                if bar is not None:
+                    bar(k + 1, samples)
+            return track_frame(rows)
+
+        track = until_cancelled(run(), lambda: bar)
+        return self._submit(track, f"track {seconds:g} s", call_text("track", seconds))
+
+    # --- exploring a frame --------------------------------------------------------------
+
+    def explore(self, frame: pd.DataFrame) -> Any:
+        """``frame`` as a table to work with in place: a pick list per column worth choosing
+        from (player, item, kind ...), a search box, a click on a column sorts by it."""
+        from ..show import table_widget
+
+        if type(frame).__name__ != "DataFrame":
+            raise TypeError(
+                f"mc.explore takes a DataFrame (mc.inventory(), mc.events() ...), "
+                f"not {type(frame).__name__}"
+            )
+        return table_widget(frame)
+
+
+def _player_point(p: dict[str, Any]) -> MapPoint:
+    loc = p.get("location") or {}
+    rotation = p.get("rotation") or {}
+    return MapPoint("player", str(p.get("name", "?")), "minecraft:player",
+                    float(loc.get("x", 0)), float(loc.get("y", 0)), float(loc.get("z", 0)),
+                    _short_dimension(p.get("dimension")), rotation.get("yaw"))  # fmt: skip

@@ -11,7 +11,6 @@ call's frames leave without its path coming back through ``connection.py``.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
@@ -19,11 +18,8 @@ from websockets.exceptions import ConnectionClosed as WebSocketClosed
 from ..exceptions import GameDisconnected, NotConnected
 from ..sansio.handshake import State
 from .encryption import SessionCipher
-from .observer import Direction, Observers
+from .observer import Direction, Observers, Watched
 from .writer import FrameWriter
-
-if TYPE_CHECKING:
-    from .connection import GameConnection
 
 __all__ = ["Link"]
 
@@ -37,7 +33,7 @@ class Link:
     def __init__(
         self,
         websocket: ServerConnection,
-        owner: GameConnection,
+        owner: Watched,
         observers: Observers,
         *,
         connection_id: int,

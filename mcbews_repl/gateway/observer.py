@@ -15,15 +15,17 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from ..exceptions import CapabilityError, McbewsError
 from ..sansio import UiChatMessage
 from ..vocabulary import EventKind
 from .results import CommandResult
 
-if TYPE_CHECKING:
-    from .connection import GameConnection
+# The GameConnection a frame or an outcome belongs to. Observers are handed it and only
+# pass it on or read it, so this module names it without importing connection.py, which
+# imports this one (tests/test_architecture.py forbids circles, type-only ones too).
+Watched = Any
 
 __all__ = [
     "Direction",
@@ -63,10 +65,10 @@ class Outcome:
 class Observer(Protocol):
     """What a connection reports to; both methods run on the bridge's event loop."""
 
-    def frame(self, connection: GameConnection, direction: Direction, data: str | bytes) -> None:
+    def frame(self, connection: Watched, direction: Direction, data: str | bytes) -> None:
         """One frame, as plaintext (bytes only when it was binary and not encrypted)."""
 
-    def outcome(self, connection: GameConnection, outcome: Outcome) -> None:
+    def outcome(self, connection: Watched, outcome: Outcome) -> None:
         """One call finished (or one UI chat message was delivered)."""
 
 
@@ -107,14 +109,14 @@ class Observers:
             self._items.remove(observer)
         self.active = bool(self._items)
 
-    def frame(self, connection: GameConnection, direction: Direction, data: str | bytes) -> None:
+    def frame(self, connection: Watched, direction: Direction, data: str | bytes) -> None:
         for observer in list(self._items):
             try:
                 observer.frame(connection, direction, data)
             except Exception:  # an observer's bug must not cost the game its connection
                 _log.exception("observer %r failed on a frame", observer)
 
-    def outcome(self, connection: GameConnection, outcome: Outcome) -> None:
+    def outcome(self, connection: Watched, outcome: Outcome) -> None:
         for observer in list(self._items):
             try:
                 observer.outcome(connection, outcome)
@@ -143,7 +145,7 @@ def ui_chat_outcome(event: UiChatMessage) -> Outcome:
 
 async def watched(
     observers: Observers,
-    connection: GameConnection,
+    connection: Watched,
     kind: OutcomeKind,
     request: dict[str, Any],
     work: Awaitable[_T],

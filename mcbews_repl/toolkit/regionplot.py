@@ -12,7 +12,8 @@ import hashlib
 import io
 import struct
 import zlib
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -23,7 +24,25 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .region import BlockRegion
+
+class Pictured(Protocol):
+    """What a picture reads of a region: region.py's BlockRegion, named by what it has so
+    that this module, which region.py imports to draw, does not import it back."""
+
+    @property
+    def origin(self) -> tuple[int, int, int]: ...
+
+    @property
+    def ids(self) -> np.ndarray[Any, np.dtype[np.uint16]]: ...
+
+    @property
+    def palette(self) -> tuple[str, ...]: ...
+
+    @property
+    def size(self) -> tuple[int, int, int]: ...
+
+    def surface(self, ignore: Iterable[str] = ()) -> np.ndarray[Any, np.dtype[np.int64]]: ...
+
 
 __all__ = [
     "FONT_PT",
@@ -100,7 +119,7 @@ def _hatch_unknown(ax: Axes, unknown: np.ndarray[Any, Any], left: int, bottom: i
                                    linewidth=0, edgecolor="black"))  # fmt: skip
 
 
-def _legend(fig: Figure, region: BlockRegion, shown: set[int]) -> None:
+def _legend(fig: Figure, region: Pictured, shown: set[int]) -> None:
     with needs():
         from matplotlib.patches import Patch
 
@@ -139,7 +158,7 @@ def _readable(ax: Axes, title: str, xlabel: str, ylabel: str) -> None:
 
 
 def plot_region(
-    region: BlockRegion,
+    region: Pictured,
     *,
     z: int | None = None,
     ignore: tuple[str, ...] = (),
@@ -169,7 +188,7 @@ def plot_region(
     return fig
 
 
-def picture_png(region: BlockRegion) -> bytes:
+def picture_png(region: Pictured) -> bytes:
     """The plot as a small PNG (what a notebook shows for a region, at its own size)."""
     buffer = io.BytesIO()
     plot_region(region, figsize=PICTURE_FIGSIZE).savefig(buffer, format="png", dpi=PICTURE_DPI)
@@ -180,7 +199,7 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
-def surface_png(region: BlockRegion, ignore: tuple[str, ...] = ()) -> bytes:
+def surface_png(region: Pictured, ignore: tuple[str, ...] = ()) -> bytes:
     """Each column's top block seen from above, one pixel per block (x across, z down),
     as PNG bytes; columns of air are transparent, unknown tops the unloaded colour. Made
     with the standard library alone, so a live map can show terrain without matplotlib."""

@@ -11,13 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from ...doctor import DoctorReport, run_doctor
 from ..runtime import Pending
 from ._connections import ConnectionRef, resolve
 from ._core import Handle
 
 if TYPE_CHECKING:
-    pass
+    from ...doctor import DoctorReport
 
 __all__ = ["Diagnosis"]
 
@@ -45,6 +44,10 @@ class Diagnosis(Handle):
         redacted unless ``redact=False`` (``save=False``: no capture); the report names
         the file.
         """
+
+        # The doctor (and the capture it records) is loaded when first asked for: it is
+        # not needed to start the extension.
+        from ...doctor import run_doctor
 
         async def run() -> DoctorReport:
             game = resolve(self._bridge, connection)

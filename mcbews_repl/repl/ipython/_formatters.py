@@ -8,8 +8,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ...cleantext import clean_text
-from ...doctor import DoctorReport
-from ...doctor.view import report_html, report_text
 from ...exceptions import (
     BridgeStopped,
     CapabilityError,
@@ -180,7 +178,6 @@ RENDERERS: list[tuple[type, Callable[[Any], str | None], Callable[[Any, Any, boo
         lambda r: card_html(*recording_fields(r)),
         _pretty(lambda r: card_text(*recording_fields(r))),
     ),
-    (DoctorReport, report_html, _pretty(report_text)),
     (CallResult, result_html, _pretty(result_text)),
     (GameText, game_text_html, _pretty(game_text_text)),
     # The gateway's own repr names the game's player as the game sent it.
@@ -189,11 +186,26 @@ RENDERERS: list[tuple[type, Callable[[Any], str | None], Callable[[Any, Any, boo
 ]
 
 
-# Renderers of types registered by name: their modules (numpy, matplotlib, pandas) load
-# only when such a value is shown. A DataFrame shows through its view when it has one
-# (show/_views.py) and exactly as pandas shows it otherwise; pandas 3 names its module "pandas".
+def _report_html(report: Any) -> str:
+    from ...doctor.view import report_html
+
+    return report_html(report)
+
+
+def _report_text(report: Any) -> str:
+    from ...doctor.view import report_text
+
+    return report_text(report)
+
+
+# Renderers of types registered by name: their modules (numpy, matplotlib, pandas, the
+# doctor) load only when such a value is shown. A DataFrame shows through its view when it
+# has one (show/_views.py) and exactly as pandas shows it otherwise; pandas 3 names its
+# module "pandas".
 BY_NAME: list[tuple[tuple[str, str], Callable[[Any], str], Callable[[Any, Any, bool], None]]] = [
     (REGION_TYPE, region_html, _pretty(region_text)),
+    # The doctor loads when first run (handle/_diagnose.py), so its report does too.
+    (("mcbews_repl.doctor.report", "DoctorReport"), _report_html, _pretty(_report_text)),
     *(
         ((module, "DataFrame"), frame_html, _pretty(frame_text))
         for module in ("pandas", "pandas.core.frame")

@@ -16,7 +16,6 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
 from ...cleantext import clean_text
-from ...doctor import PROBE_WARNING
 from ...exceptions import AddressInUse, McbewsError
 from ...gametext import strip_codes
 from ...optional import needs
@@ -202,6 +201,8 @@ class McMagics(ToolkitMagics, AddonMagics, WorldMagics, Magics):
             print(clean_text(f"Checking {who}'s game; this takes a few seconds (more when "
                              "something fails)."))  # fmt: skip
         if args.probe_limits:
+            from ...doctor import PROBE_WARNING
+
             print(f"Warning: {PROBE_WARNING}")
         return self._wait(
             mc.doctor(args.probe_limits, capture=args.capture, redact=not args.no_redact)

@@ -96,7 +96,14 @@ async def _urllib_post(url: str, body: bytes, headers: Mapping[str, str], timeou
 
 
 class EventForwarder:
-    """``EventForwarder(mc.log, url, secret, kinds=("chat",)).start()``; ``await stop()``."""
+    """``EventForwarder(mc.log, url, secret, kinds=("chat",)).start()``; ``await stop()``.
+
+    Posts each log entry of ``kinds`` as signed JSON (:func:`sign`) to ``url``, retrying
+    with backoff; a full queue drops entries and counts them, it never blocks the log.
+
+    Raises:
+        ValueError: ``url`` is not http:// or https://, or ``secret`` is empty.
+    """
 
     def __init__(
         self,
@@ -222,4 +229,6 @@ class EventForwarder:
         return float(base * (1 + random.random() / 2))
 
     def stats(self) -> dict[str, int]:
+        """Entries queued now, and counts of queued, delivered, retried, failed, dropped and
+        rejected (4xx) ones."""
         return {"waiting": self._queue.qsize(), **self.counters}

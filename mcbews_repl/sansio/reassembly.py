@@ -129,10 +129,12 @@ class Reassembler:
 
     @property
     def buffer_count(self) -> int:
+        """How many messages are partly received (one buffer each)."""
         return len(self._buffers)
 
     @property
     def buffered_bytes(self) -> int:
+        """UTF-8 bytes held in every partial message's buffer."""
         return self._total_bytes
 
     @property

@@ -11,11 +11,13 @@ from __future__ import annotations
 import io
 import shutil
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..cleantext import clean_text, escape_html
 from ..optional import needs
-from .report import Check, DoctorReport, Verdict
+
+if TYPE_CHECKING:  # report.py imports this module when a report is printed
+    from .report import Check, DoctorReport, Verdict
 
 __all__ = ["report_html", "report_plain", "report_printed", "report_table", "report_text"]
 

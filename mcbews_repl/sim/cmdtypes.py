@@ -46,9 +46,12 @@ class CommandOutcome:
 
     @property
     def message(self) -> str:
+        """The status message, "" when the body leaves it out."""
         return self.status_message or ""
 
     def body(self) -> dict[str, Any]:
+        """The commandResponse body the game sends: statusCode, statusMessage (unless
+        None) and the command's own fields, keys sorted as captured."""
         body: dict[str, Any] = {"statusCode": self.status_code}
         if self.status_message is not None:
             body["statusMessage"] = self.status_message

@@ -207,7 +207,12 @@ async def replay_capture(
     lost_timeout: float = 0.5,
     settle_timeout: float = 5.0,
 ) -> ReplayReport:
-    """Replay ``capture`` through a fresh bridge and compare every result (see above)."""
+    """Replay ``capture`` through a fresh bridge and compare every result (see above).
+
+    Raises:
+        CaptureError: ``capture`` is a path whose file cannot be read as a capture (the
+            message names the line and what is wrong with it).
+    """
     if not isinstance(capture, Capture):
         capture = read_capture(capture)
     kept = {k: v for k, v in capture.header.settings.items() if k in _KEPT_SETTINGS}

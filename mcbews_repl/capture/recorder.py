@@ -300,6 +300,10 @@ def start_recording(
 
     Call it on the bridge's event loop. Games already connected are marked ``joined_late``
     in the header: their encryption handshake and first commands are not in the capture.
+
+    Raises:
+        CaptureError: ``path`` is a folder, its folder does not exist, the file exists and
+            ``overwrite`` is False, or it cannot be written (the message says what to do).
     """
     games = bridge.connections if connection is None else [connection]
     header = Header(

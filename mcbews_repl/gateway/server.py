@@ -424,5 +424,11 @@ def serve(
     other paths; ``token=None`` accepts any path. ``options`` are :class:`Settings` fields,
     among them ``encrypt``: ``"auto"`` (default) encrypts whenever the game offers to,
     ``True`` refuses games that cannot, ``False`` never encrypts (docs/encryption.md).
+
+    Raises:
+        TypeError: ``host``, ``port`` or ``token`` has the wrong type, or an option is not
+            a :class:`Settings` field.
+        ValueError: ``port`` is not 0..65535, the token is malformed, or an option's value
+            is out of its range (the message names it).
     """
     return Bridge(host, port, token, **options)

@@ -140,7 +140,11 @@ class EventForwarder:
         self.counters["rejected"] = 0  # the endpoint answered 4xx: retrying would not help
 
     def start(self) -> EventForwarder:
-        """Begin forwarding (call on the bridge's loop)."""
+        """Begin forwarding (call on the bridge's loop); returns ``self``.
+
+        Raises:
+            RuntimeError: no event loop is running in this thread.
+        """
         if self._remove is None:
             self._remove = self._log.add_listener(self._on_entry)
             self._worker = asyncio.get_running_loop().create_task(self._run())

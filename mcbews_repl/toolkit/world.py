@@ -267,7 +267,8 @@ class Scoreboard:
         """Every objective of the world (name, display name, criterion) as an
         :class:`ObjectiveList`.
 
-        Raises:            NotConnected: no game is connected (or the chosen one is gone).
+        Raises:
+            NotConnected: no game is connected (or the chosen one is gone).
             RequestTimeout: the game did not answer in time.
             GameDisconnected: the game went away before it answered.
         """

@@ -75,7 +75,9 @@ class Caller(Protocol):
         *,
         timeout: float | None = None,
         connection: Any = None,
-    ) -> Awaitable[dict[str, Any]]: ...
+    ) -> Awaitable[dict[str, Any]]:
+        """Run one addon capability with ``payload``; its answer's data."""
+        ...
 
 
 def split_box(box: Box, limit: int = MAX_BLOCKS_PER_REQUEST) -> list[Box]:

@@ -65,7 +65,9 @@ HOLDERS_MAX = 256
 class Commander(Protocol):
     """What the toolkit needs from the bridge: one command in, one result out."""
 
-    async def command(self, line: str, *, timeout: float | None = None) -> CommandResult: ...
+    async def command(self, line: str, *, timeout: float | None = None) -> CommandResult:
+        """Run one command line; the game's answer as a :class:`CommandResult`."""
+        ...
 
 
 class WorldQueries:

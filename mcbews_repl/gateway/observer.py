@@ -108,6 +108,7 @@ class Observers:
         self.active = bool(self._items)
 
     def frame(self, connection: GameConnection, direction: Direction, data: str | bytes) -> None:
+        """Report one frame to every observer; one that raises is logged and skipped."""
         for observer in list(self._items):
             try:
                 observer.frame(connection, direction, data)
@@ -115,6 +116,7 @@ class Observers:
                 _log.exception("observer %r failed on a frame", observer)
 
     def outcome(self, connection: GameConnection, outcome: Outcome) -> None:
+        """Report one finished call to every observer; one that raises is logged."""
         for observer in list(self._items):
             try:
                 observer.outcome(connection, outcome)
@@ -132,6 +134,7 @@ def command_reply(result: CommandResult) -> dict[str, Any]:
 
 
 def ui_chat_outcome(event: UiChatMessage) -> Outcome:
+    """A UI chat message as an outcome for the observers (a capture records it)."""
     message = {
         "player": event.player,
         "message": event.message,

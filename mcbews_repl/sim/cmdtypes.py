@@ -96,6 +96,12 @@ class Context:
     rng: random.Random
 
     def targets(self, selector: Selector, *, players: bool = False) -> list[Entity]:
+        """The entities ``selector`` matches from this origin (only players with
+        ``players``).
+
+        Raises:
+            CommandError: nothing matched (the game's "No targets matched selector").
+        """
         found = resolve(self.world, selector, self.origin, self.rng)
         if players:
             found = [e for e in found if e.is_player]

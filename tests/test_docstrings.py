@@ -90,13 +90,27 @@ def _methods(cls: type) -> Iterator[tuple[str, Any]]:
                 yield f"{klass.__qualname__}.{name}", function
 
 
+def checked_modules() -> Iterator[types.ModuleType]:
+    """Each module of PACKAGES, and below each package its public subpackages (a wing's
+    ``__init__`` is its API); the top package's subpackages are in PACKAGES themselves."""
+    pending = [name for name in PACKAGES if not _excluded(name)]
+    while pending:
+        module = importlib.import_module(pending.pop(0))
+        yield module
+        if hasattr(module, "__path__") and module.__name__ != "mcbews_repl":
+            pending += [
+                f"{module.__name__}.{info.name}"
+                for info in pkgutil.iter_modules(module.__path__)
+                if info.ispkg
+                and not info.name.startswith("_")
+                and not _excluded(f"{module.__name__}.{info.name}")
+            ]
+
+
 def exported_definitions() -> dict[tuple[str, str], Any]:
     """(module, qualname) -> function or class, for every exported definition."""
     found: dict[tuple[str, str], Any] = {}
-    for package in PACKAGES:
-        if _excluded(package):
-            continue
-        module = importlib.import_module(package)
+    for module in checked_modules():
         for name in _exported_names(module):
             value = _unwrap(getattr(module, name))
             if not _is_definition(value) or _excluded(value.__module__):
@@ -189,6 +203,7 @@ def _label(key: tuple[str, str]) -> str:
 
 def test_the_walk_finds_the_toolkit_mixins_methods() -> None:
     found = exported_definitions()
+    assert ("mcbews_repl.toolkit.tool_bodies", "ToolBodies.tool_players") in found  # inherited
     assert ("mcbews_repl.toolkit.world", "WorldQueries.item_count") in found
     assert not any(_excluded(module) for module, _ in found)
 

@@ -217,6 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``mcbews-repl`` command: parse ``argv`` (the process's arguments when None), run
+    the sub-command, return the exit status; a missing extra or a held pack file is printed
+    to stderr as one line and gives 1, not a traceback."""
     _never_fail_on_encoding()
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)

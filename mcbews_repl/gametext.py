@@ -74,6 +74,8 @@ class Run:
 
 
 def has_codes(text: str) -> bool:
+    """Whether ``text`` holds at least one § formatting code (a lone § or an unknown
+    letter after it is not one)."""
     return SECTION_SIGN in text and bool(_split(text)[1])
 
 

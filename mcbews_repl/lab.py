@@ -47,6 +47,7 @@ class Copied:
     kept: list[str] = field(default_factory=list)  # already there and different: the user's
 
     def describe(self) -> str:
+        """What the terminal shows: the folder, then what was copied, kept and unchanged."""
         lines = [f"Your notebooks: {self.folder}"]
         if self.copied:
             lines.append(f"  copied {_count(self.copied)} ({_kinds(self.copied)})")

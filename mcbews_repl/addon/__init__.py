@@ -64,12 +64,20 @@ def _check(pack: str) -> PackName:
 
 
 def bundle_path(pack: PackName = DEFAULT_PACK) -> pathlib.Path:
-    """A pack's folder (``manifest.json``, ``pack_icon.png``, ``scripts/main.js``)."""
+    """A pack's folder (``manifest.json``, ``pack_icon.png``, ``scripts/main.js``).
+
+    Raises:
+        ValueError: ``pack`` is not ``"stable"`` or ``"beta"``.
+    """
     return _here() / _check(pack)
 
 
 def sim_bundle_path(pack: PackName = DEFAULT_PACK) -> pathlib.Path:
-    """A pack's simulator bundle: an ES module with no imports, for QuickJS."""
+    """A pack's simulator bundle: an ES module with no imports, for QuickJS.
+
+    Raises:
+        ValueError: ``pack`` is not ``"stable"`` or ``"beta"``.
+    """
     return _here() / f"sim_{_check(pack)}.js"
 
 
@@ -114,6 +122,12 @@ def export_mcaddon(
     ``path`` defaults to the pack's file name (``mcbews_bridge.mcaddon`` for the stable pack,
     ``mcbews_bridge_beta.mcaddon`` for the beta one) in the current directory; an existing
     directory means "write it into that directory". Parent folders are created.
+
+    Raises:
+        ValueError: ``pack`` is not ``"stable"`` or ``"beta"``.
+        FileNotFoundError: the built pack is missing from the installed package.
+        PackError: the target cannot be replaced (on Windows, most often because
+            Minecraft holds the pack open; the message says what to close).
     """
     spec = PACKS[_check(pack)]
     target = pathlib.Path.cwd() / spec.mcaddon if path is None else pathlib.Path(path)

@@ -57,6 +57,8 @@ ENTRY_PICK = (
 
 @dataclass(frozen=True)
 class KnownFolder:
+    """A folder a game reads development behaviour packs from, and which game."""
+
     where: str  # which game keeps its development packs there
     path: Path
 

@@ -55,6 +55,7 @@ class Difference:
     got: Any
 
     def describe(self) -> str:
+        """One line: which call, what it was, what was recorded and what came now."""
         what = self.request.get("line") or self.request.get("capability") or self.kind
         return f"call {self.index} ({self.kind} {what!s:.60} on #{self.conn}): " \
                f"recorded {self.expected!r:.300}, now {self.got!r:.300}"  # fmt: skip
@@ -62,6 +63,9 @@ class Difference:
 
 @dataclass
 class ReplayReport:
+    """What replaying a capture found: the calls replayed, those whose results differ from
+    the recording, and what each replayed game answered or could not."""
+
     path: Path | None
     calls: int = 0
     differences: list[Difference] = field(default_factory=list)
@@ -73,6 +77,7 @@ class ReplayReport:
         return not self.differences and not any(g.unanswered for g in self.games.values())
 
     def describe(self) -> str:
+        """The report as lines of text: a summary, then each difference and each game."""
         lines = [f"{self.path or 'capture'}: {self.calls} calls replayed, "
                  f"{len(self.differences)} differ"]  # fmt: skip
         lines += [f"  {d.describe()}" for d in self.differences]
@@ -202,7 +207,12 @@ async def replay_capture(
     lost_timeout: float = 0.5,
     settle_timeout: float = 5.0,
 ) -> ReplayReport:
-    """Replay ``capture`` through a fresh bridge and compare every result (see above)."""
+    """Replay ``capture`` through a fresh bridge and compare every result (see above).
+
+    Raises:
+        CaptureError: ``capture`` is a path whose file cannot be read as a capture (the
+            message names the line and what is wrong with it).
+    """
     if not isinstance(capture, Capture):
         capture = read_capture(capture)
     kept = {k: v for k, v in capture.header.settings.items() if k in _KEPT_SETTINGS}

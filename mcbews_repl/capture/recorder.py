@@ -126,7 +126,13 @@ class Recorder:
     # --- life ---------------------------------------------------------------------------
 
     def open(self, *, overwrite: bool = False) -> None:
-        """Create the file and write the header; :class:`CaptureError` says what is wrong."""
+        """Create the file and write the header.
+
+        Raises:
+            CaptureError: the path is a folder, its folder does not exist, the file exists
+                and ``overwrite`` is False, or the file cannot be written (the message says
+                what to do).
+        """
         _check_path(self.path, overwrite)
         try:
             if self.redact:  # the raw lines wait in a private file until they are redacted
@@ -175,6 +181,8 @@ class Recorder:
     # --- the observer -------------------------------------------------------------------
 
     def frame(self, connection: GameConnection, direction: Direction, data: str | bytes) -> None:
+        """Record one WebSocket frame of ``connection`` (a frame past the size cap keeps its
+        head and its full size); nothing when not recording or not this recorder's game."""
         if self.state != "recording" or not self._wanted(connection):
             return
         record = FrameRecord(self._now(), connection.id, direction)
@@ -192,6 +200,7 @@ class Recorder:
         self.frames += self._write(record.to_json())
 
     def outcome(self, connection: GameConnection, outcome: Outcome) -> None:
+        """Record one finished call of ``connection``: its request, result and timing."""
         if self.state != "recording" or not self._wanted(connection):
             return
         at = round(outcome.started - self.header.started, 6)
@@ -291,6 +300,10 @@ def start_recording(
 
     Call it on the bridge's event loop. Games already connected are marked ``joined_late``
     in the header: their encryption handshake and first commands are not in the capture.
+
+    Raises:
+        CaptureError: ``path`` is a folder, its folder does not exist, the file exists and
+            ``overwrite`` is False, or it cannot be written (the message says what to do).
     """
     games = bridge.connections if connection is None else [connection]
     header = Header(

@@ -64,11 +64,14 @@ class Header:
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
+        """The header as its JSON line's object (``type``, ``format``, ``version`` first)."""
         return {"type": "header", "format": FORMAT, "version": FORMAT_VERSION, **vars(self)}
 
 
 @dataclass
 class FrameRecord:
+    """One WebSocket frame: when (``t``, seconds since the start), which game, which way."""
+
     t: float
     conn: int
     dir: Literal["in", "out"]
@@ -77,6 +80,7 @@ class FrameRecord:
     cut: int | None = None  # the full size in bytes when only the head was kept
 
     def to_json(self) -> dict[str, Any]:
+        """The frame as its JSON line's object (a binary frame as ``b64``)."""
         line: dict[str, Any] = {"type": "frame", "t": self.t, "conn": self.conn, "dir": self.dir}
         if self.raw is not None:
             line["b64"] = base64.b64encode(self.raw).decode("ascii")
@@ -110,11 +114,14 @@ class CallRecord:
     result: dict[str, Any]
 
     def to_json(self) -> dict[str, Any]:
+        """The call as its JSON line's object."""
         return {"type": "call", **vars(self)}
 
 
 @dataclass
 class EndRecord:
+    """The last line: why the recording stopped, and how many frames, calls and bytes."""
+
     t: float
     reason: str
     frames: int
@@ -122,6 +129,7 @@ class EndRecord:
     bytes: int
 
     def to_json(self) -> dict[str, Any]:
+        """The end as its JSON line's object."""
         return {"type": "end", **vars(self)}
 
 
@@ -139,10 +147,12 @@ class Capture:
 
     @property
     def frames(self) -> list[FrameRecord]:
+        """The frame records, in order."""
         return [r for r in self.records if isinstance(r, FrameRecord)]
 
     @property
     def calls(self) -> list[CallRecord]:
+        """The call records, in order."""
         return [r for r in self.records if isinstance(r, CallRecord)]
 
     def connections(self) -> list[int]:
@@ -153,9 +163,11 @@ class Capture:
         return list(seen)
 
     def facts(self, conn: int) -> dict[str, Any]:
+        """What the header knows of game ``conn`` (player, versions ...); {} if nothing."""
         return self.header.games.get(str(conn), {})
 
     def lines(self) -> Iterator[bytes]:
+        """The capture as UTF-8 JSON lines: header, records, end."""
         yield encode_line(self.header.to_json())
         for record in self.records:
             yield encode_line(record.to_json())
@@ -163,6 +175,11 @@ class Capture:
             yield encode_line(self.end.to_json())
 
     def write(self, path: str | Path) -> None:
+        """Write :meth:`lines` to ``path``, replacing what is there.
+
+        Raises:
+            OSError: the file cannot be written.
+        """
         with open(path, "wb") as out:
             out.writelines(self.lines())
 

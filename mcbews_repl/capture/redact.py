@@ -51,6 +51,9 @@ class Placeholders:
     _pattern: re.Pattern[str] | None = None
 
     def add_name(self, value: object) -> None:
+        """Give a player name its placeholder (``Player1``, ``Player2`` ...) if it has
+        none; selectors, blanks and words that are not people are left alone.
+        """
         if isinstance(value, str) and value.strip() and value not in _NOT_PEOPLE:
             if value.startswith("@") or value in self.names:
                 return
@@ -62,6 +65,7 @@ class Placeholders:
             self._pattern = None
 
     def text(self, value: str, kind: str) -> str:
+        """The placeholder for a text of ``kind`` (``[message 1]`` ...), the same each time."""
         if value not in self.texts:
             self.texts[value] = f"[{kind} {len(self.texts) + 1}]"
         return self.texts[value]

@@ -61,9 +61,11 @@ class PageStream:
 
     @property
     def complete(self) -> bool:
+        """True once every page of the message has been seen."""
         return len(self.parts) == self.total
 
     def text(self) -> str:
+        """The pages joined in order (call once :attr:`complete`)."""
         return "".join(self.parts[i] for i in range(1, self.total + 1))
 
 

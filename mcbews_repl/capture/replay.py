@@ -60,6 +60,8 @@ class ReplaySummary:
     requests_left: int = 0
 
     def describe(self) -> str:
+        """One line: how many requests were answered from the capture, made up from its
+        header, from before the recording, or left unanswered."""
         parts = [f"{self.answered} requests answered from the capture"]
         if self.synthesized:
             parts.append(f"{len(self.synthesized)} answered from its header")
@@ -132,10 +134,12 @@ class ReplayGame:
 
     @property
     def unanswered(self) -> list[str]:
+        """The requests the capture held no answer for, as sent."""
         return self.summary.unanswered
 
     @property
     def synthesized(self) -> list[str]:
+        """The requests answered from the capture's header rather than a recorded answer."""
         return self.summary.synthesized
 
     # --- life ---------------------------------------------------------------------------
@@ -150,6 +154,7 @@ class ReplayGame:
         ]
 
     async def close(self) -> None:
+        """Hang up and stop reading and writing; ``closed`` is set."""
         await hang_up(self._ws, self._tasks)
         self._tasks = []
         self.closed.set()

@@ -54,6 +54,10 @@ class Follower:
 
 @dataclass
 class GameScript:
+    """One recorded game as a replay plays it: its facts, the requests it answered
+    (and how), and the frames it sent on its own.
+    """
+
     conn: int
     facts: dict[str, Any]
     requests: list[Request]
@@ -62,6 +66,9 @@ class GameScript:
     handshake_frames: int = 0
 
     def describe(self) -> str:
+        """One line: how many requests were recorded and answered, and how many
+        frames the game sent unasked.
+        """
         answered = sum(1 for r in self.requests if r.answers)
         return (
             f"connection #{self.conn}: {len(self.requests)} recorded requests "

@@ -48,6 +48,9 @@ class PullProbe:
 
     @classmethod
     def of(cls, result: CommandResult) -> PullProbe:
+        """What the pull command's answer says about the pull transport: confirmed
+        (its message comes back), empty, unknown, or failed.
+        """
         shown = f"{result.status_code}: {result.status_message!r}"
         if result.ok and result.status_message.startswith(f"{NONE_REPLY}|"):
             said = (
@@ -87,6 +90,9 @@ class AddonCheck:
         self.capture = capture
 
     async def run(self) -> Check:
+        """Check 4: whether the pack answers, first over the pull transport, then
+        with a capability call; the verdict and what to do.
+        """
         nobody = f"doctor{secrets.token_hex(4)}"  # nothing is kept under this id
         pull = PullProbe.of(await self._command(f"{PULL_COMMAND} {nobody} 1"))
         start = time.monotonic()

@@ -134,6 +134,8 @@ class Doctor:
     # --- 1. the connection -----------------------------------------------------------------
 
     def connection(self) -> Check:
+        """Check 1: who is connected, whether encrypted, and whether the game named its
+        player; only reads what the handshake learnt, sends nothing."""
         game = self.game
         how = game.encryption
         if how is not None:
@@ -155,6 +157,14 @@ class Doctor:
     # --- 2. commands -----------------------------------------------------------------------
 
     async def commands(self) -> Check:
+        """Check 2: ``/list`` a few times; failed if it is refused or unanswered, else the
+        round trip's p50 and p95 in milliseconds.
+
+        Raises:
+            GameDisconnected: the game went away during the check (:meth:`run` turns it
+                into failed checks).
+            NotConnected: the connection was already gone.
+        """
         name = "Commands answer"
         times: list[float] = []
         first: CommandResult | None = None
@@ -193,6 +203,14 @@ class Doctor:
     # --- 3. events -------------------------------------------------------------------------
 
     async def events(self) -> Check:
+        """Check 3: ``/tellraw`` to the player and wait for its echo as a PlayerMessage.
+
+        Raises:
+            RequestTimeout: the game did not answer the ``/tellraw`` in time.
+            GameDisconnected: the game went away during the check (:meth:`run` turns it
+                into failed checks).
+            NotConnected: the connection was already gone.
+        """
         name, nonce = "Events flow", _nonce()
         raw = f'{{"rawtext":[{{"text":"mcbews doctor: checking events ({nonce})"}}]}}'
         result, millis = await self._chat_after(
@@ -214,6 +232,13 @@ class Doctor:
     # --- 4. the addon (addon.py) -------------------------------------------------------
 
     async def addon(self) -> Check:
+        """Check 4: whether the behaviour pack is there and answers (doctor/addon.py).
+
+        Raises:
+            GameDisconnected: the game went away during the check (:meth:`run` turns it
+                into failed checks).
+            NotConnected: the connection was already gone.
+        """
         check = AddonCheck(
             self.game,
             self._chat_after,
@@ -226,6 +251,8 @@ class Doctor:
     # --- 5. text ---------------------------------------------------------------------------
 
     async def text(self, addon_answers: bool) -> Check:
+        """Check 5: send a line to the player's addon panel; "unsure" at best, since the
+        protocol has no acknowledgement (``addon_answers``: check 4 passed)."""
         name, player = "Text display", self.game.local_player
         if not player:
             return Check(5, name, "unsure", "no local player to send to", "type /connect again")
@@ -245,6 +272,8 @@ class Doctor:
         return Check(6, "Command limits", "unsure", "not probed (optional)", _PROBE_ADVICE)
 
     async def limits(self) -> Check:
+        """Check 6 (with ``probe``): the largest command line and frame the game accepts;
+        a game that closes the connection on a probe is reported in the check, not raised."""
         found = await probe_limits(self.game, self.waits.probe)
         return Check(6, "Command limits", found.verdict, found.observed, found.advice, found.data)
 

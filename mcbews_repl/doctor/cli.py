@@ -136,6 +136,9 @@ async def _run(args: argparse.Namespace) -> int:
 
 
 def doctor_main(argv: Sequence[str] | None = None) -> int:
+    """The ``mcbews-repl doctor`` command: wait for a game, run the checks, print the
+    report; returns the exit status.
+    """
     args = _parser().parse_args(argv)
     try:
         return asyncio.run(_run(args))

@@ -59,6 +59,8 @@ def quoted_line(frame_bytes: int) -> str:
 
 @dataclass
 class Found:
+    """What the limits probe found: its verdict, what it saw, advice, and the figures."""
+
     verdict: Verdict
     observed: str
     advice: str = ""

@@ -40,6 +40,7 @@ class Check:
 
     @property
     def shown(self) -> str:
+        """The verdict as the table shows it: its glyph, then its word."""
         return shown_verdict(self.verdict)
 
 
@@ -62,10 +63,16 @@ class DoctorReport:
         return all(c.verdict != "failed" for c in self.checks)
 
     def check(self, number: int) -> Check:
+        """The check numbered ``number`` (1 to 6).
+
+        Raises:
+            StopIteration: the report holds no check with that number.
+        """
         return next(c for c in self.checks if c.number == number)
 
     @property
     def headline(self) -> str:
+        """One line: how many checks passed, or how many failed and which to start with."""
         failed = [c for c in self.checks if c.verdict == "failed"]
         passed = sum(c.verdict == "ok" for c in self.checks)
         if not failed:
@@ -75,6 +82,7 @@ class DoctorReport:
 
     @property
     def capture_line(self) -> str:
+        """Where the session's capture was saved (or why not), to attach to a bug report."""
         if self.capture is None:
             return f"not saved: {self.capture_note}" if self.capture_note else "not saved"
         note = f" ({self.capture_note})" if self.capture_note else ""

@@ -69,6 +69,7 @@ def _prune(folder: Path, keep: int) -> None:
 
 
 def describe_game(game: GameConnection) -> str:
+    """Who a report is about: ``Steve's game from 127.0.0.1:5000 (connection #1)``."""
     who = f"{game.local_player}'s game" if game.local_player else "a game"
     return f"{who} from {game.peer} (connection #{game.id})"
 

@@ -11,13 +11,11 @@ from __future__ import annotations
 import io
 import shutil
 import sys
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from ..cleantext import clean_text, escape_html
 from ..optional import needs
-
-if TYPE_CHECKING:  # types only: report.py imports this module when a report is printed
-    from .report import Check, DoctorReport, Verdict
+from .report import Check, DoctorReport, Verdict
 
 __all__ = ["report_html", "report_plain", "report_printed", "report_table", "report_text"]
 

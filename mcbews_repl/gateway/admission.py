@@ -133,15 +133,18 @@ class Admission:
         return "close"
 
     def busy_answer(self) -> bytes:
+        """The whole HTTP 429 answer, with a Retry-After, for a socket over the limits."""
         return busy_response(_BUSY_TEXT + "\n", self._retry_after())
 
     def _retry_after(self) -> int:
         return max(1, round(self._settings.handshake_max_delay))
 
     def finished(self, address: str) -> None:
+        """``address``'s opening handshake ended: it no longer counts as half-open."""
         self.half_open.close(address)
 
     def timed_out(self, address: str) -> None:
+        """``address`` sent no complete request in time: count it as a refusal."""
         summary = f"{address} sent no complete request within {self.request_timeout:g} s"
         self.refusals.refused("request_timeout", address, summary, self._clock())
 
@@ -268,9 +271,13 @@ class Admission:
         return address in self._games or self.proven.holds(address, now)
 
     def game_opened(self, address: str) -> None:
+        """A game from ``address`` is connected: the address counts as proven while it stays."""
         self._games[address] += 1
 
     def game_closed(self, address: str) -> None:
+        """A game from ``address`` left; with a token, the address stays proven for
+        its time to live.
+        """
         self._games[address] -= 1
         if self._games[address] <= 0:
             del self._games[address]
@@ -279,6 +286,8 @@ class Admission:
 
 
 def offers_encryption(request: Request) -> bool:
+    """Whether the game's opening request offers the ``com.microsoft.minecraft.wsencrypt``
+    subprotocol (a game that can encrypt does)."""
     offered = ",".join(request.headers.get_all("Sec-WebSocket-Protocol"))
     return ENCRYPT_SUBPROTOCOL in (name.strip() for name in offered.split(","))
 

@@ -124,6 +124,7 @@ class SharedBudget:
         self._tokens = min(float(self.burst), self._tokens + 1)
 
     def left(self, now: float) -> float:
+        """The tokens left at ``now`` (refilled for the time since the last look)."""
         self._refill(now)
         return self._tokens
 
@@ -155,6 +156,7 @@ class ProvenAddresses:
             self._until.popitem(last=False)  # the one proved longest ago
 
     def holds(self, address: str, now: float) -> bool:
+        """Whether ``address`` proved the token less than the time to live ago."""
         until = self._until.get(address)
         if until is None:
             return False

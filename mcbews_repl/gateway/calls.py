@@ -71,6 +71,13 @@ class CapabilityCalls:
         *,
         record: bool = True,
     ) -> dict[str, Any]:
+        """Send one capability request over chat and wait for its answer's data.
+
+        Raises:
+            CapabilityError: the addon answered ``ok: false``.
+            RequestTimeout: no whole answer within ``timeout`` seconds.
+            CommandFailed: the game refused the command that carries the request.
+        """
         request = self._proto.capability_request(capability, payload, now=time.monotonic())
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._futures[request.request_id] = future
@@ -105,6 +112,9 @@ class CapabilityCalls:
         return True
 
     def fail_all(self, make_error: Callable[[], BaseException]) -> int:
+        """Fail every call still waiting with ``make_error()`` (the connection
+        closed); returns how many.
+        """
         failed = 0
         for future in self._futures.values():
             if not future.done():

@@ -110,6 +110,7 @@ class Observers:
         self.active = bool(self._items)
 
     def frame(self, connection: Watched, direction: Direction, data: str | bytes) -> None:
+        """Report one frame to every observer; one that raises is logged and skipped."""
         for observer in list(self._items):
             try:
                 observer.frame(connection, direction, data)
@@ -117,6 +118,7 @@ class Observers:
                 _log.exception("observer %r failed on a frame", observer)
 
     def outcome(self, connection: Watched, outcome: Outcome) -> None:
+        """Report one finished call to every observer; one that raises is logged."""
         for observer in list(self._items):
             try:
                 observer.outcome(connection, outcome)
@@ -134,6 +136,7 @@ def command_reply(result: CommandResult) -> dict[str, Any]:
 
 
 def ui_chat_outcome(event: UiChatMessage) -> Outcome:
+    """A UI chat message as an outcome for the observers (a capture records it)."""
     message = {
         "player": event.player,
         "message": event.message,

@@ -170,6 +170,12 @@ class PullCalls:
         *,
         record: bool = True,
     ) -> dict[str, Any]:
+        """Send one capability request over the pull transport and pull its answer.
+
+        Raises:
+            CapabilityError: the addon answered ``ok: false``, or lost the request.
+            RequestTimeout: no whole answer within ``timeout`` seconds.
+        """
         request = encode_pull_request(short_id(), capability, payload)
         start, outcome = time.monotonic(), "error"
         failure: dict[str, str] = {}  # the addon's code and message, when it failed

@@ -46,7 +46,12 @@ class CommandResult:
         return strip_codes(self.status_message)
 
     def raise_for_status(self) -> CommandResult:
-        """Return ``self`` if the command succeeded, else raise :class:`CommandFailed`."""
+        """Return ``self`` if the command succeeded, so calls chain.
+
+        Raises:
+            CommandFailed: the game reported the command as failed (its status code and
+                message are on the exception).
+        """
         if not self.ok:
             raise CommandFailed(self.status_code, self.status_message, self.command)
         return self
@@ -67,7 +72,9 @@ class TextSender(Protocol):
     """Where a UI chat message came from, as far as answering it goes: a game connection."""
 
     @property
-    def id(self) -> int: ...
+    def id(self) -> int:
+        """The connection's number, as the bridge and the event log show it."""
+        ...
 
     async def send_text(
         self,
@@ -76,7 +83,15 @@ class TextSender(Protocol):
         *,
         role: str = "assistant",
         conversation_id: str | None = None,
-    ) -> int: ...
+    ) -> int:
+        """Show ``text`` in ``player``'s addon chat panel; returns the frames sent.
+
+        Raises:
+            NotConnected: the connection is gone.
+            GameDisconnected: the game went away while the text was being sent.
+            RequestTimeout: the game stopped answering the text's commands.
+        """
+        ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -206,6 +206,7 @@ class Bridge:
 
     @property
     def port(self) -> int:
+        """The port the bridge listens on (the one the OS picked when asked for 0)."""
         return self._port
 
     def _public_host(self) -> str:
@@ -285,7 +286,11 @@ class Bridge:
         return list(self._connections)
 
     def pick(self, connection: GameConnection | None = None) -> GameConnection:
-        """``connection`` if given, else the most recent one; raise NotConnected if none."""
+        """``connection`` if given, else the most recently connected game's.
+
+        Raises:
+            NotConnected: no game is connected (the message says what to type in Minecraft).
+        """
         if connection is not None:
             return connection
         if not self._connections:
@@ -419,5 +424,11 @@ def serve(
     other paths; ``token=None`` accepts any path. ``options`` are :class:`Settings` fields,
     among them ``encrypt``: ``"auto"`` (default) encrypts whenever the game offers to,
     ``True`` refuses games that cannot, ``False`` never encrypts (docs/encryption.md).
+
+    Raises:
+        TypeError: ``host``, ``port`` or ``token`` has the wrong type, or an option is not
+            a :class:`Settings` field.
+        ValueError: ``port`` is not 0..65535, the token is malformed, or an option's value
+            is out of its range (the message names it).
     """
     return Bridge(host, port, token, **options)

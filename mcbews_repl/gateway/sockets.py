@@ -69,6 +69,7 @@ def host_of(peer: Any) -> str:
 
 
 def is_local(host: str) -> bool:
+    """Whether ``host`` is this machine's loopback (the bridge is then reachable only here)."""
     return host in _LOCAL_HOSTS
 
 
@@ -99,12 +100,14 @@ class HalfOpen:
         return None
 
     def close(self, address: str) -> None:
+        """A socket from ``address`` finished or gave up its opening handshake."""
         self.total -= 1
         self._by_address[address] -= 1
         if self._by_address[address] <= 0:
             del self._by_address[address]
 
     def of(self, address: str) -> int:
+        """How many half-open sockets ``address`` holds now."""
         return self._by_address.get(address, 0)
 
 
@@ -211,6 +214,9 @@ class AcceptErrors:
         self._handler: _Handler = self._handle  # one bound method, to compare on uninstall
 
     def install(self, loop: asyncio.AbstractEventLoop, sockets: Iterable[socket.socket]) -> None:
+        """Become ``loop``'s exception handler: failed accepts on these listening
+        ``sockets`` are counted and recorded (paced); other errors go to the handler that
+        was there before."""
         self._loop = loop
         self._sockets = {s.fileno() for s in sockets}
         self._previous = loop.get_exception_handler()

@@ -103,6 +103,7 @@ class TransportChoice:
 
     @property
     def decided(self) -> bool:
+        """True once the connection's transport is chosen (or none works)."""
         return self._decided.is_set()
 
     def cancel(self) -> None:

@@ -79,6 +79,7 @@ class UiChatQueue:
 
     @property
     def queued(self) -> int:
+        """UI chat messages waiting for the callbacks."""
         return len(self._backlog)
 
     def put(self, message: UiChat) -> bool:

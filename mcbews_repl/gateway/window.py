@@ -62,6 +62,7 @@ class CommandWindow:
 
     @property
     def queued(self) -> int:
+        """Commands waiting for a place in the game's window."""
         return len(self._queue)
 
     async def request(

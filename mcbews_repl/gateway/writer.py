@@ -53,6 +53,9 @@ class FrameWriter:
         self._flusher.add_done_callback(self._flusher_done)
 
     async def send(self, data: str | bytes) -> None:
+        """Send one frame; batched, it goes out with the others of this turn of
+        the loop, and this returns once it was written.
+        """
         if not self.batched:
             await self._ws.send(data)
             self.writes += 1

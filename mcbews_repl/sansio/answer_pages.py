@@ -22,6 +22,8 @@ _DIGITS = 2
 
 @dataclass(frozen=True, slots=True)
 class PageId:
+    """A page's place in a paged answer: the request it answers, ``index`` of ``total``."""
+
     request_id: str
     index: int
     total: int
@@ -73,7 +75,9 @@ class AnswerPages:
 
     @property
     def complete(self) -> bool:
+        """True once every page has arrived."""
         return len(self.parts) == self.total
 
     def text(self) -> str:
+        """The pages joined in order (call once :attr:`complete`)."""
         return "".join(self.parts[i] for i in range(1, self.total + 1))

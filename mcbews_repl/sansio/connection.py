@@ -90,6 +90,9 @@ class RequestIds:
 
 @dataclass(frozen=True, slots=True)
 class CapabilityRequest:
+    """A capability request ready to send: its id, the capability, and the command line
+    (``scriptevent mcbews:bridge_req ...``) that carries it to the addon."""
+
     request_id: str
     capability: str
     command_line: str
@@ -205,9 +208,11 @@ class BridgeProtocol:
 
     @property
     def pending_requests(self) -> int:
+        """How many capability requests await their answer."""
         return len(self._pending)
 
     def chunks_received(self, request_id: str) -> int:
+        """How many answer chunks have arrived so far for ``request_id`` (0 if not pending)."""
         pending = self._pending.get(request_id)
         return pending.chunks if pending else 0
 

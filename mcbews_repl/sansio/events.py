@@ -38,6 +38,7 @@ class CommandResponse:
 
     @property
     def ok(self) -> bool:
+        """True when the game reported success (a status code of 0 or more)."""
         return self.status_code >= 0
 
 
@@ -95,6 +96,8 @@ class FrameRejected:
 
 @dataclass(frozen=True, slots=True)
 class CapabilityResult:
+    """The addon answered a capability request with ``ok: true``; ``result`` is its data."""
+
     request_id: str
     capability: str
     result: dict[str, Any]

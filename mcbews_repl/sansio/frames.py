@@ -115,10 +115,15 @@ def check_command_line(
     budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
     frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
 ) -> str:
-    """Return ``line`` without a leading slash, or raise :class:`FrameTooLarge`/ValueError.
+    """Return ``line`` stripped and without a leading slash, checked for sending.
 
     The line must fit both ceilings: ``budget_bytes`` UTF-8 bytes of command line, and
     ``frame_budget_bytes`` for the whole commandRequest frame as it is sent.
+
+    Raises:
+        TypeError: ``line`` is not a string.
+        ValueError: the line is empty, holds a line break, or a lone surrogate.
+        FrameTooLarge: the line or its frame is over its ceiling.
     """
     if not isinstance(line, str):
         raise TypeError(f"a command line is a str, not {type(line).__name__}")
@@ -147,7 +152,13 @@ def encode_command(
     budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
     frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
 ) -> str:
-    """A ``commandRequest`` frame; the line and the frame are checked against both ceilings."""
+    """A ``commandRequest`` frame; the line and the frame are checked against both ceilings.
+
+    Raises:
+        TypeError: ``line`` is not a string.
+        ValueError: the line is empty, holds a line break, or a lone surrogate.
+        FrameTooLarge: the line, or the frame with this ``request_id``, is over its ceiling.
+    """
     line = check_command_line(line, budget_bytes, frame_budget_bytes)
     frame = _command_frame(request_id, line, syntax_version)
     size = utf8_len(frame)

@@ -130,7 +130,11 @@ class EncryptHandshake:
         return KeyNeeded(self.form)
 
     def request(self, public_key_b64: str, salt_b64: str, request_id: str) -> SendRequest:
-        """The request frame for the current form, carrying our key and salt."""
+        """The request frame for the current form, carrying our key and salt.
+
+        Raises:
+            RuntimeError: the handshake is already over (agreed or refused).
+        """
         if self.done:
             raise RuntimeError("the encryption handshake is already over")
         form = self.form

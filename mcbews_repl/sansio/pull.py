@@ -318,6 +318,10 @@ class PageSet:
         self._pages: dict[int, str] = {}
 
     def add(self, page: Page) -> str | None:
+        """Keep one pulled page; None when kept (or an identical duplicate), else why
+        the page is refused (``foreign_page``, ``total_changed``, ``too_many_pages``,
+        ``conflicting_duplicate``, ``message_too_large``). Never raises.
+        """
         if (page.kind, page.message_id) != (self.kind, self.message_id):
             return "foreign_page"
         if self.total is not None and page.total != self.total:
@@ -342,6 +346,7 @@ class PageSet:
 
     @property
     def complete(self) -> bool:
+        """True once the total is known and every page has arrived."""
         return self.total is not None and len(self._pages) == self.total
 
     def text(self) -> str:

@@ -36,6 +36,10 @@ __all__ = ["Completed", "Duplicate", "Expired", "Failed", "Outcome", "Pending", 
 
 @dataclass(frozen=True, slots=True)
 class Completed:
+    """Every chunk of a message arrived: its joined ``text`` and the fields (``meta``)
+    its chunks agreed on.
+    """
+
     channel: Channel
     message_id: str
     text: str
@@ -44,6 +48,8 @@ class Completed:
 
 @dataclass(frozen=True, slots=True)
 class Failed:
+    """A message was dropped: ``reason`` is a stable short code, ``detail`` the specifics."""
+
     channel: Channel
     message_id: str
     reason: str
@@ -52,6 +58,8 @@ class Failed:
 
 @dataclass(frozen=True, slots=True)
 class Duplicate:
+    """A chunk whose place was already filled, or of a message just completed: ignored."""
+
     channel: Channel
     message_id: str
     index: int
@@ -59,6 +67,8 @@ class Duplicate:
 
 @dataclass(frozen=True, slots=True)
 class Pending:
+    """A chunk was kept; ``received`` of ``total`` chunks have arrived."""
+
     channel: Channel
     message_id: str
     received: int
@@ -67,6 +77,8 @@ class Pending:
 
 @dataclass(frozen=True, slots=True)
 class Expired:
+    """A message not whole within the time to live: dropped, with how much had come."""
+
     channel: Channel
     message_id: str
     received: int
@@ -129,10 +141,12 @@ class Reassembler:
 
     @property
     def buffer_count(self) -> int:
+        """How many messages are partly received (one buffer each)."""
         return len(self._buffers)
 
     @property
     def buffered_bytes(self) -> int:
+        """UTF-8 bytes held in every partial message's buffer."""
         return self._total_bytes
 
     @property

@@ -161,10 +161,14 @@ def encode_text_response(
 
     Every line is at most ``budget_bytes`` UTF-8 bytes and its commandRequest frame, as
     sent with a UUID request id, at most ``frame_budget_bytes``. Empty text gives one
-    frame. Raises :class:`FrameTooLarge` when the fixed fields alone leave no room for a
-    code point, ``ValueError`` for a bad player, role, id or usage, or when the text needs
-    more than ``max_frames`` frames (the addon's reassembly cap; pass ``None`` to lift it,
-    or use :func:`split_text` to send a long text as several responses).
+    frame.
+
+    Raises:
+        TypeError: ``text`` is not a string.
+        ValueError: a bad player, role, id or usage, or the text needs more than
+            ``max_frames`` frames (the addon's reassembly cap; pass ``None`` to lift it, or
+            use :func:`split_text` to send a long text as several responses).
+        FrameTooLarge: the fixed fields alone leave no room for a code point.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
@@ -304,6 +308,11 @@ def split_text(
     player, role, conversation id and title) to at most ``max_frames`` frames and holds at
     most ``max_message_bytes`` UTF-8 bytes, the addon's per-message caps. Cuts fall between
     code points, and ``"".join(parts) == text``. Empty text gives one empty part.
+
+    Raises:
+        ValueError: ``max_frames`` is under 1 or ``max_message_bytes`` under 6, or a bad
+            player, role or id (as :func:`encode_text_response`).
+        FrameTooLarge: the fixed fields alone leave no room for a code point.
     """
     if max_frames < 1 or max_message_bytes < 6:
         raise ValueError("max_frames must be >= 1 and max_message_bytes >= 6")
@@ -351,6 +360,8 @@ def _byte_prefix_end(text: str, start: int, max_bytes: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class TextFrame:
+    """One decoded ``mcbews:text_resp`` frame: part ``index`` of ``total`` of a response."""
+
     response_id: str
     index: int
     total: int
@@ -364,6 +375,8 @@ class TextFrame:
 
 @dataclass(frozen=True, slots=True)
 class TextResponse:
+    """A whole text response, its frames joined, with who it is for and in what role."""
+
     response_id: str
     player: str
     role: str
@@ -427,6 +440,9 @@ class TextResponseReassembler:
         self._usage: dict[str, dict[str, Any]] = {}
 
     def feed(self, frame: TextFrame, now: float) -> TextResponse | Failed | None:
+        """Add one frame: the whole :class:`TextResponse` when it completes it, ``Failed``
+        when the response breaks (a bad position or id, over a bound), else None. Never
+        raises."""
         meta = (frame.player, frame.role, frame.conversation_id or "", frame.title or "")
         chunk = Chunk(
             Channel.TEXT, frame.response_id, frame.index, frame.total, frame.content, meta
@@ -451,6 +467,7 @@ class TextResponseReassembler:
         return None
 
     def expire(self, now: float) -> list[Expired]:
+        """Drop the responses that have waited too long for their next frame; returns them."""
         expired = self._reassembler.expire(now)
         for item in expired:
             self._usage.pop(item.message_id, None)

@@ -130,13 +130,16 @@ class GameClient:
 
     @property
     def in_flight(self) -> int:
+        """Commands received and not yet answered."""
         return len(self._queue)
 
     @property
     def encrypted(self) -> bool:
+        """True once the ws:encrypt handshake made the connection encrypted."""
         return self._cipher is not None
 
     async def connect(self, url: str, *, open_timeout: float = 10.0) -> None:
+        """Dial the bridge at ``url`` as ``/connect`` does and start reading and writing."""
         self._ws = await dial(url, offer_encryption=self.offer_encryption, timeout=open_timeout)
         loop = asyncio.get_running_loop()
         self._tasks = [
@@ -157,6 +160,7 @@ class GameClient:
         asyncio.get_running_loop().call_soon(self._outbox.put_nowait, None)
 
     def report_chat(self, line: ChatLine) -> None:
+        """Send a PlayerMessage event for ``line``, if the bridge subscribed to them."""
         if "PlayerMessage" in self.subscriptions and not self.closed.is_set():
             event = chat_event(line, legacy=self.legacy_events, version=self.event_version)
             self._outbox.put_nowait(event)

@@ -30,6 +30,10 @@ TickListener = Callable[[int], int | None]
 
 
 class TickClock:
+    """The game's 20 ticks a second: ``realtime`` paces them, ``fast`` runs the next tick
+    as soon as work waits for it, ``manual`` only when :meth:`advance` is called.
+    """
+
     def __init__(self, mode: ClockMode = "realtime", ticks_per_second: float = TICKS_PER_SECOND):
         self.mode: ClockMode = mode
         self.period_seconds = 1.0 / ticks_per_second
@@ -43,6 +47,7 @@ class TickClock:
         self.paused = False
 
     def add_listener(self, listener: TickListener) -> None:
+        """Run ``listener(tick)`` every tick; it returns the next tick it needs."""
         self._listeners.append(listener)
 
     def request_tick(self) -> None:
@@ -72,10 +77,12 @@ class TickClock:
             await asyncio.sleep(0)
 
     def start(self) -> None:
+        """Start ticking on the running loop (nothing in ``manual`` mode)."""
         if self._task is None and self.mode != "manual":
             self._task = asyncio.get_running_loop().create_task(self._run(), name="sim-clock")
 
     async def stop(self) -> None:
+        """Stop ticking; returns once the clock's task has ended."""
         task, self._task = self._task, None
         if task is not None:
             task.cancel()

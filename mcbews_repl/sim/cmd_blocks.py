@@ -96,6 +96,13 @@ def _pos(x: int, y: int, z: int) -> dict[str, int]:
 
 
 def setblock(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/setblock x y z <block> [states] [replace|destroy|keep]``.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: the position is outside the world or unloaded, or nothing changed (a negative
+            status code).
+    """
     x, y, z = _block_pos(ctx, r.position())
     block, states = _block_spec(r)
     mode = r.choice("replace", "destroy", "keep") if not r.at_end() else "replace"
@@ -114,6 +121,13 @@ def setblock(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def testforblock(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/testforblock x y z <block>``: whether that block is there.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: the position is outside the world or unloaded, or another block is there (a
+            negative status code).
+    """
     x, y, z = _block_pos(ctx, r.position())
     wanted = _block_id(r)
     r.rest()  # a data value or block states: accepted, not compared
@@ -141,6 +155,13 @@ def _fill_target(mode: str, block: str, shell: bool) -> str | None:
 
 
 def fill(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/fill x1 y1 z1 x2 y2 z2 <block> [states] [mode]``.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: the box is too large, outside the world or unloaded, or nothing changed (a
+            negative status code).
+    """
     box = _box(_block_pos(ctx, r.position()), _block_pos(ctx, r.position()))
     block, states = _block_spec(r)
     mode = r.choice("replace", "destroy", "keep", "hollow", "outline") if not r.at_end() else ""
@@ -174,6 +195,13 @@ def _overlap(a: Box, b: Box) -> bool:
 
 
 def clone(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/clone <from> <to> <destination> [mask] [mode]``.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: a box is too large, outside the world or unloaded, or the boxes overlap (a
+            negative status code).
+    """
     source = _box(_block_pos(ctx, r.position()), _block_pos(ctx, r.position()))
     low = _block_pos(ctx, r.position())
     mask = r.choice("replace", "masked", "filtered") if not r.at_end() else "replace"

@@ -66,6 +66,11 @@ def player_chat(world: WorldState, effects: Effects, player: str, message: str) 
 
 
 def say(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/say <message>``: everyone sees ``[sender] message``; a PlayerMessage of type say.
+
+    Raises:
+        CommandSyntaxError: the message is empty.
+    """
     message = _expand(ctx, r.rest())
     if not message:
         raise r.fail("")
@@ -76,6 +81,7 @@ def say(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def me(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/me <action>``: everyone sees ``* sender action``; a PlayerMessage of type me."""
     message = _expand(ctx, r.rest())
     sender = _sender(ctx)
     show(_everyone(ctx.world), text("chat.type.emote", sender, message))
@@ -84,6 +90,12 @@ def me(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def tell(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/tell <target> <message>`` (``/w``, ``/msg``): a whisper to each target.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no player matched the target (a negative status code).
+    """
     targets = ctx.targets(r.target(), players=True)
     message = _expand(ctx, r.rest())
     if not message:
@@ -119,6 +131,13 @@ def _rawtext(ctx: Context, value: Any) -> str:
 
 
 def tellraw(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/tellraw <target> <raw json>``: show the text to each target.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no player matched the target, or the JSON is not raw text (a negative status
+            code).
+    """
     targets = ctx.targets(r.target(), players=True)
     raw = r.rest()
     try:
@@ -134,6 +153,14 @@ def tellraw(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def scriptevent(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/scriptevent <namespace:id> [message]``: fire the event for the addon's
+    scripts.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse.
+        CommandError: the id has no namespace (or ``minecraft:``), or the message is too
+            long.
+    """
     event_id = r.word()
     namespace, sep, name = event_id.partition(":")
     if not sep or not namespace or not name or namespace == "minecraft":
@@ -149,12 +176,22 @@ def scriptevent(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def getlocalplayername(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/getlocalplayername``: the name of the player who typed /connect.
+
+    Raises:
+        CommandSyntaxError: anything follows the command.
+    """
     r.end()
     name = ctx.world.local_player
     return CommandOutcome(status_message=name, fields={"localplayername": name})
 
 
 def closewebsocket(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/closewebsocket``: the game closes the WebSocket connection.
+
+    Raises:
+        CommandSyntaxError: anything follows the command.
+    """
     r.end()
     ctx.effects.close_websocket()
     return CommandOutcome(status_message="Closing websocket connection")

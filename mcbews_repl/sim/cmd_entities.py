@@ -63,6 +63,12 @@ _MAX_GIVE = 32767  # the game's cap on a /give amount
 
 
 def give(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/give <player> <item> [amount] [data]``: into matching stacks, then empty slots.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no player matched, or the amount is out of range (a negative status code).
+    """
     players = players_only(ctx.targets(r.target(), players=True))
     type_id = _item_id(r)
     amount = r.integer(optional=True) or 1
@@ -115,6 +121,12 @@ def _clear_one(player: Player, type_id: str | None, data: int, max_count: int) -
 
 
 def clear(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/clear [player] [item] [data] [max count]``: remove items (max count 0 counts only).
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no player matched, or the player has no such item (a negative status code).
+    """
     selector = r.target() if not r.at_end() else None
     players = players_only(ctx.targets(selector, players=True)) if selector else []
     if selector is None:
@@ -149,6 +161,12 @@ def _looks_like_coord(token: str | None) -> bool:
 
 
 def tp(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/tp [movers] <x y z | destination>`` (``/teleport``).
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no entity matched the target (a negative status code).
+    """
     movers: list[Entity] = [ctx.origin.entity] if ctx.origin.entity else []
     if not _looks_like_coord(r.peek()):
         first = ctx.targets(r.target())
@@ -192,6 +210,12 @@ def _teleport_to_entity(movers: list[Entity], dest: Entity) -> CommandOutcome:
 
 
 def gamemode(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/gamemode <mode> [player]``.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no player matched the target (a negative status code).
+    """
     mode = _GAME_MODES[r.choice(*_GAME_MODES)]
     players = players_only(ctx.targets(r.target(), players=True)) if not r.at_end() else []
     if not players and isinstance(ctx.origin.entity, Player):
@@ -208,6 +232,13 @@ def gamemode(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def tag(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/tag <target> add|remove|list [name]``.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no entity matched the target, or the tag is already there (or not there) (a
+            negative status code).
+    """
     targets = ctx.targets(r.target())
     action = r.choice("add", "remove", "list")
     if action == "list":
@@ -248,6 +279,12 @@ def _tag_list(targets: list[Entity]) -> str:
 
 
 def testfor(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/testfor <target>``: who matches, as ``victim`` names.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no entity matched the target (a negative status code).
+    """
     found = ctx.targets(r.target())
     r.end()
     names = [e.name for e in found]
@@ -258,6 +295,12 @@ def testfor(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def querytarget(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/querytarget <target>``: each match's id, dimension, position and yaw as JSON.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no entity matched the target (a negative status code).
+    """
     found = ctx.targets(r.target())
     r.end()
     details = [
@@ -278,6 +321,11 @@ def querytarget(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def list_players(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/list``: how many players are online, of the maximum, and their names.
+
+    Raises:
+        CommandSyntaxError: anything follows the command.
+    """
     r.end()
     names = ", ".join(ctx.world.players)
     count, cap = len(ctx.world.players), ctx.world.max_players
@@ -289,6 +337,12 @@ def list_players(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def summon(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/summon <entity> [x y z] [name]``.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: the entity is a player or not summonable (a negative status code).
+    """
     type_id = _item_id(r)
     if type_id == "minecraft:player":
         raise CommandError("Failed to summon: player is not a summonable entity")
@@ -303,6 +357,12 @@ def summon(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def kill(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/kill [target]``: remove each match (a player is left in the world, as respawned).
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no entity matched the target (a negative status code).
+    """
     if r.at_end():
         victims = [ctx.origin.entity] if ctx.origin.entity else []
     else:

@@ -20,6 +20,13 @@ RunAs = Callable[[str, CommandOrigin], CommandOutcome]
 
 
 def execute(ctx: Context, r: Reader, run: RunAs) -> CommandOutcome:
+    """``/execute as <target> run <command>``: run the command once as each match; the last one's
+    outcome.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: no entity matched the target (a negative status code).
+    """
     r.choice("as")
     targets = ctx.targets(r.target())
     r.choice("run")

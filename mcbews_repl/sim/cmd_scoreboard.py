@@ -50,6 +50,13 @@ def _tracked(ctx: Context) -> set[str]:
 
 
 def objectives(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/scoreboard objectives add|remove|list|setdisplay ...``.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: the objective exists already (add) or does not (remove, setdisplay) (a
+            negative status code).
+    """
     action = r.choice("add", "remove", "list", "setdisplay")
     objs = ctx.world.objectives
     if action == "list":
@@ -205,6 +212,13 @@ def _operation(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def players(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/scoreboard players set|add|remove|reset|list|operation ...``.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: the objective does not exist, no holder matched, or a source has no score (a
+            negative status code).
+    """
     action = r.choice("set", "add", "remove", "reset", "list", "operation")
     if action in _CHANGE:
         return _change(ctx, r, action)
@@ -216,6 +230,12 @@ def players(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def scoreboard(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/scoreboard objectives ...`` or ``/scoreboard players ...``.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse (the game's "Syntax error" answer).
+        CommandError: as :func:`objectives` or :func:`players` (a negative status code).
+    """
     branch = r.choice("objectives", "players")
     return objectives(ctx, r) if branch == "objectives" else players(ctx, r)
 

@@ -14,6 +14,11 @@ _TIME_NAMES = {"day": 1000, "noon": 6000, "sunset": 12000, "night": 13000, "midn
 
 
 def time(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/time set|add|query ...``: the time of day.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse.
+    """
     action = r.choice("set", "add", "query")
     world = ctx.world
     if action == "query":
@@ -44,6 +49,11 @@ def time(ctx: Context, r: Reader) -> CommandOutcome:
 
 
 def weather(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/weather clear|rain|thunder [duration]`` or ``/weather query``.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse.
+    """
     state = r.choice("clear", "rain", "thunder", "query")
     if state == "query":
         r.end()

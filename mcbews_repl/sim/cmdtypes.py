@@ -46,9 +46,12 @@ class CommandOutcome:
 
     @property
     def message(self) -> str:
+        """The status message, "" when the body leaves it out."""
         return self.status_message or ""
 
     def body(self) -> dict[str, Any]:
+        """The commandResponse body the game sends: statusCode, statusMessage (unless
+        None) and the command's own fields, keys sorted as captured."""
         body: dict[str, Any] = {"statusCode": self.status_code}
         if self.status_message is not None:
             body["statusMessage"] = self.status_message
@@ -93,6 +96,12 @@ class Context:
     rng: random.Random
 
     def targets(self, selector: Selector, *, players: bool = False) -> list[Entity]:
+        """The entities ``selector`` matches from this origin (only players with
+        ``players``).
+
+        Raises:
+            CommandError: nothing matched (the game's "No targets matched selector").
+        """
         found = resolve(self.world, selector, self.origin, self.rng)
         if players:
             found = [e for e in found if e.is_player]

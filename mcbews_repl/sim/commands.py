@@ -60,6 +60,9 @@ class Interpreter:
             self.handlers.update(module.HANDLERS)
 
     def execute(self, line: str, origin: CommandOrigin) -> CommandOutcome:
+        """Run one command line as ``origin`` and answer as the game would: an unknown
+        command, a syntax error or a failure is a :class:`CommandOutcome` with a negative
+        status code, never an exception."""
         text = line.strip()
         text = text[1:] if text.startswith("/") else text
         reader = Reader(text)

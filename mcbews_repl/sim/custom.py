@@ -40,6 +40,10 @@ class CustomCommandSpec:
 
     @classmethod
     def from_js(cls, data: dict[str, Any]) -> CustomCommandSpec:
+        """The spec a script passed to ``registerCommand`` (name, parameters,
+        permission level).
+        """
+
         def params(key: str) -> list[tuple[str, str]]:
             return [(str(p["name"]), str(p["type"])) for p in data.get(key) or []]
 

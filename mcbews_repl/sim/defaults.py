@@ -90,6 +90,7 @@ def _blocks() -> dict[tuple[str, int, int, int], str]:
 
 
 def default_world(terrain_seed: int = TERRAIN_SEED) -> WorldState:
+    """A fresh copy of the default world (module docstring) on terrain ``terrain_seed``."""
     world = WorldState(terrain=Terrain(terrain_seed))
     world.add_player(_steve())
     world.add_player(_alex())

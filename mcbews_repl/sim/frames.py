@@ -38,6 +38,7 @@ def _dump(frame: dict[str, Any]) -> str:
 
 
 def command_response(request_id: str, body: dict[str, Any]) -> str:
+    """A ``commandResponse`` frame answering ``request_id`` with ``body``."""
     header = {"messagePurpose": "commandResponse", "requestId": request_id, "version": 1}
     return _dump({"body": body, "header": header})
 
@@ -49,6 +50,7 @@ def encrypt_response(request_id: str, public_key: str) -> str:
 
 
 def error_frame(request_id: str, status_code: int, message: str) -> str:
+    """An ``error`` frame: the game refusing ``request_id`` at the protocol level."""
     header = {"messagePurpose": "error", "requestId": request_id, "version": 1}
     return _dump({"body": {"statusCode": status_code, "statusMessage": message}, "header": header})
 

@@ -63,12 +63,15 @@ Watchdog = Literal["engine", "loops"]
 
 
 def hang_message(threshold_ms: int) -> str:
+    """What a script that ran past ``threshold_ms`` is reported as."""
     return (f"script hang: ran longer than {threshold_ms} ms without returning (the watchdog's "
             "hang threshold), so it was interrupted")  # fmt: skip
 
 
 @dataclass(frozen=True)
 class ScriptError:
+    """An error a script threw: where (which entry or module), its message and stack."""
+
     where: str
     message: str
     stack: str
@@ -270,9 +273,11 @@ class ScriptHost:
         return value if ok else None
 
     def startup(self) -> None:
+        """Run the scripts' startup (``system.beforeEvents.startup``) handlers."""
         self._enter("startup")
 
     def world_load(self) -> None:
+        """Run the scripts' ``world.afterEvents.worldLoad`` handlers."""
         self._enter("worldLoad")
 
     def tick(self, tick: int) -> int | None:
@@ -283,6 +288,7 @@ class ScriptHost:
     def script_event(
         self, event_id: str, message: str, source_type: str, source_player: str | None
     ) -> None:
+        """Deliver one ``/scriptevent`` to the scripts' scriptEventReceive handlers."""
         event = {
             "id": event_id,
             "message": message,
@@ -292,6 +298,7 @@ class ScriptHost:
         self._enter("scriptEvent", json.dumps(event))
 
     def custom_command(self, name: str, player: str | None, args: list[Any]) -> dict[str, Any]:
+        """Run a custom command a script registered; its result (``status`` 0: success)."""
         raw = self._enter(
             "customCommand", json.dumps({"name": name, "player": player, "args": args})
         )
@@ -323,6 +330,11 @@ class ScriptHost:
         raise PrototypeError(f"{where}: {text.splitlines()[0]}", line)
 
     def module_imports(self, source: str) -> list[str]:
+        """What a module's source imports (its ``import`` lines' specifiers).
+
+        Raises:
+            ModuleSyntaxError: an import or export form that cannot be read.
+        """
         return wrap_module(source).imports
 
     def run_module(self, path: str, slot: int, resolved: dict[str, str]) -> None:
@@ -338,9 +350,11 @@ class ScriptHost:
         return params
 
     def remove_prototype(self, name: str) -> bool:
+        """Remove the notebook's capability ``name``; False if there was none."""
         return bool(self._load_step(f"cell {name}", "remove", name))
 
     def prototype_names(self) -> list[str]:
+        """The capabilities defined from notebook cells, by name."""
         names: list[str] = json.loads(self._load_step("the prototypes", "names"))
         return names
 

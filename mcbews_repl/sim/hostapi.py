@@ -40,11 +40,18 @@ RunCommand = Callable[[str, CommandOrigin], CommandOutcome]
 class HostOptions:
     # Without Beta APIs a pack that declares a beta module does not load at all (SimWorld);
     # this flag is what spawnSimulatedPlayer checks should a script call it anyway.
+    """What the script host's world offers the scripts: Beta APIs or not, the spawn point."""
+
     beta_apis: bool = True
     spawn: Vec3 = field(default_factory=lambda: Vec3(0.0, 64.0, 0.0))
 
 
 class HostApi:
+    """The Python side of the Script API shim: each ``op_<name>`` answers one call the
+    scripts make into the world (``handle`` dispatches); a raised error becomes a JS exception
+    in the script, as the game's API throws.
+    """
+
     def __init__(self, world: WorldState, run_command: RunCommand, options: HostOptions) -> None:
         self.world = world
         self.run_command = run_command
@@ -56,6 +63,11 @@ class HostApi:
         self.warnings: list[str] = []
 
     def handle(self, op: str, args: dict[str, Any]) -> Any:
+        """Answer the shim's call ``op`` with ``args``.
+
+        Raises:
+            ValueError: the simulator does not implement ``op`` (or the op refuses its args).
+        """
         method = getattr(self, f"op_{op}", None)
         if method is None:
             raise ValueError(f"the simulator does not implement {op!r}")
@@ -63,10 +75,13 @@ class HostApi:
 
     # --- reads ----------------------------------------------------------------------
     def op_player(self, args: dict[str, Any]) -> dict[str, Any] | None:
+        """The state of the player called ``name`` (what the shim builds a Player from);
+        None if no such player is in the world."""
         player = self.world.players.get(str(args["name"]))
         return None if player is None else _player_state(player)
 
     def op_players(self, args: dict[str, Any]) -> list[str]:
+        """The names of the players online (only ``name``, when given)."""
         wanted = args.get("name")
         return [n for n in self.world.players if wanted is None or n == wanted]
 
@@ -87,16 +102,22 @@ class HostApi:
         return None
 
     def op_spawn(self, args: dict[str, Any]) -> dict[str, float]:
+        """``world.getDefaultSpawnLocation()``."""
         return self.options.spawn.to_dict()
 
     def op_height_range(self, args: dict[str, Any]) -> dict[str, int]:
+        """``Dimension.heightRange``: ``{min, max}``."""
         low, high = self.world.height_range(str(args["dimension"]))
         return {"min": low, "max": high}
 
     def op_blocks_version(self, args: dict[str, Any]) -> str:
+        """What a script's cache of sections is checked against
+        (:meth:`WorldState.blocks_version`).
+        """
         return self.world.blocks_version()
 
     def op_chunk_loaded(self, args: dict[str, Any]) -> bool:
+        """Whether chunk ``cx``, ``cz`` of the dimension is loaded."""
         chunk = (int(args["cx"]), int(args["cz"]))
         return chunk in self.world.loaded_chunks(str(args["dimension"]))
 
@@ -124,13 +145,21 @@ class HostApi:
         return {"loaded": True, "palette": palette, "ids": ids}
 
     def op_dyn_get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """``world.getDynamicProperty(key)`` as ``{value}``."""
         return {"value": self.dynamic_properties.get(str(args["key"]))}
 
     # --- writes ---------------------------------------------------------------------
     def op_dyn_set(self, args: dict[str, Any]) -> None:
+        """``world.setDynamicProperty(key, value)``."""
         self.dynamic_properties[str(args["key"])] = args.get("value")
 
     def op_run_command(self, args: dict[str, Any]) -> dict[str, int]:
+        """``runCommand`` as a player or the script engine: ``{successCount}``.
+
+        Raises:
+            RuntimeError: the command does not parse or does not exist (the game's runCommand
+                throws then).
+        """
         origin_spec = args["origin"]
         name = origin_spec.get("player")
         entity = self.world.players.get(name) if name else None
@@ -141,12 +170,19 @@ class HostApi:
         return {"successCount": result.success_count if result.status_code == 0 else 0}
 
     def op_send_message(self, args: dict[str, Any]) -> None:
+        """``sendMessage``: to one player's screen, or every player's."""
         name = args.get("name")
         receivers = self.world.players.values() if name is None else [self.world.players[name]]
         for player in receivers:
             player.inbox.append(str(args["message"]))
 
     def op_spawn_simulated_player(self, args: dict[str, Any]) -> None:
+        """``spawnSimulatedPlayer``: a player made by a script (the bridge
+        player).
+
+        Raises:
+            RuntimeError: the world runs without the Beta APIs experiment.
+        """
         if not self.options.beta_apis:
             raise RuntimeError("spawnSimulatedPlayer needs the Beta APIs experiment")
         name = str(args["name"])
@@ -157,6 +193,12 @@ class HostApi:
         self.world.add_player(player)
 
     def op_register_command(self, args: dict[str, Any]) -> None:
+        """``customCommandRegistry.registerCommand``.
+
+        Raises:
+            ValueError: a command of that name is already registered (the game's
+                ``AlreadyRegistered``).
+        """
         spec = CustomCommandSpec.from_js(args)
         if spec.name in self.custom_commands:
             # The game's CustomCommandErrorReason.AlreadyRegistered (two packs, one name).
@@ -173,6 +215,7 @@ class HostApi:
         return {"canceled": False, "formValues": values}
 
     def op_log(self, args: dict[str, Any]) -> None:
+        """``console.log`` / ``warn`` / ``error``: to the ``mcbews_repl.sim`` logger."""
         level = {"warning": logging.WARNING, "error": logging.ERROR}.get(
             args["level"], logging.INFO
         )

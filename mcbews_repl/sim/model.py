@@ -51,25 +51,33 @@ def display_name(type_id: str) -> str:
 
 @dataclass
 class Vec3:
+    """A position (or a vector) in blocks: x and z horizontal, y up."""
+
     x: float
     y: float
     z: float
 
     def to_dict(self) -> dict[str, float]:
+        """``{"x": .., "y": .., "z": ..}``, the Script API's Vector3 shape."""
         return {"x": self.x, "y": self.y, "z": self.z}
 
     def distance2(self, other: Vec3) -> float:
+        """The squared distance to ``other`` (selectors compare it with ``r`` squared)."""
         return (self.x - other.x) ** 2 + (self.y - other.y) ** 2 + (self.z - other.z) ** 2
 
 
 @dataclass
 class Enchantment:
+    """One enchantment on an item: its type and level."""
+
     type_id: str  # e.g. "sharpness" (the Script API drops the namespace)
     level: int
 
 
 @dataclass
 class ItemStack:
+    """A stack in a slot: item id, amount, custom name, lore, enchantments, wear."""
+
     type_id: str
     amount: int = 1
     name_tag: str | None = None
@@ -96,6 +104,8 @@ class ItemStack:
 
 @dataclass
 class Entity:
+    """A mob or other entity of the simulated world (:class:`Player` for players)."""
+
     type_id: str
     location: Vec3
     dimension: str = "overworld"
@@ -109,15 +119,20 @@ class Entity:
 
     @property
     def name(self) -> str:
+        """What the game calls it: its name tag, else its type's display name."""
         return self.name_tag or display_name(self.type_id)
 
     @property
     def is_player(self) -> bool:
+        """False: an entity that is not a player."""
         return False
 
 
 @dataclass
 class Player(Entity):
+    """A player: an entity with a name, game mode, experience, inventory and equipment,
+    and the ``inbox`` of everything it has been shown."""
+
     player_name: str = ""
     game_mode: str = "survival"
     xp_level: int = 0
@@ -136,15 +151,19 @@ class Player(Entity):
 
     @property
     def name(self) -> str:
+        """The player's name (selectors and commands match it case-insensitively)."""
         return self.player_name
 
     @property
     def is_player(self) -> bool:
+        """True: a player."""
         return True
 
 
 @dataclass
 class Objective:
+    """A scoreboard objective and every participant's score in it."""
+
     name: str
     display_name: str
     criteria: str = "dummy"
@@ -163,6 +182,10 @@ class ChatLine:
 
 @dataclass
 class WorldState:
+    """Everything the simulated game knows: players, entities, scoreboard, edited blocks on
+    top of the terrain, time, weather, and who typed /connect. Commands and the script host
+    both read and change this one object."""
+
     players: dict[str, Player] = field(default_factory=dict)
     entities: list[Entity] = field(default_factory=list)
     objectives: dict[str, Objective] = field(default_factory=dict)
@@ -187,17 +210,21 @@ class WorldState:
     _edits: int = field(default=0, init=False, repr=False, compare=False)
 
     def all_entities(self) -> list[Entity]:
+        """Players first, then the other entities (the order selectors start from)."""
         return [*self.players.values(), *self.entities]
 
     def find_player(self, name: str) -> Player | None:
+        """The player called ``name`` (any case), or None."""
         wanted = name.lower()
         return next((p for p in self.players.values() if p.name.lower() == wanted), None)
 
     def add_player(self, player: Player) -> Player:
+        """Put ``player`` in the world under its name (replacing one of the same name)."""
         self.players[player.name] = player
         return player
 
     def remove_entity(self, entity: Entity) -> None:
+        """Take ``entity`` (a player or not) out of the world; nothing if it is not in it."""
         if isinstance(entity, Player):
             self.players.pop(entity.name, None)
         elif entity in self.entities:
@@ -210,6 +237,7 @@ class WorldState:
         return HEIGHT_RANGES.get(dimension, HEIGHT_RANGES["overworld"])
 
     def in_height_range(self, dimension: str, y: int) -> bool:
+        """Whether height ``y`` is inside the dimension's :meth:`height_range`."""
         low, high = self.height_range(dimension)
         return low <= y < high
 
@@ -240,6 +268,7 @@ class WorldState:
         )
 
     def is_loaded(self, dimension: str, x: int, z: int) -> bool:
+        """Whether the chunk of column x, z is within a player's simulation distance."""
         return (x >> 4, z >> 4) in self.loaded_chunks(dimension)
 
     def box_loaded(self, dimension: str, low: tuple[int, int], high: tuple[int, int]) -> bool:
@@ -299,6 +328,8 @@ class WorldState:
         block: str,
         states: dict[str, Any] | None = None,
     ) -> None:
+        """Place ``block`` (with ``states``, else its defaults) at a position; placing what
+        the terrain has there anyway keeps no edit."""
         key = (dimension, x, y, z)
         self.block_states.pop(key, None)
         explicit = bool(states) and states != default_states(block)

@@ -43,6 +43,10 @@ class ModuleSyntaxError(McbewsError, ValueError):
 
 @dataclass(frozen=True)
 class WrappedModule:
+    """A module rewritten for QuickJS: one function of its imports and exports, with the
+    same line numbers as the source, and the specifiers it imports.
+    """
+
     function: str  # "(function (__import, __export) {...})", same lines as the source
     imports: list[str]  # the specifiers, in order
 

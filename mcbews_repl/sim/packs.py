@@ -34,12 +34,15 @@ USER_MODULES = "scripts/prototypes/"
 
 @dataclass(frozen=True)
 class LoadedPack:
+    """A behaviour pack read from a folder: its name, manifest and files."""
+
     name: str  # the pack's folder
     manifest: dict[str, Any]
     files: dict[str, bytes]
 
     @property
     def dependencies(self) -> list[dict[str, Any]]:
+        """The manifest's dependencies (the script modules and versions it needs)."""
         deps = self.manifest.get("dependencies") or []
         return [d for d in deps if isinstance(d, dict)]
 

@@ -40,6 +40,7 @@ class Coord:
     whole: bool = False  # an absolute coordinate written without a decimal point
 
     def resolve(self, base: float) -> float:
+        """The coordinate's value in the world, ``base`` being the origin's on this axis."""
         return base + self.value if self.relative else self.value
 
     def resolve_centred(self, base: float) -> float:
@@ -57,6 +58,7 @@ class Selector:
     args: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
     def arg(self, key: str) -> list[str]:
+        """Every value given for ``key`` (``tag`` may come more than once)."""
         return [v for k, v in self.args if k == key]
 
 
@@ -64,6 +66,10 @@ _SELECTOR_KINDS = "aprse"
 
 
 class Reader:
+    """Reads one command line token by token, as the game's parser does; a token that
+    does not fit raises :class:`CommandSyntaxError` quoting it in place.
+    """
+
     def __init__(self, line: str) -> None:
         self.line = line
         self.pos = 0
@@ -74,10 +80,12 @@ class Reader:
             self.pos += 1
 
     def at_end(self) -> bool:
+        """True when only spaces are left."""
         self._skip_spaces()
         return self.pos >= len(self.line)
 
     def fail(self, token: str | None = None) -> CommandSyntaxError:
+        """The syntax error for the next token (or ``token``), quoted with its context."""
         self._skip_spaces()
         if token is None:
             end = self.line.find(" ", self.pos)
@@ -118,15 +126,22 @@ class Reader:
         return self._raw_token()
 
     def optional_word(self) -> str | None:
+        """The next token, or None at the end."""
         return None if self.at_end() else self._raw_token()
 
     def peek(self) -> str | None:
+        """The next token without reading it (None at the end)."""
         saved = self.pos
         token = self.optional_word()
         self.pos = saved
         return token
 
     def choice(self, *options: str) -> str:
+        """The next token, lower-cased, if it is one of ``options``.
+
+        Raises:
+            CommandSyntaxError: it is not one, or the line ended.
+        """
         saved = self.pos
         token = self.word()
         if token.lower() not in options:
@@ -144,17 +159,37 @@ class Reader:
             raise self.fail() from None
 
     def integer(self, optional: bool = False) -> int | None:
+        """The next token as a whole number (None at the end when ``optional``).
+
+        Raises:
+            CommandSyntaxError: the token is not a whole number, or the line ended.
+        """
         if optional and self.at_end():
             return None
         return self._convert(int)
 
     def number(self) -> float:
+        """The next token as a number.
+
+        Raises:
+            CommandSyntaxError: the token is not a number, or the line ended.
+        """
         return self._convert(float)
 
     def coord(self) -> Coord:
+        """The next token as a coordinate (``5``, ``~``, ``~-2``, ``^1``).
+
+        Raises:
+            CommandSyntaxError: the token is not a coordinate, or the line ended.
+        """
         return self._convert(_coord)
 
     def position(self) -> tuple[Coord, Coord, Coord]:
+        """The next three tokens as x, y, z coordinates.
+
+        Raises:
+            CommandSyntaxError: one is not a coordinate, or the line ended.
+        """
         return (self.coord(), self.coord(), self.coord())
 
     def bracketed(self) -> str | None:
@@ -178,10 +213,20 @@ class Reader:
         return text
 
     def end(self) -> None:
+        """Check that nothing but spaces is left.
+
+        Raises:
+            CommandSyntaxError: a token is left.
+        """
         if not self.at_end():
             raise self.fail()
 
     def target(self) -> Selector:
+        """The next token as a target: a selector (``@e[type=cow]``) or a name.
+
+        Raises:
+            CommandSyntaxError: the line ended, or the selector is malformed.
+        """
         if self.at_end():
             raise self.fail("")
         if self.line[self.pos] != "@":

@@ -25,10 +25,12 @@ class CommandOrigin:
 
     @property
     def location(self) -> Vec3:
+        """Where the command runs from: the entity's position, else 0, 64, 0."""
         return self.entity.location if self.entity else Vec3(0.0, 64.0, 0.0)
 
     @property
     def dimension(self) -> str:
+        """The entity's dimension, else the overworld."""
         return self.entity.dimension if self.entity else "overworld"
 
 
@@ -107,4 +109,5 @@ def _limit(
 
 
 def players_only(entities: list[Entity]) -> list[Player]:
+    """The players among ``entities``, in order."""
     return [e for e in entities if isinstance(e, Player)]

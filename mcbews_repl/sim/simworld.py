@@ -239,10 +239,13 @@ class SimWorld:
         await self.client.connect(url)
 
     async def disconnect(self) -> None:
+        """Close the WebSocket to the bridge, as a player leaving the world does; the
+        world and its clock stay, so :meth:`connect` can dial again."""
         if self.client is not None:
             await self.client.close()
 
     async def wait_disconnected(self) -> None:
+        """Return once the connection to the bridge has closed (at once if never opened)."""
         if self.client is not None:
             await self.client.closed.wait()
 
@@ -255,6 +258,7 @@ class SimWorld:
             await self.close()
 
     async def close(self) -> None:
+        """Disconnect, stop the clock and shut the script host down (for good)."""
         await self.disconnect()
         await self.clock.stop()
         if self.host is not None:
@@ -267,7 +271,11 @@ class SimWorld:
     def call_threadsafe(self, fn: Callable[..., _T], *args: Any) -> concurrent.futures.Future[_T]:
         """Run ``fn(*args)`` (``sim.ui_chat``, a world edit...) on the sim's loop from another
         thread, e.g. a notebook kernel while the sim lives on the REPL's runtime thread. The
-        world and its QuickJS context are not thread-safe: touch them only on that loop."""
+        world and its QuickJS context are not thread-safe: touch them only on that loop.
+
+        Raises:
+            RuntimeError: the SimWorld is not started (it has no loop yet).
+        """
         if self.loop is None:
             raise RuntimeError("the SimWorld is not started")
 
@@ -284,7 +292,12 @@ class SimWorld:
         return self._run_as(line, origin)
 
     def ui_chat(self, player: str, message: str) -> None:
-        """``player`` opens the addon's chat panel (``/mcbews:chat``) and submits ``message``."""
+        """``player`` opens the addon's chat panel (``/mcbews:chat``) and submits ``message``.
+
+        Raises:
+            RuntimeError: the world runs without the addon (``addon=False``), or the addon
+                refused ``/mcbews:chat`` for ``player`` (e.g. no such player).
+        """
         if self.host is None:
             raise RuntimeError("ui_chat needs the addon: start SimWorld with addon=True")
         self.api.form_answers.setdefault(player, deque()).append([message])
@@ -310,6 +323,7 @@ class SimWorld:
 
     @property
     def script_errors(self) -> list[str]:
+        """Every error the addon's scripts threw so far: where, message and stack."""
         return [
             f"{e.where}: {e.message}\n{e.stack}" for e in (self.host.errors if self.host else [])
         ]

@@ -90,6 +90,7 @@ class Terrain:
 
     # --- blocks ---------------------------------------------------------------------
     def block(self, x: int, y: int, z: int) -> str:
+        """The generated block id at x, y, z (from its section, built once and kept)."""
         section = self.section(x >> 4, y >> 4, z >> 4)
         return section[((y & 15) * SECTION + (z & 15)) * SECTION + (x & 15)]
 

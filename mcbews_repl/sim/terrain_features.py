@@ -73,6 +73,9 @@ class Lru(OrderedDict[_K, _V]):
         return (type(self), (self.capacity,), None, None, iter(self.items()))
 
     def get_or_make(self, key: _K, make: Callable[[], _V]) -> _V:
+        """The value for ``key``, made with ``make()`` and kept if absent (the least
+        recently used one goes past the capacity).
+        """
         value = self.get(key)
         if value is None:
             value = self[key] = make()
@@ -100,6 +103,7 @@ class Ore:
     sizes: tuple[int, int]  # blocks per vein
 
     def weight(self, y: int) -> float:
+        """How likely a vein is at height ``y``: 0 outside the ore's range, 1 at its peak."""
         if not self.low <= y <= self.high:
             return 0.0
         if y <= self.peak:
@@ -173,6 +177,7 @@ class Caves:
         return self._worms.get_or_make((cx, cz), lambda: self._chunk_worms(cx, cz))
 
     def carve(self, blocks: list[str], origin: tuple[int, int, int], surface: Surface) -> None:
+        """Carve into a section's ``blocks`` the caves of the chunks around it that reach it."""
         cx, cz = origin[0] >> 4, origin[2] >> 4
         reach = range(-_CAVE_REACH_CHUNKS, _CAVE_REACH_CHUNKS + 1)
         for dx in reach:
@@ -245,6 +250,7 @@ class Trees:
         return placed
 
     def plant(self, blocks: list[str], origin: tuple[int, int, int]) -> None:
+        """Put into a section's ``blocks`` the trees of its chunk that reach it."""
         x0, y0, z0 = origin
         cx, cz = x0 >> 4, z0 >> 4
         trees = self._chunks.get_or_make((cx, cz), lambda: self._chunk_trees(cx, cz))

@@ -62,9 +62,11 @@ class GameCipher:
     receiver: CipherContext
 
     def encrypt(self, text: str) -> bytes:
+        """``text`` as the next bytes of the outgoing stream."""
         return self.sender.update(text.encode("utf-8"))
 
     def decrypt(self, data: bytes) -> str:
+        """The next bytes of the incoming stream as text (bad UTF-8 replaced)."""
         return self.receiver.update(data).decode("utf-8", "replace")
 
 

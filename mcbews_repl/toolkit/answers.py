@@ -57,9 +57,11 @@ class Answer:
     message: str = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field as a plain dict (JSON-ready), evidence included."""
         return asdict(self)
 
     def describe(self) -> str:
+        """One line for a person: the value when known, else ``unknown (reason): message``."""
         return self._known_text() if self.known else f"unknown ({self.reason}): {self.message}"
 
     def _known_text(self) -> str:
@@ -68,6 +70,9 @@ class Answer:
 
 @dataclass(frozen=True, kw_only=True)
 class ItemCount(Answer):
+    """How many of ``item`` (aux ``data``, -1: any) ``player`` holds; ``value`` None when
+    the game's answer did not say."""
+
     player: str
     item: str
     data: int = -1
@@ -92,6 +97,8 @@ class TagList(Answer):
 
 @dataclass(frozen=True)
 class Score:
+    """One score in a holder's listing: objective name, its display name, the value."""
+
     objective: str
     display_name: str
     value: int
@@ -99,10 +106,13 @@ class Score:
 
 @dataclass(frozen=True, kw_only=True)
 class ScoreList(Answer):
+    """Every score one holder has, as the game listed them."""
+
     holder: str
     scores: tuple[Score, ...] = ()
 
     def get(self, objective: str) -> Score | None:
+        """The holder's :class:`Score` in ``objective``, or None when it has none there."""
         return next((s for s in self.scores if s.objective == objective), None)
 
     def _known_text(self) -> str:
@@ -110,6 +120,11 @@ class ScoreList(Answer):
         return f"{self.holder}: {shown}"
 
     def to_dataframe(self) -> pd.DataFrame:
+        """The scores as a table: holder, objective, display_name (without § codes), value.
+
+        Raises:
+            MissingDependency: pandas is not installed (the message names the extra).
+        """
         with needs():
             import pandas as pd
 
@@ -156,11 +171,14 @@ class Ack(Answer):
 
     @property
     def acknowledged(self) -> bool:
+        """True when the game confirmed the action (the same as ``known``)."""
         return self.known
 
 
 @dataclass(frozen=True)
 class ObjectiveInfo:
+    """One objective as listed: its name, display name and criterion (``dummy`` ...)."""
+
     name: str
     display_name: str
     criteria: str
@@ -168,6 +186,8 @@ class ObjectiveInfo:
 
 @dataclass(frozen=True, kw_only=True)
 class ObjectiveList(Answer):
+    """Every objective of the world, as the game listed them."""
+
     objectives: tuple[ObjectiveInfo, ...] = ()
 
     def _known_text(self) -> str:
@@ -196,6 +216,8 @@ class TestFor(Answer):
 
 @dataclass(frozen=True)
 class EntityRow:
+    """One entity from ``querytarget``: its unique id, dimension, position and yaw."""
+
     id: str
     dimension: str
     x: float
@@ -218,6 +240,11 @@ class EntityList(Answer):
         return f"{len(self.entities)} entit(ies) for {self.selector}{more}"
 
     def to_dataframe(self) -> pd.DataFrame:
+        """The entities as a table: id, dimension, dimensionId, x, y, z, yaw.
+
+        Raises:
+            MissingDependency: pandas is not installed (the message names the extra).
+        """
         with needs():
             import pandas as pd
 
@@ -256,17 +283,21 @@ class RegionScan:
 
     @property
     def matched(self) -> int:
+        """How many positions hold the block."""
         return sum(1 for c in self.checks if c.matches)
 
     @property
     def unknown(self) -> int:
+        """How many positions could not be read (out of the world, unloaded, unrecognised)."""
         return sum(1 for c in self.checks if c.matches is None)
 
     @property
     def known(self) -> bool:
+        """True when every position was read."""
         return self.unknown == 0
 
     def describe(self) -> str:
+        """One line for a person: how many positions matched, how many are unknown."""
         return (
             f"{self.matched} of {len(self.checks)} position(s) hold {self.block}; "
             f"{self.unknown} unknown"
@@ -278,6 +309,11 @@ class RegionScan:
         return [{k: getattr(c, k) for k in keys} for c in self.checks]
 
     def to_dataframe(self) -> pd.DataFrame:
+        """:meth:`rows` as a table.
+
+        Raises:
+            MissingDependency: pandas is not installed (the message names the extra).
+        """
         with needs():
             import pandas as pd
 
@@ -301,9 +337,11 @@ class ObjectiveScores:
 
     @property
     def known(self) -> bool:
+        """True when the holders were listed, every one was read and none was left out."""
         return self.total is not None and not self.unknown and not self.truncated
 
     def describe(self) -> str:
+        """One line for a person: how many scores, and whether the read was cut short."""
         if self.total is None:
             return f"[{self.objective}] unknown ({self.reason})"
         cut = f", first {self.total} holders only" if self.truncated else ""
@@ -311,6 +349,11 @@ class ObjectiveScores:
         return f"[{self.objective}] {len(self.scores)} score(s){cut}{gaps}"
 
     def to_dataframe(self) -> pd.DataFrame:
+        """The scores as a table: holder, value.
+
+        Raises:
+            MissingDependency: pandas is not installed (the message names the extra).
+        """
         with needs():
             import pandas as pd
 

@@ -75,7 +75,9 @@ class Caller(Protocol):
         *,
         timeout: float | None = None,
         connection: Any = None,
-    ) -> Awaitable[dict[str, Any]]: ...
+    ) -> Awaitable[dict[str, Any]]:
+        """Run one addon capability with ``payload``; its answer's data."""
+        ...
 
 
 def split_box(box: Box, limit: int = MAX_BLOCKS_PER_REQUEST) -> list[Box]:
@@ -228,6 +230,15 @@ async def read_blocks(
 
     ``timeout``: the longest silence allowed between two answers (default 5 s). ``progress``
     is called with (positions read, positions in the box) after each answer.
+
+    Raises:
+        InvalidArgument: a corner is not three whole numbers, or ``dimension`` is not one.
+        CapabilityError: the addon refused a part, answered one that does not decode, or
+            has no ``get_blocks`` (the message says to export the current pack).
+        RequestTimeout: no answer arrived for ``timeout`` seconds.
+        NotConnected: no game is connected (or the chosen one is gone).
+        GameDisconnected: the game went away during the read.
+        MissingDependency: numpy is not installed (the message names the extra).
     """
     box = Box.between(corner1, corner2)
     short = _check_dimension(dimension)

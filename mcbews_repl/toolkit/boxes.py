@@ -37,10 +37,12 @@ class Box:
 
     @property
     def volume(self) -> int:
+        """How many positions the box holds."""
         return math.prod(self.size)
 
     @property
     def far(self) -> tuple[int, int, int]:
+        """The corner opposite ``origin`` (the highest x, y, z inside the box)."""
         x, y, z = self.origin
         sx, sy, sz = self.size
         return x + sx - 1, y + sy - 1, z + sz - 1
@@ -72,4 +74,5 @@ class Tile:
 
 
 def states_key(states: dict[str, Any] | None) -> str:
+    """A block's states as one comparable string ("" for none): a palette key."""
     return "" if not states else json.dumps(states, sort_keys=True)

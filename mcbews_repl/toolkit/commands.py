@@ -55,7 +55,11 @@ Position = Sequence[float]
 
 
 def item_count(player: str, item: str, data: int = -1) -> str:
-    """``clear <player> <item> <data> 0``: max count 0 counts without removing anything."""
+    """``clear <player> <item> <data> 0``: max count 0 counts without removing anything.
+
+    Raises:
+        InvalidArgument: ``player``, ``item`` or ``data`` is malformed.
+    """
     name = quote_name(check_holder(player, "player"))
     item_id = check_item_id(item)
     aux = check_int(data, "data", -1, ITEM_DATA_MAX)
@@ -63,22 +67,44 @@ def item_count(player: str, item: str, data: int = -1) -> str:
 
 
 def tags_of(player: str) -> str:
+    """``tag <player> list``: the player's tags.
+
+    Raises:
+        InvalidArgument: ``player`` is not a usable name.
+    """
     return f"tag {quote_name(check_holder(player, 'player'))} list"
 
 
 def scores_of(holder: str) -> str:
+    """``scoreboard players list <holder>``: every score of one holder.
+
+    Raises:
+        InvalidArgument: ``holder`` is not a usable name.
+    """
     return f"scoreboard players list {quote_name(check_holder(holder))}"
 
 
 def tracked_holders() -> str:
+    """``scoreboard players list``: every holder the scoreboard tracks."""
     return "scoreboard players list"
 
 
 def testfor(selector: str) -> str:
+    """``testfor <selector>``: who the selector matches.
+
+    Raises:
+        InvalidArgument: ``selector`` is not a selector or a usable name.
+    """
     return f"testfor {check_selector(selector)}"
 
 
 def testforblock(x: int, y: int, z: int, block: str) -> str:
+    """``testforblock x y z <block>``: whether the block is there.
+
+    Raises:
+        InvalidArgument: a coordinate is not a whole number within the border, or
+            ``block`` is not an id.
+    """
     coords = [
         int(check_coordinate(v, axis, integer=True)) for v, axis in ((x, "x"), (y, "y"), (z, "z"))
     ]
@@ -117,7 +143,12 @@ def entity_selector(
     radius: float | None = None,
     limit: int = ENTITY_LIMIT_MAX,
 ) -> str:
-    """A selector for ``querytarget``; asks for ``limit + 1`` so a cut-off is visible."""
+    """A selector for ``querytarget``; asks for ``limit + 1`` so a cut-off is visible.
+
+    Raises:
+        InvalidArgument: ``target`` is not a target kind, ``limit`` is out of range, a filter is
+            malformed, or ``radius`` is given without ``origin`` or out of range.
+    """
     if target not in ("players", "entities"):
         raise InvalidArgument("target", target, "is not a target kind", "'players' or 'entities'")
     count = check_int(limit, "limit", 1, ENTITY_LIMIT_MAX)
@@ -136,10 +167,16 @@ def entity_selector(
 
 
 def objectives_list() -> str:
+    """``scoreboard objectives list``: every objective."""
     return "scoreboard objectives list"
 
 
 def objective_add(objective: str, display_name: str | None = None) -> str:
+    """``scoreboard objectives add <objective> dummy ["display name"]``.
+
+    Raises:
+        InvalidArgument: ``objective`` or ``display_name`` is malformed.
+    """
     line = f"scoreboard objectives add {check_objective(objective)} dummy"
     if display_name is not None:
         line += f' "{check_display_name(display_name)}"'
@@ -147,13 +184,23 @@ def objective_add(objective: str, display_name: str | None = None) -> str:
 
 
 def objective_remove(objective: str) -> str:
+    """``scoreboard objectives remove <objective>``.
+
+    Raises:
+        InvalidArgument: ``objective`` is not an objective name.
+    """
     return f"scoreboard objectives remove {check_objective(objective)}"
 
 
 def objective_setdisplay(
     slot: str, objective: str | None = None, sort_order: str | None = None
 ) -> str:
-    """Show ``objective`` in ``slot``; no objective clears the slot."""
+    """Show ``objective`` in ``slot``; no objective clears the slot.
+
+    Raises:
+        InvalidArgument: ``slot`` or ``sort_order`` is not one the game knows, or
+            ``objective`` is malformed.
+    """
     if slot not in DISPLAY_SLOTS:
         raise InvalidArgument("slot", slot, "is not a display slot", " / ".join(DISPLAY_SLOTS))
     line = f"scoreboard objectives setdisplay {slot}"
@@ -179,24 +226,43 @@ def _holder_objective(holder: str, objective: str) -> str:
 
 
 def score_set(holder: str, objective: str, value: int) -> str:
+    """``scoreboard players set <holder> <objective> <value>``.
+
+    Raises:
+        InvalidArgument: a malformed holder or objective, or ``value`` outside 32 bits.
+    """
     amount = check_int(value, "value", INT32_MIN, INT32_MAX)
     return f"scoreboard players set {_holder_objective(holder, objective)} {amount}"
 
 
 def score_add(holder: str, objective: str, delta: int) -> str:
-    """Add ``delta`` (negative subtracts; 0 is allowed and reports the score)."""
+    """Add ``delta`` (negative subtracts; 0 is allowed and reports the score).
+
+    Raises:
+        InvalidArgument: a malformed holder or objective, or ``delta`` out of range.
+    """
     amount = check_int(delta, "delta", DELTA_MIN, DELTA_MAX)
     return f"scoreboard players add {_holder_objective(holder, objective)} {amount}"
 
 
 def score_reset(holder: str, objective: str) -> str:
-    """Remove ``holder`` from this one objective only (never every objective)."""
+    """Remove ``holder`` from this one objective only (never every objective).
+
+    Raises:
+        InvalidArgument: ``holder`` or ``objective`` is malformed.
+    """
     return f"scoreboard players reset {_holder_objective(holder, objective)}"
 
 
 def score_operation(
     holder: str, objective: str, operator: str, source_holder: str, source_objective: str
 ) -> str:
+    """``scoreboard players operation <holder> <objective> <op> <source_holder>
+    <source_objective>``.
+
+    Raises:
+        InvalidArgument: an unknown operator, or a malformed holder or objective.
+    """
     op = check_operator(operator)
     target = _holder_objective(holder, objective)
     source = (

@@ -85,6 +85,7 @@ class ChatContexts:
 
     @property
     def running(self) -> bool:
+        """True between :meth:`start` and :meth:`stop`: chats are being captured."""
         return self._remove is not None
 
     def start(self) -> None:
@@ -93,6 +94,7 @@ class ChatContexts:
             self._remove = self._bridge.log.add_listener(self._on_entry)
 
     def stop(self) -> None:
+        """Stop capturing new chats; bundles already held stay readable until they expire."""
         if self._remove is not None:
             self._remove()
             self._remove = None
@@ -208,6 +210,7 @@ class ChatContexts:
         return self.read(context_id, player=player)
 
     def stats(self) -> dict[str, int]:
+        """Bundles held now, and counts of captured, failed, expired and evicted ones."""
         return {"held": len(self._held), **self.counters}
 
 

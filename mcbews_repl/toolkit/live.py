@@ -70,13 +70,16 @@ class LiveEvents:
 
     @property
     def running(self) -> bool:
+        """True between :meth:`start` and :meth:`stop`."""
         return self._remove is not None
 
     def entries(self) -> list[LogEntry]:
+        """The entries shown now: the newest ``last`` held after ``since``."""
         held = self._log.since(self.since)
         return held[-self.last :] if self.last > 0 else []
 
     def refresh(self) -> None:
+        """Render :meth:`entries` and hand the view to the display now."""
         self._scheduled = False
         view = self._render(self.entries())
         self.refreshes += 1

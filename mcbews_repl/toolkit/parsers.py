@@ -194,6 +194,9 @@ def parse_holders(result: CommandResult) -> tuple[str, ...] | None:
 
 
 def parse_objectives(result: CommandResult) -> ObjectiveList:
+    """The objectives a ``scoreboard objectives list`` answer names; ``known``
+    False when the command failed or its wording is not recognised.
+    """
     text, base = _text(result), evidence(result)
     if result.ok and text == "There are no objectives on the scoreboard":
         return ObjectiveList(**base, known=True)
@@ -235,6 +238,7 @@ def parse_score_change(
 
 
 def parse_ack(result: CommandResult, operation: str) -> Ack:
+    """Whether the game confirmed ``operation`` (add, remove, setdisplay, reset)."""
     text, base = _text(result), {**evidence(result), "operation": operation}
     if result.ok and any(p.fullmatch(text) for p in _ACKS):
         return Ack(**base, known=True)

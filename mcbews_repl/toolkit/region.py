@@ -48,11 +48,13 @@ class BlockRegion:
     # --- shape ----------------------------------------------------------------------------
     @property
     def size(self) -> tuple[int, int, int]:
+        """The box's extent along x, y, z."""
         sx, sy, sz = self.ids.shape
         return int(sx), int(sy), int(sz)
 
     @property
     def volume(self) -> int:
+        """How many positions the box holds."""
         return int(self.ids.size)
 
     def block(self, x: int, y: int, z: int) -> str:
@@ -154,6 +156,7 @@ class BlockRegion:
         return plot_region(self, z=z, ignore=tuple(ignore))
 
     def describe(self) -> str:
+        """One line: the size, where, how many kinds of block and how many unknown."""
         sx, sy, sz = self.size
         unknown = int(self.volume - self.known.sum())
         kinds = len({p for p in self.palette if p not in UNKNOWN})

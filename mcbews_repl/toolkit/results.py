@@ -37,6 +37,7 @@ HOW_TO = {
 
 
 def failure(why: str, how_to: str, **more: Any) -> dict[str, Any]:
+    """A tool's ``ok: false`` result: ``why``, ``how_to``, a short ``describe``, and ``more``."""
     return {
         "ok": False,
         "why": why,
@@ -47,6 +48,7 @@ def failure(why: str, how_to: str, **more: Any) -> dict[str, Any]:
 
 
 def bounded(rows: list[Any], limit: int, key: str) -> dict[str, Any]:
+    """At most ``limit`` of ``rows`` under ``key``, with ``total`` and ``truncated``."""
     return {key: rows[:limit], "total": len(rows), "truncated": len(rows) > limit, "limit": limit}
 
 
@@ -61,6 +63,9 @@ def from_answer(answer: Answer, **more: Any) -> dict[str, Any]:
 
 
 def exception_failure(exc: Exception) -> dict[str, Any]:
+    """What an exception a tool met becomes: a failure saying why and what to do
+    (an unexpected one is named as a toolkit bug, never shown as a traceback).
+    """
     match exc:
         case InvalidArgument():
             return failure(f"{exc.argument}: {exc.problem}", exc.how_to, argument=exc.argument)

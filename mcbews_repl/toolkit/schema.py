@@ -25,6 +25,8 @@ _JSON_TYPES: dict[str, type | tuple[type, ...]] = {
 
 @dataclass(frozen=True)
 class Param:
+    """One tool parameter: its JSON Schema type, description, default and bounds."""
+
     name: str
     type: str  # a JSON Schema type: string, integer, number, boolean
     description: str
@@ -37,9 +39,11 @@ class Param:
 
     @property
     def required(self) -> bool:
+        """True when the parameter has no default."""
         return self.default is REQUIRED
 
     def schema(self) -> dict[str, Any]:
+        """The parameter as a JSON Schema property (null allowed when the default is None)."""
         out: dict[str, Any] = {
             "type": self.type if self.required or self.default is not None else [self.type, "null"],
             "description": self.description,
@@ -59,6 +63,7 @@ class Param:
         return out
 
     def describe(self) -> dict[str, Any]:
+        """The parameter as :meth:`Tools.describe` lists it: name, required, schema."""
         shown = {k: v for k, v in self.schema().items() if k != "description"}
         return {
             "name": self.name,
@@ -70,6 +75,10 @@ class Param:
 
 @dataclass(frozen=True)
 class ToolSpec:
+    """One tool of the catalogue: name, one-line summary, kind (observe or act),
+    parameters and what it returns.
+    """
+
     name: str
     summary: str
     kind: str  # "observe" reads the world; "act" changes it
@@ -77,6 +86,7 @@ class ToolSpec:
     returns: str = ""
 
     def parameters_schema(self) -> dict[str, Any]:
+        """The parameters as one JSON Schema object (no extra properties)."""
         return {
             "type": "object",
             "properties": {p.name: p.schema() for p in self.params},
@@ -97,6 +107,7 @@ class ToolSpec:
         }
 
     def describe(self) -> dict[str, Any]:
+        """The tool as :meth:`Tools.describe` lists it."""
         return {
             "name": self.name,
             "kind": self.kind,

@@ -20,6 +20,14 @@ __all__ = ["ToolBodies"]
 
 
 class ToolBodies:
+    """The tool bodies :class:`~.tools.Tools` dispatches to: ``tool_<name>`` runs the
+    catalogue's tool ``name`` with checked keyword arguments and returns its result dict.
+
+    Call them through :meth:`Tools.call`, which checks the arguments first and turns what a
+    body raises (:class:`InvalidArgument`, :class:`NotConnected`, :class:`RequestTimeout`,
+    :class:`CapabilityError` ...) into an ``ok: false`` answer with ``why`` and ``how_to``.
+    """
+
     def __init__(
         self, bridge: Bridge, *, contexts: ChatContexts | None = None, timeout: float | None = None
     ) -> None:
@@ -35,6 +43,7 @@ class ToolBodies:
     # --- observe -----------------------------------------------------------------------
 
     async def tool_status(self) -> dict[str, Any]:
+        """The ``status`` tool: bridge health: connected games, pending requests, counters."""
         games = [
             {"id": c.id, "player": c.local_player, "peer": c.peer, "pending": c.pending}
             for c in self._bridge.connections
@@ -50,11 +59,14 @@ class ToolBodies:
         }
 
     async def tool_capabilities(self, *, limit: int) -> dict[str, Any]:
+        """The ``capabilities`` tool: what the world's addon offers (name, description, params)."""
         caps = (await self._capability(Capability.LIST_CAPABILITIES)).get("capabilities") or []
         out = _t.bounded(list(caps), limit, "capabilities")
         return {"ok": True, **out, "describe": f"{len(caps)} capabilities"}
 
     async def tool_players(self, *, limit: int) -> dict[str, Any]:
+        """The ``players`` tool: every online player: position, dimension, rotation, health,
+        mode."""
         online = await self._capability(Capability.GET_PLAYER_SNAPSHOT, target="@a")
         players = online.get("players") or []
         names = ", ".join(str(p.get("name")) for p in players[:limit])
@@ -65,6 +77,7 @@ class ToolBodies:
         }
 
     async def tool_inventory(self, *, player: str, limit: int) -> dict[str, Any]:
+        """The ``inventory`` tool: one player's occupied slots and equipment."""
         asked = await self._capability(Capability.GET_INVENTORY_SNAPSHOT, target=player)
         found = asked.get("players")
         mine = next((p for p in found or [] if p.get("name") == player), None)
@@ -80,18 +93,23 @@ class ToolBodies:
         }
 
     async def tool_item_count(self, *, player: str, item: str, data: int) -> dict[str, Any]:
+        """The ``item_count`` tool: how many of an item a player holds (removes nothing)."""
         return _t.from_answer(await self._world.item_count(player, item, data=data))
 
     async def tool_tags(self, *, player: str) -> dict[str, Any]:
+        """The ``tags`` tool: a player's tags as the game counts and shows them."""
         return _t.from_answer(await self._world.tags(player))
 
     async def tool_scores(self, *, holder: str) -> dict[str, Any]:
+        """The ``scores`` tool: every score of one holder."""
         return _t.from_answer(await self._world.scores(holder))
 
     async def tool_score(self, *, holder: str, objective: str) -> dict[str, Any]:
+        """The ``score`` tool: one holder's score in one objective."""
         return _t.from_answer(await self._world.score(holder, objective))
 
     async def tool_objectives(self, *, limit: int) -> dict[str, Any]:
+        """The ``objectives`` tool: every scoreboard objective."""
         answer = await self._board.objectives()
         result = _t.from_answer(answer)
         if result["ok"]:
@@ -99,6 +117,7 @@ class ToolBodies:
         return result
 
     async def tool_objective_scores(self, *, objective: str, limit: int) -> dict[str, Any]:
+        """The ``objective_scores`` tool: every tracked holder's score in one objective."""
         read = await self._board.objective_scores(objective, limit=limit)
         if read.total is None:
             return _t.failure(
@@ -119,6 +138,7 @@ class ToolBodies:
         }
 
     async def tool_testfor(self, *, selector: str) -> dict[str, Any]:
+        """The ``testfor`` tool: whether a selector or name matches anything."""
         return _t.from_answer(await self._world.testfor(selector))
 
     async def tool_entities(
@@ -134,6 +154,7 @@ class ToolBodies:
         radius: float | None,
         limit: int,
     ) -> dict[str, Any]:
+        """The ``entities`` tool: entities near a point or by name/type/tag, nearest first."""
         given = [v for v in (x, y, z) if v is not None]
         if given and len(given) != 3:
             return _t.failure("give all of x, y and z, or none", "x, y, z: the search centre")
@@ -158,11 +179,13 @@ class ToolBodies:
         return result
 
     async def tool_block(self, *, x: int, y: int, z: int, block: str) -> dict[str, Any]:
+        """The ``block`` tool: whether a block is at a position (connected player's dimension)."""
         return _t.from_answer(await self._world.block(x, y, z, block))
 
     async def tool_region(
         self, *, x: int, y: int, z: int, dx: int, dy: int, dz: int, block: str, limit: int
     ) -> dict[str, Any]:
+        """The ``region`` tool: where a block is within a small box (testforblock per position)."""
         scan = await self._world.region((x, y, z), (dx, dy, dz), block)
         rows = scan.rows()
         interesting = [r for r in rows if r["matches"] is not False]  # found or unknown
@@ -177,6 +200,7 @@ class ToolBodies:
         }
 
     async def tool_events(self, *, since: int, limit: int, kind: str | None) -> dict[str, Any]:
+        """The ``events`` tool: the bridge's event log after a cursor (chat, commands, ...)."""
         entries = [e for e in self._bridge.events(since) if kind is None or e.kind == kind]
         shown = entries[:limit]
         rows = [
@@ -205,6 +229,7 @@ class ToolBodies:
         return {"context_id": found} if found else {}
 
     async def tool_chat_context(self, *, context_id: str, player: str | None) -> dict[str, Any]:
+        """The ``chat_context`` tool: a player's captured state at the moment they chatted."""
         if self._contexts is None or not self._contexts.running:
             return _t.failure(
                 "chat contexts are not being captured",
@@ -230,6 +255,7 @@ class ToolBodies:
     # --- act -----------------------------------------------------------------------------
 
     async def tool_command(self, *, command: str) -> dict[str, Any]:
+        """The ``command`` tool: run one command as the connected player."""
         r = await self._bridge.command(command, timeout=self._timeout)
         fields = {
             "command": r.command,
@@ -242,16 +268,20 @@ class ToolBodies:
         return _t.failure(r.status_message, _t.HOW_TO["command_failed"], **fields)
 
     async def tool_send_text(self, *, player: str, text: str) -> dict[str, Any]:
+        """The ``send_text`` tool: show text in a player's addon chat panel."""
         frames = await self._bridge.send_text(player, text)
         return {"ok": True, "frames": frames, "describe": f"shown to {player} in {frames} frame(s)"}
 
     async def tool_score_set(self, *, holder: str, objective: str, value: int) -> dict[str, Any]:
+        """The ``score_set`` tool: set a holder's score."""
         return _t.from_answer(await self._board.set(holder, objective, value))
 
     async def tool_score_add(self, *, holder: str, objective: str, delta: int) -> dict[str, Any]:
+        """The ``score_add`` tool: add to a holder's score (negative subtracts)."""
         return _t.from_answer(await self._board.add(holder, objective, delta))
 
     async def tool_score_reset(self, *, holder: str, objective: str) -> dict[str, Any]:
+        """The ``score_reset`` tool: remove a holder from one objective."""
         return _t.from_answer(await self._board.reset(holder, objective))
 
     async def tool_score_operation(
@@ -263,6 +293,8 @@ class ToolBodies:
         source_holder: str,
         source_objective: str,
     ) -> dict[str, Any]:
+        """The ``score_operation`` tool: ``holder objective <operator> source_holder
+        source_objective``."""
         answer = await self._board.operation(
             holder, objective, operator, source_holder, source_objective
         )
@@ -271,12 +303,16 @@ class ToolBodies:
     async def tool_objective_add(
         self, *, objective: str, display_name: str | None
     ) -> dict[str, Any]:
+        """The ``objective_add`` tool: create a dummy objective."""
         return _t.from_answer(await self._board.add_objective(objective, display_name))
 
     async def tool_objective_remove(self, *, objective: str) -> dict[str, Any]:
+        """The ``objective_remove`` tool: delete an objective and all its scores."""
         return _t.from_answer(await self._board.remove_objective(objective))
 
     async def tool_objective_setdisplay(
         self, *, slot: str, objective: str | None, sort_order: str | None
     ) -> dict[str, Any]:
+        """The ``objective_setdisplay`` tool: show an objective in a slot; no objective
+        clears it."""
         return _t.from_answer(await self._board.setdisplay(slot, objective, sort_order=sort_order))

@@ -48,6 +48,7 @@ class Tools(ToolBodies):
 
     @property
     def specs(self) -> tuple[ToolSpec, ...]:
+        """The catalogue: one :class:`ToolSpec` per tool (name, summary, parameters)."""
         return CATALOGUE
 
     def describe(self) -> dict[str, Any]:
@@ -66,10 +67,16 @@ class Tools(ToolBodies):
         return [spec.function() for spec in CATALOGUE]
 
     def export_json(self) -> str:
+        """:meth:`json_schemas` as indented JSON text, for a file an LLM harness reads."""
         return json.dumps(self.json_schemas(), indent=2)
 
     async def call(self, name: str, /, **kwargs: Any) -> dict[str, Any]:
-        """Run tool ``name``; always returns a dict with ``ok`` and ``describe``."""
+        """Run tool ``name``; always returns a dict with ``ok`` and ``describe``.
+
+        Never raises: an unknown tool, arguments that break the tool's schema, and every
+        error the tool meets (not connected, timeouts, the game's refusals) come back as
+        ``{"ok": False, "why": ..., "how_to": ...}``.
+        """
         spec = self._specs.get(name) if isinstance(name, str) else None
         if spec is None:
             return failure(

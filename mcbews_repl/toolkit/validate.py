@@ -84,20 +84,41 @@ def _text(argument: str, value: object, *, forbid: str, what: str) -> str:
 
 
 def check_holder(value: object, argument: str = "holder") -> str:
-    """A player name or fake player (``#global``); never a selector."""
+    """A player name or fake player (``#global``); never a selector.
+
+    Raises:
+        InvalidArgument: ``value`` is not a string, is empty or over 128 UTF-8 bytes, has edge
+            whitespace or a control character, or holds ``@ * " \\``.
+    """
     return _text(argument, value, forbid='@*"\\', what="a player or fake-player name")
 
 
 def check_display_name(value: object, argument: str = "display_name") -> str:
+    """An objective's display name: 1-128 UTF-8 bytes, no edge spaces, control
+    characters, quotes or backslashes.
+
+    Raises:
+        InvalidArgument: ``value`` breaks one of those rules (the message says which).
+    """
     return _text(argument, value, forbid='"\\', what="a display name")
 
 
 def check_filter(value: object, argument: str) -> str:
-    """A name= or tag= value inside a selector."""
+    """A name= or tag= value inside a selector.
+
+    Raises:
+        InvalidArgument: ``value`` is not a string, is empty or over 128 UTF-8 bytes, has edge
+            whitespace or a control character, or holds ``" \\ [ ]``.
+    """
     return _text(argument, value, forbid='"\\[]', what="a selector value")
 
 
 def check_objective(value: object, argument: str = "objective") -> str:
+    """An objective name: 1-16 characters of ``A-Z a-z 0-9 _ . -``.
+
+    Raises:
+        InvalidArgument: ``value`` is not one.
+    """
     if not isinstance(value, str) or not _OBJECTIVE.fullmatch(value):
         raise _fail(
             argument, value, "is not an objective name", "1-16 characters of A-Z a-z 0-9 _ . -"
@@ -106,6 +127,11 @@ def check_objective(value: object, argument: str = "objective") -> str:
 
 
 def check_int(value: object, argument: str, low: int, high: int) -> int:
+    """A whole number (not a bool) in ``low..high``.
+
+    Raises:
+        InvalidArgument: ``value`` is not an int, or is out of range.
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail(argument, value, "must be an integer", f"a whole number in {low}..{high}")
     if not low <= value <= high:
@@ -114,6 +140,11 @@ def check_int(value: object, argument: str, low: int, high: int) -> int:
 
 
 def check_operator(value: object, argument: str = "operator") -> str:
+    """A scoreboard operator: one of :data:`OPERATORS`.
+
+    Raises:
+        InvalidArgument: ``value`` is not one.
+    """
     if value not in OPERATORS:
         raise _fail(
             argument, value, "is not a scoreboard operator", f"one of {' '.join(OPERATORS)}"
@@ -131,18 +162,38 @@ def _namespaced(value: object, argument: str, what: str) -> str:
 
 
 def check_item_id(value: object, argument: str = "item") -> str:
+    """An item id, namespaced (``diamond`` -> ``minecraft:diamond``).
+
+    Raises:
+        InvalidArgument: ``value`` is not a lower-case id of at most 128 characters.
+    """
     return _namespaced(value, argument, "an item id")
 
 
 def check_block_id(value: object, argument: str = "block") -> str:
+    """A block id, namespaced (``stone`` -> ``minecraft:stone``).
+
+    Raises:
+        InvalidArgument: ``value`` is not a lower-case id of at most 128 characters.
+    """
     return _namespaced(value, argument, "a block id")
 
 
 def check_entity_type(value: object, argument: str = "entity_type") -> str:
+    """An entity type, namespaced (``cow`` -> ``minecraft:cow``).
+
+    Raises:
+        InvalidArgument: ``value`` is not a lower-case id of at most 128 characters.
+    """
     return _namespaced(value, argument, "an entity type")
 
 
 def check_coordinate(value: object, argument: str, *, integer: bool = False) -> float:
+    """A coordinate within the world border (a whole number when ``integer``).
+
+    Raises:
+        InvalidArgument: ``value`` is not a number (or not whole), or is beyond the border.
+    """
     kind = "a whole number" if integer else "a number"
     how = f"{kind} within ±{COORDINATE_LIMIT:,}"
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -155,7 +206,12 @@ def check_coordinate(value: object, argument: str, *, integer: bool = False) -> 
 
 
 def check_selector(value: object, argument: str = "selector") -> str:
-    """``@a``, ``@e[type=cow,c=3]`` or a player name (quoted in the command if needed)."""
+    """``@a``, ``@e[type=cow,c=3]`` or a player name (quoted in the command if needed).
+
+    Raises:
+        InvalidArgument: ``value`` is empty, too long, holds a line break, or is neither a
+            selector nor a usable name.
+    """
     how = "a selector such as @a or @e[type=cow,r=10], or a player name"
     if not isinstance(value, str) or not value:
         raise _fail(argument, value, "must be a non-empty string", how)

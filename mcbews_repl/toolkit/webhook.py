@@ -96,7 +96,14 @@ async def _urllib_post(url: str, body: bytes, headers: Mapping[str, str], timeou
 
 
 class EventForwarder:
-    """``EventForwarder(mc.log, url, secret, kinds=("chat",)).start()``; ``await stop()``."""
+    """``EventForwarder(mc.log, url, secret, kinds=("chat",)).start()``; ``await stop()``.
+
+    Posts each log entry of ``kinds`` as signed JSON (:func:`sign`) to ``url``, retrying
+    with backoff; a full queue drops entries and counts them, it never blocks the log.
+
+    Raises:
+        ValueError: ``url`` is not http:// or https://, or ``secret`` is empty.
+    """
 
     def __init__(
         self,
@@ -133,7 +140,11 @@ class EventForwarder:
         self.counters["rejected"] = 0  # the endpoint answered 4xx: retrying would not help
 
     def start(self) -> EventForwarder:
-        """Begin forwarding (call on the bridge's loop)."""
+        """Begin forwarding (call on the bridge's loop); returns ``self``.
+
+        Raises:
+            RuntimeError: no event loop is running in this thread.
+        """
         if self._remove is None:
             self._remove = self._log.add_listener(self._on_entry)
             self._worker = asyncio.get_running_loop().create_task(self._run())
@@ -222,4 +233,6 @@ class EventForwarder:
         return float(base * (1 + random.random() / 2))
 
     def stats(self) -> dict[str, int]:
+        """Entries queued now, and counts of queued, delivered, retried, failed, dropped and
+        rejected (4xx) ones."""
         return {"waiting": self._queue.qsize(), **self.counters}

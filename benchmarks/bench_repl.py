@@ -15,6 +15,7 @@ import json
 import statistics
 import subprocess
 import sys
+from functools import partial
 from typing import Any
 
 RUNS = 5
@@ -89,7 +90,7 @@ def in_kernel(cell: str) -> list[dict[str, Any]]:
         try:
             printed: list[str] = []
             reply = client.execute_interactive(
-                cell, timeout=120, output_hook=lambda m: _stdout(m, printed)
+                cell, timeout=120, output_hook=partial(_stdout, printed=printed)
             )
             if reply["content"]["status"] != "ok":
                 raise RuntimeError(f"the cell failed in the kernel: {reply['content']}")

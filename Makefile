@@ -107,6 +107,7 @@ print-%:
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sansio.py
+	$(BIN)/python benchmarks/bench_repl.py
 
 # Command throughput beside bedrockpy, fcwslib and mcpews, one emulated game for all; the
 # peers install themselves into .bench-cache/ on the first run. ARGS=--quick for a short look.

@@ -143,6 +143,9 @@ class Calls(Handle):
         return rows[0]
 
     def players(self) -> Pending[pd.DataFrame]:
+        """Every player in the world, one row each: ``name``, where they are, their health,
+        game mode, level, tags ... (the names also feed Tab completion)."""
+
         async def run() -> pd.DataFrame:
             game = self._bridge.pick()
             frame = players_frame(
@@ -168,6 +171,9 @@ class Calls(Handle):
         return self._submit(run(), "inventory", call_text("inventory", *([name] if name else [])))
 
     def caps(self) -> Pending[pd.DataFrame]:
+        """The capabilities the addon offers, one row each: ``name``, ``description``,
+        ``params`` (and ``kind`` once a prototype is defined); the names feed Tab completion."""
+
         async def run() -> pd.DataFrame:
             frame = caps_frame(await self._call(Capability.LIST_CAPABILITIES))
             self.capability_names = [str(name) for name in frame["name"]]  # for Tab

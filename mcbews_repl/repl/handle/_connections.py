@@ -41,18 +41,22 @@ class Connection:
 
     @property
     def id(self) -> int:
+        """The connection's number, as the bridge, the event log and ``connection=`` use it."""
         return self.raw.id
 
     @property
     def peer(self) -> str:
+        """Where the game connected from: ``host:port`` (``[host]:port`` for IPv6)."""
         return self.raw.peer
 
     @property
     def local_player(self) -> str | None:
+        """The name of the player whose game this is (None until the handshake tells it)."""
         return self.raw.local_player
 
     @property
     def encrypted(self) -> bool:
+        """True once the game and the bridge agreed to encrypt (frames are then binary)."""
         return self.raw.encrypted
 
     @property
@@ -62,14 +66,17 @@ class Connection:
 
     @property
     def closed(self) -> bool:
+        """True once the game went away or the connection was closed."""
         return self.raw.closed
 
     @property
     def pending(self) -> int:
+        """Commands in flight or queued, plus capability calls awaiting an answer."""
         return self.raw.pending
 
     @property
     def protocol_version(self) -> int | None:
+        """The game's protocol version, from its first event's header (None until then)."""
         return self.raw.protocol_version
 
     @property
@@ -78,6 +85,7 @@ class Connection:
         return Counter(self.raw.counters)
 
     def stats(self) -> dict[str, int]:
+        """Live numbers by name: what is pending now, and how much traffic there has been."""
         return self.raw.stats()
 
     # --- calls --------------------------------------------------------------------------

@@ -49,10 +49,15 @@ class WorldEvent:
 
     @property
     def world_name(self) -> str | None:
+        """The name of the world the event came from (None once that world has left)."""
         return None if self.world is None else str(self.world.name)
 
     def reply(self, text: str) -> Pending[int]:
-        """Answer the player in their addon panel, in the world the event came from."""
+        """Answer the player in their addon panel, in the world the event came from.
+
+        Raises:
+            ValueError: the event names no player, or its world has left.
+        """
         if self.world is None or not self.player:
             raise ValueError(f"this {self.kind} event has no player and world to answer")
         pending: Pending[int] = self.world.send_text(self.player, text)

@@ -39,14 +39,17 @@ class Recording:
 
     @property
     def path(self) -> Path:
+        """The file the capture is written to."""
         return self.recorder.path
 
     @property
     def recording(self) -> bool:
+        """True while it records; False once stopped (asked to, or by itself)."""
         return self.recorder.state == "recording"
 
     @property
     def stop_reason(self) -> str:
+        """Why it stopped (``"stopped on request"``, its size limit ...); "" while recording."""
         return self.recorder.stop_reason
 
     def stop(self) -> Recording:
@@ -104,6 +107,10 @@ class Recordings(Handle):
         ``redact=True`` replaces player names, chat texts and the path token with stable
         placeholders when the recording stops. It stops with a message once the file
         reaches ``max_bytes``. ``mc.recording.stop()`` (or ``%mc record stop``) ends it.
+
+        Raises:
+            CaptureError: a recording is already running, or ``path`` cannot be recorded to
+                (a folder, a missing folder, an existing file without ``overwrite=True``).
         """
         if self.recording is not None and self.recording.recording:
             raise CaptureError(

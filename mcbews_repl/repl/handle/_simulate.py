@@ -154,7 +154,11 @@ class SimHandle:
     def ask(self, player: str, message: str, *, timeout: float = 10.0) -> Pending[GameText]:
         """``player`` types ``message`` into the addon's panel; the answer is the next thing
         they are shown (a ``UI chat`` callback's reply): ``await mc.sim.ask("Alex", "hi")``.
-        ``RequestTimeout`` when nothing is shown within ``timeout`` seconds."""
+
+        Raises:
+            ValueError: no player called ``player`` is in the simulated world.
+            RequestTimeout: (from the Pending) nothing was shown within ``timeout`` seconds.
+        """
         if player not in self.world.players:
             raise ValueError(f"no player {player!r} in the simulated world: {self._people()}")
 
@@ -206,6 +210,7 @@ class SimHandle:
 
     @property
     def script_errors(self) -> list[str]:
+        """Every error the addon's scripts threw so far, each its place, message and stack."""
         return self.raw.script_errors
 
     @property

@@ -80,6 +80,12 @@ class Watch(Handle):
         In a notebook with widgets it refreshes every ``every`` seconds while it is on screen
         (``.pause()``, ``.resume()``, ``.stop()``, or its button); elsewhere, or with
         ``live=False``, it is a picture taken once (a text map in a terminal).
+
+        Raises:
+            ValueError: ``every`` is not a number, or is shorter than the map's shortest
+                interval (the message gives it).
+            RuntimeError: ``live=True`` where a live map cannot show (no notebook widgets).
+            BridgeStopped: the bridge was stopped.
         """
         from ._toolkit import _in_kernel
 
@@ -149,7 +155,13 @@ class Watch(Handle):
     ) -> Pending[pd.DataFrame]:
         """Where the players are over ``seconds``: a snapshot every ``every`` seconds, as a
         DataFrame (time, seconds, player, dimension, dimensionId, x, y, z, yaw, health), one
-        row per player and snapshot. ``players`` keeps only those named."""
+        row per player and snapshot. ``players`` keeps only those named.
+
+        Raises:
+            ValueError: ``seconds`` is not a positive number, ``every`` is shorter than a
+                tick, or the two ask for more than ``MAX_TRACK_SAMPLES`` snapshots.
+            BridgeStopped: the bridge was stopped.
+        """
         self._check_running()
         if not (isinstance(seconds, int | float) and math.isfinite(seconds) and seconds > 0):
             raise ValueError(f"seconds={seconds!r}: give how long to track, e.g. seconds=10")
@@ -182,7 +194,11 @@ class Watch(Handle):
 
     def explore(self, frame: pd.DataFrame) -> Any:
         """``frame`` as a table to work with in place: a pick list per column worth choosing
-        from (player, item, kind ...), a search box, a click on a column sorts by it."""
+        from (player, item, kind ...), a search box, a click on a column sorts by it.
+
+        Raises:
+            TypeError: ``frame`` is not a pandas DataFrame.
+        """
         from ..show import table_widget
 
         if type(frame).__name__ != "DataFrame":

@@ -43,6 +43,7 @@ class World(ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
 
     @property
     def name(self) -> str:
+        """What the world is called: as renamed, else its host player's name, else ``world #id``."""
         return self._record.name
 
     @property
@@ -52,6 +53,7 @@ class World(ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
 
     @property
     def connected(self) -> bool:
+        """True while its game is connected (False once it left; it may reconnect)."""
         return self._record.connected
 
     @property
@@ -89,6 +91,11 @@ class World(ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
             self.connection.close().result(10)
 
     def simulate(self, *args: Any, **kwargs: Any) -> Pending[Any]:
+        """Not on a world: simulated worlds start from ``mc`` (``mc.simulate(worlds=N)``).
+
+        Raises:
+            TypeError: always.
+        """
         raise TypeError("simulated worlds are started from mc: mc.simulate(worlds=N)")
 
     def on_ui_chat(self, callback: UiCallback) -> UiCallback:

@@ -113,7 +113,11 @@ class McbewsRepl(Configurable):
 
     def apply_environment(self, env: Any) -> None:
         """Take settings from environment variables, except those IPython's configuration
-        set (``%config``, ``ipython_config.py``); a bad value says which variable."""
+        set (``%config``, ``ipython_config.py``).
+
+        Raises:
+            ValueError: a variable's value does not fit its setting (the message names it).
+        """
         configured = set(self.config.get(type(self).__name__, {}))
         for name, var in ENV_VARS.items():
             raw = env.get(var)

@@ -214,6 +214,9 @@ def _short_error(
 
 
 def load(shell: Any) -> None:
+    """Load the extension into ``shell``: the magics, Tab completion, the formatters, the
+    error handler, and a bridge with ``mc`` pointing at it. Loading it twice only says so;
+    if loading fails part way, what it added is taken back before the error goes on."""
     if id(shell) in _ACTIVE:
         print("mcbews_repl is already loaded; use %reload_ext mcbews_repl to restart it.")
         return
@@ -228,10 +231,13 @@ def load(shell: Any) -> None:
 
 
 def unload(shell: Any) -> None:
+    """Take back everything :func:`load` added to ``shell`` and stop its bridge (nothing
+    happens when the extension is not loaded there)."""
     ext = _ACTIVE.pop(id(shell), None)
     if ext is not None:
         ext.unload()
 
 
 def active(shell: Any) -> Extension | None:
+    """What the extension added to ``shell``, or None when it is not loaded there."""
     return _ACTIVE.get(id(shell))

@@ -52,12 +52,20 @@ class BridgeKeeper(Protocol):
 
 @magics_class
 class McMagics(ToolkitMagics, AddonMagics, WorldMagics, Magics):
+    """``%mc`` and ``%%mc``: each line's sub-command run on the extension's ``mc`` (or, with
+    ``--world NAME``, on that world's handle); ``%mc?`` lists the sub-commands."""
+
     def __init__(self, shell: InteractiveShell, extension: BridgeKeeper) -> None:
         super().__init__(shell)
         self.ext = extension
 
     @property
     def handle(self) -> AnyHandle:
+        """The handle this line talks to: the world ``--world NAME`` chose, else ``mc``.
+
+        Raises:
+            UsageError: the bridge is not running (``%mc serve`` starts it).
+        """
         if self._bound is not None:
             return self._bound  # %mc --world NAME ...: this line talks to that world
         if self.ext.mc is None:

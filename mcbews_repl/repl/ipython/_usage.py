@@ -306,7 +306,11 @@ def help_text() -> str:
     lines += [
         "",
         "Tab completes sub-commands, options, command names, players and capabilities.",
-        "Mistakes are short UsageError messages; failures from the game are short red errors.",
+        "Failures from the game are short red errors.",
+        "",
+        "Raises:",
+        "    UsageError: a mistake in the line (an unknown sub-command, a bad option or",
+        "        value), as a short message that says what to fix.",
     ]
     return "\n".join(lines)
 

@@ -42,7 +42,11 @@ def _figure(height: float, width: float = 8.0) -> Figure:
 
 
 def items_by_player(inventory: pd.DataFrame, *, top: int = TOP_ITEMS) -> Figure:
-    """A bar per item (most first), split by player: who holds how many of what."""
+    """A bar per item (most first), split by player: who holds how many of what.
+
+    Raises:
+        ValueError: ``inventory`` lacks the columns ``mc.inventory()`` gives.
+    """
     _need(inventory, ("player", "item", "amount"), "mc.inventory()")
     table = inventory.pivot_table(
         index="item", columns="player", values="amount", aggfunc="sum", fill_value=0
@@ -65,7 +69,12 @@ def items_by_player(inventory: pd.DataFrame, *, top: int = TOP_ITEMS) -> Figure:
 
 def durability(inventory: pd.DataFrame) -> Figure:
     """Every tool and piece of armour, most worn first: green, amber below half, red below
-    a fifth, as in the inventory table."""
+    a fifth, as in the inventory table.
+
+    Raises:
+        ValueError: ``inventory`` lacks the columns ``mc.inventory()`` gives, or no item in
+            it has durability.
+    """
     _need(inventory, ("player", "slot", "item", "durability"), "mc.inventory()")
     worn = inventory.dropna(subset=["durability"]).sort_values("durability", ascending=False)
     if worn.empty:
@@ -85,7 +94,11 @@ def durability(inventory: pd.DataFrame) -> Figure:
 
 def paths(track: pd.DataFrame) -> Figure:
     """Each player's path seen from above (x east, z south, north up; a dot where they
-    started, a square where they ended), and their height over the seconds tracked."""
+    started, a square where they ended), and their height over the seconds tracked.
+
+    Raises:
+        ValueError: ``track`` lacks the columns ``mc.track()`` gives, or holds no snapshots.
+    """
     _need(track, ("player", "seconds", "x", "y", "z"), "mc.track()")
     if track.empty:
         raise ValueError("the track holds no snapshots")

@@ -91,10 +91,12 @@ class _Map:
             self.bounds = fit_bounds([], box=self._terrain_box)
 
     def html(self) -> str:
+        """The latest picture as HTML: the map, its legend, the area shown and when."""
         assert self.bounds is not None
         return map_html(self.snapshot, self.bounds, self._terrain_png)
 
     def text(self) -> str:
+        """The latest picture as a map in characters, with its legend (for a terminal)."""
         assert self.bounds is not None
         return map_text(self.snapshot, self.bounds)
 
@@ -147,16 +149,20 @@ class LiveMap(_Map):
 
     @property
     def running(self) -> bool:
+        """True until ``stop()`` (or until the bridge stops); paused, it is still running."""
         return not self._stopped
 
     @property
     def paused(self) -> bool:
+        """True while paused (by ``pause()`` or the map's button): it does not look."""
         return bool(self.widget.paused)
 
     def pause(self) -> None:
+        """Stop looking for now, as the map's pause button does; ``resume()`` goes on."""
         self.widget.paused = True
 
     def resume(self) -> None:
+        """Look again every ``every`` seconds while the map is on screen."""
         self.widget.paused = False
 
     def stop(self) -> None:

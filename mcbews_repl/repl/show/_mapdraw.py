@@ -63,9 +63,11 @@ class MapPoint:
 
     @property
     def short_type(self) -> str:
+        """The type without its ``minecraft:`` prefix (``cow``)."""
         return self.type.removeprefix("minecraft:")
 
     def where(self) -> str:
+        """The position as ``x, y, z`` (whole blocks, else one decimal)."""
         return f"{_coord(self.x)}, {_coord(self.y)}, {_coord(self.z)}"
 
 
@@ -80,9 +82,11 @@ class MapSnapshot:
     note: str = ""  # why the picture may be out of date (no game, an error)
 
     def here(self) -> list[MapPoint]:
+        """The players and entities in the dimension drawn."""
         return [p for p in self.points if p.dimension == self.dimension]
 
     def elsewhere(self) -> list[MapPoint]:
+        """The players in other dimensions (the legend names them; the map cannot)."""
         return [p for p in self.points if p.kind == "player" and p.dimension != self.dimension]
 
 

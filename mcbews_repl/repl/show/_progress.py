@@ -32,6 +32,7 @@ class Bar:
         self._show("")
 
     def cancelled(self) -> None:
+        """Show the bar where it stopped, saying that nothing more will be read or sent."""
         self._show(" — cancelled, nothing more will be read or sent")
 
     def _show(self, note: str) -> None:

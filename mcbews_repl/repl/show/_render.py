@@ -100,6 +100,8 @@ def ansi(markup: str, width: int = 100, *, wrap: bool = True) -> str:
 def command_html(
     command: str, ok: bool, status_code: int, message: str, extra: dict[str, Any]
 ) -> str:
+    """A command's result as HTML: a tick or a cross, the command, its status code, the
+    game's message and any other fields it answered."""
     colour = _OK if ok else _FAIL
     mark = "✔" if ok else "✘"
     return (
@@ -116,6 +118,7 @@ def command_html(
 def command_text(
     command: str, ok: bool, status_code: int, message: str, extra: dict[str, Any]
 ) -> str:
+    """A command's result as coloured terminal text, the same parts as :func:`command_html`."""
     colour, mark = ("green", "✔") if ok else ("red", "✘")
     lines = [f"[bold {colour}]{mark} /{plain_markup(command)}[/] [dim]status {status_code}[/]"]
     lines += [f"  {game_markup(message)}"] if message else []
@@ -135,6 +138,7 @@ def card_html(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -
 
 
 def card_text(title: str, subtitle: str, fields: Iterable[tuple[str, object]]) -> str:
+    """A card as coloured terminal text: the title and subtitle, then a line per field."""
     lines = [f"[bold cyan]{game_markup(title)}[/]  [dim]{plain_markup(subtitle)}[/]"]
     lines += [f"  [bold]{plain_markup(k)}[/]: {game_markup(v)}" for k, v in fields]
     return ansi("\n".join(lines))
@@ -145,8 +149,10 @@ class GameText(str):
 
 
 def game_text_html(text: GameText) -> str:
+    """Game text as HTML, its ``§`` codes shown as the colours the player sees."""
     return f"<div>{to_html(str(text))}</div>"
 
 
 def game_text_text(text: GameText) -> str:
+    """Game text as coloured terminal text, its ``§`` codes turned into colours."""
     return ansi(game_markup(str(text)), wrap=False)

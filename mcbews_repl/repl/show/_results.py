@@ -202,4 +202,5 @@ def result_html(result: CallResult) -> str:
 
 
 def result_text(result: CallResult) -> str:
+    """The answer as terminal text: its capability's card or table, else a JSON tree."""
     return _shown(result, 1, tree_text)

@@ -78,6 +78,7 @@ class Status:
         limits: list[tuple[str, str]] | None = None,
         worlds: list[dict[str, Any]] | None = None,
     ) -> Status:
+        """The status of ``bridge`` now: its games, what is pending, its latest events."""
         games = [] if stopped else bridge.connections
         connections: list[dict[str, Any]] = [
             {
@@ -100,6 +101,7 @@ class Status:
 
     @property
     def headline(self) -> str:
+        """One line: ``stopped``, or where it listens and how many games are connected."""
         if self.stopped:
             return "stopped"
         games = len(self.connections)

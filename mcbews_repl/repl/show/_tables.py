@@ -79,6 +79,8 @@ class PlayerSnapshot:
     data: dict[str, Any] = field(repr=False)
 
     def row(self) -> dict[str, Any]:
+        """The player as one table row: name, id, where, facing, health, game mode, level,
+        xp, selected slot, sneaking, sleeping and tags (a column each, as ``mc.players()``)."""
         d = self.data
         loc, rot = d.get("location") or {}, d.get("rotation") or {}
         health, xp = d.get("health") or {}, d.get("xp") or {}
@@ -111,6 +113,7 @@ class PlayerSnapshot:
         return f"{r['gameMode'] or 'in a game mode not told'} in {where}"
 
     def card_fields(self) -> list[tuple[str, object]]:
+        """The (label, value) rows the player's card shows."""
         r = self.row()
         where = f"{r['x']:.1f}, {r['y']:.1f}, {r['z']:.1f}" if r["x"] is not None else "?"
         return [
@@ -125,6 +128,7 @@ class PlayerSnapshot:
         ]
 
     def to_series(self) -> pd.Series[Any]:
+        """:meth:`row` as a pandas Series named after the player."""
         with needs():
             import pandas as pd
 
@@ -135,10 +139,13 @@ class PlayerSnapshot:
 
 
 def player_rows(result: Mapping[str, Any]) -> list[PlayerSnapshot]:
+    """A player snapshot answer (one player, or a ``players`` list): a snapshot each."""
     return [PlayerSnapshot(str(p.get("name", "?")), p) for p in _players(result)]
 
 
 def players_frame(result: Mapping[str, Any]) -> pd.DataFrame:
+    """A player snapshot answer as a DataFrame: a row per player, as
+    :meth:`PlayerSnapshot.row` gives it."""
     with needs():
         import pandas as pd
 
@@ -196,6 +203,8 @@ def inventory_frame(result: Mapping[str, Any], *, raw: bool = False) -> pd.DataF
 
 
 def caps_frame(result: Mapping[str, Any]) -> pd.DataFrame:
+    """The addon's capability list as a DataFrame: name, description and params, and a
+    ``kind`` column (shipped or prototype) once a prototype is among them."""
     with needs():
         import pandas as pd
 

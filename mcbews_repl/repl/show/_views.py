@@ -319,7 +319,11 @@ def world_view(view: str) -> str:
 
 
 def tag(frame: pd.DataFrame, view: str) -> pd.DataFrame:
-    """Mark ``frame`` to show through the view named ``view`` (as long as its columns stay)."""
+    """Mark ``frame`` to show through the view named ``view`` (as long as its columns stay).
+
+    Raises:
+        ValueError: no view is called ``view``.
+    """
     if view not in VIEWS:
         raise ValueError(f"no view named {view!r}; one of {', '.join(VIEWS)}")
     frame.attrs[VIEW_KEY] = view

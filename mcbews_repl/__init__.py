@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .exceptions import (
     AddressInUse,
@@ -20,6 +19,7 @@ from .exceptions import (
     RequestTimeout,
     WhichWorld,
 )
+from .lazy import lazy_names
 
 if TYPE_CHECKING:  # what the names below resolve to, for type checkers and editors
     from .gateway import Bridge, CommandResult, GameConnection, LogEntry, Settings, UiChat, serve
@@ -30,15 +30,15 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers and edit
 # of the package (``mcbews_repl.sansio``, the protocol core) loads no asyncio, websockets,
 # QuickJS or simulated world, and ``%load_ext`` pays only for what the extension needs.
 _LAZY = {
-    "Bridge": "gateway",
-    "CommandResult": "gateway",
-    "GameConnection": "gateway",
-    "LogEntry": "gateway",
-    "Settings": "gateway",
-    "UiChat": "gateway",
-    "serve": "gateway",
-    "start": "repl.handle",  # scripts: the notebook's mc handle on a thread of its own
-    "__version__": "version",
+    "Bridge": ".gateway",
+    "CommandResult": ".gateway",
+    "GameConnection": ".gateway",
+    "LogEntry": ".gateway",
+    "Settings": ".gateway",
+    "UiChat": ".gateway",
+    "serve": ".gateway",
+    "start": ".repl.handle",  # scripts: the notebook's mc handle on a thread of its own
+    "__version__": ".version",
 }
 
 __all__ = [
@@ -81,14 +81,4 @@ def unload_ipython_extension(ipython: object) -> None:
     unload(ipython)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mcbews_repl' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # later lookups find it without coming here
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

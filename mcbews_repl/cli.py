@@ -14,6 +14,7 @@ from .cleantext import clean_text
 from .exceptions import MissingDependency, PackError
 from .gametext import strip_codes, to_ansi
 from .sansio import (
+    BRIDGE_PLAYER,
     BridgeProtocol,
     Channel,
     command_frame_bytes,
@@ -21,7 +22,6 @@ from .sansio import (
     format_chunk,
     split_payload,
 )
-from .sansio.wire import BRIDGE_PLAYER
 from .vocabulary import Capability, ChatType
 
 __all__ = ["main"]

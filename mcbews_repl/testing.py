@@ -14,9 +14,15 @@ recorded one. :class:`ReplayGame` alone plays a recorded game against any bridge
 
 from __future__ import annotations
 
-from .capture.drive import Difference, ReplayReport, replay_capture
-from .capture.records import Capture, read_capture
-from .capture.replay import ReplayGame, ReplaySummary
+from .capture import (
+    Capture,
+    Difference,
+    ReplayGame,
+    ReplayReport,
+    ReplaySummary,
+    read_capture,
+    replay_capture,
+)
 
 __all__ = [
     "Capture",

@@ -62,7 +62,12 @@ def test_sansio_is_pure() -> None:
 
 
 # The house's single sources the core may share: each is standard library only itself.
-STDLIB_LEAVES = {"mcbews_repl.exceptions", "mcbews_repl.limits", "mcbews_repl.vocabulary"}
+STDLIB_LEAVES = {
+    "mcbews_repl.exceptions",
+    "mcbews_repl.lazy",
+    "mcbews_repl.limits",
+    "mcbews_repl.vocabulary",
+}
 
 
 def outside_the_standard_library(names: set[str], inside: str) -> set[str]:
@@ -360,3 +365,104 @@ def test_the_circle_checker_counts_type_only_imports(tmp_path: Path) -> None:
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import thing\n"
     )
     assert cycles(every_import_graph(pkg)) == [["pkg.a", "pkg.b"]]
+
+
+# --- packages reached through their faces --------------------------------------------------
+# One package of mcbews_repl reaches another only through that package's ``__init__`` (its
+# API, docs/architecture.md "The API"), at module level and inside functions, type-only
+# imports too; a heavy part is a name the face resolves on first use (mcbews_repl/lazy.py),
+# not a reason to reach into a module. In repl/, which has no API of its own, each wing's
+# ``__init__`` is the face. The honest exceptions, each with its reason:
+PACKAGES = ("addon", "capture", "doctor", "gateway", "repl", "sansio", "sim", "toolkit")
+AROUND_THE_FACE = {
+    ("mcbews_repl.cli", "mcbews_repl.doctor.cli"): "a package's own command line, reached "
+    "by `mcbews-repl doctor` only when it runs; not part of the doctor's API",
+    ("mcbews_repl.cli", "mcbews_repl.capture.cli"): "a package's own command line, reached "
+    "by `mcbews-repl redact`/`replay` only when they run; not part of the capture's API",
+}
+
+
+def package_of(name: str) -> str | None:
+    """The package of mcbews_repl a module belongs to, or None (a top-level module)."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in PACKAGES else None
+
+
+def face_of(name: str) -> str:
+    """The ``__init__`` through which other packages reach ``name``: its package's, or in
+    repl/ its wing's (repl's own modules, ``runtime``, ``charts`` ..., are each their own)."""
+    package = package_of(name)
+    if package == "repl":
+        wing = place_in_repl(name)
+        return f"{REPL}.{wing}" if wing in WINGS else name
+    return f"mcbews_repl.{package}"
+
+
+def between_packages(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Each import (importer, imported module) from one package, or a top-level module,
+    into another package."""
+    return sorted(
+        (module, target)
+        for module, targets in graph.items()
+        for target in targets
+        if package_of(target) not in (None, package_of(module))
+    )
+
+
+def around_package_faces(graph: dict[str, set[str]]) -> list[str]:
+    """Each import into another package that names one of its modules instead of its face,
+    and is not listed in ``AROUND_THE_FACE``."""
+    return [
+        f"{module} -> {target}"
+        for module, target in between_packages(graph)
+        if target != face_of(target) and (module, target) not in AROUND_THE_FACE
+    ]
+
+
+def test_packages_reach_each_other_only_through_their_faces() -> None:
+    assert around_package_faces(every_import_graph(PACKAGE)) == []
+
+
+def test_every_listed_exception_is_still_an_import() -> None:
+    graph = every_import_graph(PACKAGE)
+    assert [pair for pair in AROUND_THE_FACE if pair[1] not in graph[pair[0]]] == []
+
+
+def test_the_face_rule_sees_an_import_around_a_face(tmp_path: Path) -> None:
+    root = tmp_path / "mcbews_repl"
+    for package in ("sansio", "toolkit", "capture"):
+        (root / package).mkdir(parents=True)
+        (root / package / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "sansio" / "wire.py").write_text("NAME = 1\n")
+    (root / "toolkit" / "ok.py").write_text("from ..sansio import NAME\n")
+    (root / "toolkit" / "top.py").write_text("from ..sansio.wire import NAME\n")
+    (root / "capture" / "late.py").write_text("def f():\n    from ..sansio import wire\n")
+    (root / "capture" / "typed.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import mcbews_repl.sansio.wire\n"
+    )
+    assert around_package_faces(every_import_graph(root)) == [
+        "mcbews_repl.capture.late -> mcbews_repl.sansio.wire",
+        "mcbews_repl.capture.typed -> mcbews_repl.sansio.wire",
+        "mcbews_repl.toolkit.top -> mcbews_repl.sansio.wire",
+    ]
+    # repl/'s faces are its wings; the listed exceptions pass
+    assert around_package_faces({"mcbews_repl": {f"{REPL}.handle", f"{REPL}.charts"}}) == []
+    assert around_package_faces({"mcbews_repl": {f"{REPL}.handle._core"}}) != []
+    assert around_package_faces({a: {b} for a, b in AROUND_THE_FACE}) == []
+
+
+def test_capture_plays_the_game_side_only_with_the_sims_client() -> None:
+    # The replay stands where the game stands, so it speaks with the simulated world's game
+    # side (its client and ws:encrypt half, written apart from sansio and gateway); no other
+    # part of capture uses the sim, and the sim uses nothing of capture.
+    graph = every_import_graph(PACKAGE)
+    users = {m for m, targets in graph.items() if package_of(m) == "capture"
+             and any(package_of(t) == "sim" for t in targets)}  # fmt: skip
+    assert users == {"mcbews_repl.capture.replay"}
+    assert graph["mcbews_repl.capture.replay"] & {m for m in graph if package_of(m) == "sim"} == {
+        "mcbews_repl.sim"
+    }
+    assert not any(
+        package_of(t) == "capture" for m, ts in graph.items() if package_of(m) == "sim" for t in ts
+    )

@@ -35,6 +35,7 @@ PACKAGES = (
     "mcbews_repl.gametext",
     "mcbews_repl.gateway",
     "mcbews_repl.lab",
+    "mcbews_repl.lazy",
     "mcbews_repl.limits",
     "mcbews_repl.optional",
     "mcbews_repl.repl",

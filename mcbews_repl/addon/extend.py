@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..exceptions import PackError
-from . import PACKS, PackName, _check, _held_open, _replace_file, bundle_path
 from .checks import require_valid
+from .shipped import PACKS, PackName, _check, _held_open, _replace_file, bundle_path
 
 __all__ = [
     "KnownFolder",

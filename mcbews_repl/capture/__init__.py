@@ -8,19 +8,45 @@ capture = read_capture("session.jsonl")
 
 from __future__ import annotations
 
-from .recorder import Recorder, game_facts, start_recording
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
+from .recorder import STOPPED_ON_REQUEST, Recorder, game_facts, size_text, start_recording
 from .records import CallRecord, Capture, EndRecord, FrameRecord, Header, read_capture
 from .redact import redact
 
+if TYPE_CHECKING:
+    from .drive import Difference, ReplayReport, replay_capture
+    from .replay import ReplayGame, ReplaySummary
+
+# The replay plays the game's side with the simulated world's client: it (and the drive that
+# runs it) loads when first named, so recording (the doctor, say) does not load the sim.
+_LAZY = {
+    "Difference": ".drive",
+    "ReplayReport": ".drive",
+    "replay_capture": ".drive",
+    "ReplayGame": ".replay",
+    "ReplaySummary": ".replay",
+}
+
 __all__ = [
+    "STOPPED_ON_REQUEST",
     "CallRecord",
     "Capture",
+    "Difference",
     "EndRecord",
     "FrameRecord",
     "Header",
     "Recorder",
+    "ReplayGame",
+    "ReplayReport",
+    "ReplaySummary",
     "game_facts",
     "read_capture",
     "redact",
+    "replay_capture",
+    "size_text",
     "start_recording",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..exceptions import McbewsError
-from ..gateway import Bridge, GameConnection, UiChat, serve
-from ..gateway.observer import command_reply, failure
+from ..gateway import Bridge, GameConnection, UiChat, command_reply, failure, serve
 from ..vocabulary import EventKind
 from .records import CallRecord, Capture, read_capture
 from .replay import ReplayGame, ReplaySummary

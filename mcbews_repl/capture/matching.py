@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..sansio.wire import (
+from ..sansio import (
     ASK_COMMAND,
     BRIDGE_REQUEST_EVENT,
     EMPTY_REPLY,

@@ -23,8 +23,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from ..exceptions import CaptureError
-from ..gateway import Bridge, GameConnection
-from ..gateway.observer import Direction, Outcome
+from ..gateway import Bridge, Direction, GameConnection, Outcome
 from ..limits import (
     CAPTURE_FRAME_MAX_BYTES,
     CAPTURE_LINE_MAX_BYTES,

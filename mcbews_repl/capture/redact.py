@@ -23,9 +23,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..sansio.chunks import Channel, ChunkError, format_chunk, parse_chunk, split_payload
-from ..sansio.jsonwire import dumps_wire
-from ..sansio.wire import BRIDGE_PLAYER, TEXT_RESPONSE_EVENT
+from ..sansio import (
+    BRIDGE_PLAYER,
+    TEXT_RESPONSE_EVENT,
+    Channel,
+    ChunkError,
+    dumps_wire,
+    format_chunk,
+    parse_chunk,
+    split_payload,
+)
 from ..vocabulary import SPOKEN_CHAT_TYPES, EventKind
 from .records import CallRecord, Capture, FrameRecord, Record
 from .redact_pull import PageStreams, redact_ask

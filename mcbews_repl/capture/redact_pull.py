@@ -18,9 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..sansio.jsonwire import dumps_wire, utf8_len
-from ..sansio.pull import Page, PageKind, decode_reply, format_page, split_pages
-from ..sansio.wire import ASK_COMMAND, PULL_COMMAND, PULL_PAGE_BYTES
+from ..sansio import (
+    ASK_COMMAND,
+    PULL_COMMAND,
+    PULL_PAGE_BYTES,
+    Page,
+    PageKind,
+    decode_reply,
+    dumps_wire,
+    format_page,
+    split_pages,
+    utf8_len,
+)
 from .records import FrameRecord
 
 __all__ = ["PageStream", "PageStreams", "redact_ask"]

@@ -27,12 +27,13 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from ..sansio.wire import CANCEL_EVENT, EMPTY_REPLY, POLL_COMMAND
-from ..sim.client import dial, hang_up
-from ..sim.wsencrypt import (
+from ..sansio import CANCEL_EVENT, EMPTY_REPLY, POLL_COMMAND
+from ..sim import (
     GameCipher,
     HandshakeRefused,
     accept_key_exchange,
+    dial,
+    hang_up,
     parse_enable_encryption,
 )
 from .matching import RequestKey, key_of

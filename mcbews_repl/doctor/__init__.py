@@ -13,6 +13,7 @@ from .checks import CHECK_NAMES, Doctor, Waits
 from .probe import PROBE_WARNING
 from .report import GLYPHS, Check, DoctorReport, Verdict
 from .run import captures_folder, default_capture_path, run_doctor
+from .view import report_html, report_text
 
 __all__ = [
     "CHECK_NAMES",
@@ -25,5 +26,7 @@ __all__ = [
     "Waits",
     "captures_folder",
     "default_capture_path",
+    "report_html",
+    "report_text",
     "run_doctor",
 ]

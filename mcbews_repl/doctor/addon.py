@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..exceptions import CapabilityError, CommandFailed, RequestTimeout
-from ..gateway import CommandResult, GameConnection
-from ..gateway.transport import describe_transport
-from ..sansio.wire import NONE_REPLY, PULL_COMMAND
+from ..gateway import CommandResult, GameConnection, describe_transport
+from ..sansio import NONE_REPLY, PULL_COMMAND
 from ..vocabulary import Capability
 from .report import Check
 

@@ -22,9 +22,13 @@ from typing import Any
 
 from ..exceptions import GameDisconnected, NotConnected, RequestTimeout
 from ..gateway import GameConnection
-from ..sansio import CommandResponse, command_frame_bytes
-from ..sansio.jsonwire import utf8_len
-from ..sansio.wire import COMMAND_FRAME_BUDGET_BYTES, COMMAND_LINE_BUDGET_BYTES
+from ..sansio import (
+    COMMAND_FRAME_BUDGET_BYTES,
+    COMMAND_LINE_BUDGET_BYTES,
+    CommandResponse,
+    command_frame_bytes,
+    utf8_len,
+)
 from .report import Verdict
 
 __all__ = ["PROBE_WARNING", "Found", "probe_limits"]

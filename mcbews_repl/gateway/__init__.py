@@ -9,20 +9,38 @@ async with mcbews_repl.serve(port=0) as mc:
 from __future__ import annotations
 
 from .connection import GameConnection
+from .delivery import Progress
 from .eventlog import EventLog, LogEntry
+from .game_calls import GameCalls, check_command, check_send_text, same_call
+from .observer import Direction, Outcome, command_reply, failure
 from .results import CommandResult, TextSender, UiChat
+from .scope import CallScope, run_in_scope
 from .server import Bridge, UiChatCallback, serve
-from .settings import Settings
+from .settings import EncryptPolicy, Settings
+from .transport import describe_transport
 
 __all__ = [
     "Bridge",
+    "CallScope",
     "CommandResult",
+    "Direction",
+    "EncryptPolicy",
     "EventLog",
+    "GameCalls",
     "GameConnection",
     "LogEntry",
+    "Outcome",
+    "Progress",
     "Settings",
     "TextSender",
     "UiChat",
     "UiChatCallback",
+    "check_command",
+    "check_send_text",
+    "command_reply",
+    "describe_transport",
+    "failure",
+    "run_in_scope",
+    "same_call",
     "serve",
 ]

@@ -40,7 +40,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 from ..limits import HANDSHAKES_DELAYED_MAX
-from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
+from ..sansio import ENCRYPT_SUBPROTOCOL
 from ..vocabulary import EventKind
 from .budgets import HandshakeThrottle, ProvenAddresses, SharedBudget
 from .eventlog import EventLog

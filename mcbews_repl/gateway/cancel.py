@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from ..exceptions import McbewsError
 from ..limits import CANCEL_NOTICE_TIMEOUT_SECONDS
-from ..sansio.cancel import CANCEL_ID, encode_cancel
+from ..sansio import CANCEL_ID, encode_cancel
 from .results import CommandResult
 from .scope import in_no_scope
 

@@ -27,9 +27,14 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
 from ..exceptions import McbewsError, RequestTimeout
-from ..sansio import BridgeProtocol, CommandResponse, GameError, encode_command
-from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
-from ..sansio.handshake import State
+from ..sansio import (
+    ENCRYPT_SUBPROTOCOL,
+    BridgeProtocol,
+    CommandResponse,
+    GameError,
+    State,
+    encode_command,
+)
 from ..vocabulary import Capability, EventKind
 from .calls import CapabilityCalls
 from .cancel import CancelNotices

@@ -12,13 +12,14 @@ import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from ..sansio import encode_text_response, split_text
-from ..sansio.connection import short_id
-from ..sansio.wire import (
+from ..sansio import (
     BUFFER_TTL_SECONDS,
     COMMAND_FRAME_BUDGET_BYTES,
     COMMAND_LINE_BUDGET_BYTES,
     MAX_CHUNKS_PER_MESSAGE,
+    encode_text_response,
+    short_id,
+    split_text,
 )
 from .results import CommandResult
 

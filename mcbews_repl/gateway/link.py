@@ -16,7 +16,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
 from ..exceptions import GameDisconnected, NotConnected
-from ..sansio.handshake import State
+from ..sansio import State
 from .encryption import SessionCipher
 from .observer import Direction, Observers, Watched
 from .writer import FrameWriter

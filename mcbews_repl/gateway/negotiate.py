@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from websockets.asyncio.server import ServerConnection
 
-from ..sansio.encrypt import HandshakeForm
-from ..sansio.handshake import (
+from ..sansio import (
     EncryptHandshake,
     HandshakeFailed,
+    HandshakeForm,
     HandshakeStep,
     KeyNeeded,
     handshake_forms,

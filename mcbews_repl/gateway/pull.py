@@ -19,16 +19,11 @@ from typing import Any
 
 from .. import limits
 from ..exceptions import CapabilityError, CommandFailed, McbewsError, RequestTimeout
-from ..sansio import CapabilityResult, UiChatMessage
-from ..sansio.bridge import (
+from ..sansio import (
     MALFORMED_RESPONSE,
     UI_CHAT_MAX_BYTES,
-    interpret_bridge_answer,
-    interpret_ui_chat,
-)
-from ..sansio.connection import short_id
-from ..sansio.pull import (
     UI_MAX_PAGES,
+    CapabilityResult,
     Empty,
     NotKept,
     Page,
@@ -37,11 +32,15 @@ from ..sansio.pull import (
     PullReply,
     PullRequest,
     ReplyRejected,
+    UiChatMessage,
     Wait,
     decode_reply,
     encode_poll,
     encode_pull,
     encode_pull_request,
+    interpret_bridge_answer,
+    interpret_ui_chat,
+    short_id,
 )
 from ..vocabulary import EventKind
 from .calls import failure_fields

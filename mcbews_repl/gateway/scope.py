@@ -62,7 +62,11 @@ class CallScope:
         )
 
     def check(self) -> None:
-        """Raise CancelledError if the call was cancelled: nothing more may be sent for it."""
+        """Return if the call may go on; nothing more may be sent for a cancelled one.
+
+        Raises:
+            asyncio.CancelledError: the call was cancelled (or its task is being cancelled).
+        """
         if self.cancelled or (self.task is not None and self.task.cancelling()):
             raise asyncio.CancelledError(f"{self.label or 'the call'} was cancelled")
 

@@ -27,7 +27,7 @@ from websockets.typing import Subprotocol
 
 from ..exceptions import AddressInUse, NotConnected, RequestTimeout, wrong_type
 from ..limits import ACCEPT_BACKLOG, READ_LIMIT_FACTOR
-from ..sansio.encrypt import ENCRYPT_SUBPROTOCOL
+from ..sansio import ENCRYPT_SUBPROTOCOL
 from ..vocabulary import EventKind
 from .admission import Admission, redacting_logger
 from .connection import GameConnection

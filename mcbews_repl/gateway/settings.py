@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .. import limits
-from ..sansio.wire import (
+from ..sansio import (
     DEFAULT_TIMEOUT_SECONDS,
     MAX_FRAME_BYTES,
     MAX_IN_FLIGHT_COMMANDS,

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any, Generic, TypeVar
 
 from ..exceptions import CallInterrupted
-from ..gateway.scope import CallScope, run_in_scope
+from ..gateway import CallScope, run_in_scope
 from ..limits import CANCEL_CONFIRM_SECONDS
 from .interrupts import watching
 

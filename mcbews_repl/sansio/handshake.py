@@ -91,6 +91,9 @@ def handshake_forms(setting: str) -> tuple[HandshakeForm, ...]:
     only knows the ``enableencryption`` command (docs/protocol.md, "Encryption"). Only a
     refusal moves on: a late answer after a timeout would leave the game on a key the
     bridge had given up on.
+
+    Raises:
+        ValueError: ``setting`` is not ``"auto"``, ``"ws:encrypt"`` or ``"command"``.
     """
     if setting == "auto":
         return ("ws:encrypt", "command")

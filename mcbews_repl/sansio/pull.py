@@ -186,8 +186,11 @@ def encode_pull_request(
     budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
     frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
 ) -> PullRequest:
-    """The ask line when it fits, else ``scriptevent mcbews:pull_req {...}``; raises
-    :class:`FrameTooLarge` when neither fits."""
+    """The ask line when it fits, else ``scriptevent mcbews:pull_req {...}``.
+
+    Raises:
+        FrameTooLarge: neither line fits the command line and frame budgets.
+    """
     budgets = {"budget_bytes": budget_bytes, "frame_budget_bytes": frame_budget_bytes}
     ask = encode_ask(request_id, capability, payload, **budgets)
     if ask is not None:
@@ -203,7 +206,12 @@ def encode_pull_request(
 
 
 def encode_pull(message_id: str, page: int = 1) -> str:
-    """``mcbews:pull <id> <page>``: one page of a kept answer or UI chat message."""
+    """``mcbews:pull <id> <page>``: one page of a kept answer or UI chat message.
+
+    Raises:
+        ValueError: ``message_id`` is not 1 to 64 letters and digits, or ``page`` is out of
+            range.
+    """
     if not _ID.fullmatch(message_id):
         raise ValueError(f"a pull id must be 1-{MAX_MESSAGE_ID_CHARS} letters and digits")
     if not 1 <= page <= MAX_PAGES:
@@ -221,7 +229,11 @@ def encode_poll() -> str:
 
 def split_pages(text: str, page_bytes: int = PULL_PAGE_BYTES) -> list[str]:
     """Cut ``text`` on code points into pages of at most ``page_bytes`` UTF-8 bytes each,
-    as the addon does (an empty text is one empty page)."""
+    as the addon does (an empty text is one empty page).
+
+    Raises:
+        ValueError: ``page_bytes`` is below 4 (one code point takes up to 4 bytes).
+    """
     if page_bytes < 4:
         raise ValueError("page_bytes must be at least 4: one code point takes up to 4 bytes")
     if text.isascii():
@@ -350,7 +362,11 @@ class PageSet:
         return self.total is not None and len(self._pages) == self.total
 
     def text(self) -> str:
-        """The whole text; raises ``ValueError`` while pages are missing."""
+        """The whole text.
+
+        Raises:
+            ValueError: pages are still missing.
+        """
         if not self.complete:
             raise ValueError(f"pages {self.missing()[:8]} of {self.message_id} are missing")
         return "".join(self._pages[i] for i in range(1, len(self._pages) + 1))

@@ -15,24 +15,34 @@ shapes) come from its own evidence corpus, ``sim/evidence/`` (see ``facts``).
 from __future__ import annotations
 
 from .cli import cli_main
+from .client import dial, hang_up
 from .commands import CommandOutcome, Interpreter
 from .defaults import default_world, make_player
 from .model import ChatLine, Enchantment, Entity, ItemStack, Objective, Player, Vec3, WorldState
-from .simworld import SimWorld
+from .simworld import Edition, Pack, SimWorld
+from .wsencrypt import GameCipher, HandshakeRefused, accept_key_exchange, parse_enable_encryption
 
 __all__ = [
     "ChatLine",
     "CommandOutcome",
+    "Edition",
     "Enchantment",
     "Entity",
+    "GameCipher",
+    "HandshakeRefused",
     "Interpreter",
     "ItemStack",
     "Objective",
+    "Pack",
     "Player",
     "SimWorld",
     "Vec3",
     "WorldState",
+    "accept_key_exchange",
     "cli_main",
     "default_world",
+    "dial",
+    "hang_up",
     "make_player",
+    "parse_enable_encryption",
 ]

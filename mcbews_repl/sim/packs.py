@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..addon.checks import imports_of, pack_files, pack_problems, script_entry
+from ..addon import imports_of, pack_files, pack_problems, script_entry
 from ..exceptions import PackError
 from .cmdtypes import CommandOutcome, Context, Handler
 from .facts import EXECUTION_FAIL, text

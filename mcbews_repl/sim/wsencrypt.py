@@ -101,7 +101,12 @@ def accept_key_exchange(
     """Our base64 SPKI public key to answer with, and the session's cipher streams.
 
     A fresh key pair per handshake, as the game makes; ``private_key`` is for
-    known-answer tests."""
+    known-answer tests.
+
+    Raises:
+        HandshakeRefused: the mode is not one the game supports, or the salt or the
+            bridge's public key is not valid.
+    """
     feedback = _MODES.get(mode if isinstance(mode, str) else "")
     if feedback is None:
         raise HandshakeRefused(f"unsupported encryption mode {mode!r}")

@@ -13,13 +13,18 @@ await tools.call("entities", entity_type="minecraft:cow", limit=5)   # never rai
 ```
 
 Nothing here imports IPython or pandas at module level; ``to_dataframe()`` imports pandas.
-``read_blocks`` returns a ``BlockRegion`` (``toolkit.region``, which needs numpy).
+``read_blocks`` returns a ``BlockRegion``, which needs numpy: it and its pictures load when
+first named.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
 from .answers import (
     Ack,
+    Answer,
     BlockCheck,
     EntityList,
     ItemCount,
@@ -32,20 +37,41 @@ from .answers import (
     TagList,
     TestFor,
 )
-from .blocks import read_blocks
+from .blocks import read_blocks, split_box
+from .boxes import Box
+from .catalogue import CATALOGUE
 from .context import ChatContexts, ContextBundle
+from .live import LiveEvents
 from .tools import Tools
 from .webhook import EventForwarder, sign, verify_signature
 from .world import Scoreboard, WorldQueries
 
+if TYPE_CHECKING:
+    from .region import BlockRegion
+    from .regionplot import picture_png, shown_figure, surface_png
+
+# The region and its pictures need numpy (and matplotlib): they load when first named, so
+# the toolkit (and %load_ext, which uses it) loads without them.
+_LAZY = {
+    "BlockRegion": ".region",
+    "picture_png": ".regionplot",
+    "shown_figure": ".regionplot",
+    "surface_png": ".regionplot",
+}
+
 __all__ = [
+    "CATALOGUE",
     "Ack",
+    "Answer",
     "BlockCheck",
+    "BlockRegion",
+    "Box",
     "ChatContexts",
     "ContextBundle",
     "EntityList",
     "EventForwarder",
     "ItemCount",
+    "LiveEvents",
     "ObjectiveList",
     "ObjectiveScores",
     "RegionScan",
@@ -57,7 +83,13 @@ __all__ = [
     "TestFor",
     "Tools",
     "WorldQueries",
+    "picture_png",
     "read_blocks",
+    "shown_figure",
     "sign",
+    "split_box",
+    "surface_png",
     "verify_signature",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..exceptions import CapabilityError, InvalidArgument, RequestTimeout
 from ..optional import needs
-from ..sansio.wire import (
+from ..sansio import (
     DEFAULT_TIMEOUT_SECONDS,
     MAX_CHUNKS_PER_MESSAGE,
     MAX_MESSAGE_BYTES,

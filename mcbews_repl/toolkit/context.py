@@ -19,7 +19,7 @@ from typing import Any
 
 from ..exceptions import McbewsError
 from ..gateway import Bridge, LogEntry
-from ..sansio.wire import BRIDGE_PLAYER
+from ..sansio import BRIDGE_PLAYER
 from ..vocabulary import CHAT_KINDS, Capability
 
 __all__ = ["CONTEXT_CAPACITY", "CONTEXT_TTL_SECONDS", "ChatContexts", "ContextBundle"]

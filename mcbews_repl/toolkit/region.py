@@ -58,7 +58,11 @@ class BlockRegion:
         return int(self.ids.size)
 
     def block(self, x: int, y: int, z: int) -> str:
-        """The block id at world position x, y, z (inside the box)."""
+        """The block id at world position x, y, z (inside the box).
+
+        Raises:
+            IndexError: the position is outside the region.
+        """
         ox, oy, oz = self.origin
         if not all(
             0 <= v - o < s for v, o, s in zip((x, y, z), self.origin, self.size, strict=True)
@@ -95,7 +99,12 @@ class BlockRegion:
     def to_frame(self, *, states: bool | None = None) -> pd.DataFrame:
         """One row per block: x, y, z (world coordinates), ``block`` (the short name) and
         ``blockId`` (the full id), and ``states`` (a dict) when the read asked for them.
-        Rows go x fastest, then z, then y."""
+        Rows go x fastest, then z, then y.
+
+        Raises:
+            ValueError: ``states=True`` for a region read without states.
+            MissingDependency: pandas is not installed.
+        """
         with needs():
             import pandas as pd
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...addon import PackName
-from ...addon.extend import (
+from ...addon import (
+    PackName,
     development_folders,
     export_with_prototypes,
     where_games_keep_them,

@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from ...gateway import CommandResult
-from ...gateway.delivery import Progress
-from ...gateway.game_calls import GameCalls, check_command, check_send_text, same_call
+from ...gateway import CommandResult, GameCalls, Progress, check_command, check_send_text, same_call
 from ...vocabulary import Capability
 from ..runtime import Pending
 from ..show import (
@@ -34,7 +32,7 @@ from ._worlds import call_text
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ...toolkit.live import LiveEvents
+    from ...toolkit import LiveEvents
 
 __all__ = ["Calls"]
 

@@ -14,8 +14,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ...sim import SimWorld, Vec3, default_world, make_player
-from ...sim.model import ItemStack, WorldState
+from ...sim import ItemStack, SimWorld, Vec3, WorldState, default_world, make_player
 from ..runtime import Pending
 from ._core import Core, Handle
 from ._each import Each

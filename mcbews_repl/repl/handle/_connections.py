@@ -14,9 +14,16 @@ from typing import Any, TypeVar
 
 from ...cleantext import clean_text
 from ...exceptions import NotConnected
-from ...gateway import Bridge, CommandResult, GameConnection
-from ...gateway.delivery import Progress
-from ...gateway.game_calls import GameCalls, check_command, check_send_text, same_call
+from ...gateway import (
+    Bridge,
+    CommandResult,
+    GameCalls,
+    GameConnection,
+    Progress,
+    check_command,
+    check_send_text,
+    same_call,
+)
 from ..runtime import Pending
 from ..show import CallResult
 

@@ -15,8 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...exceptions import AddressInUse
-from ...gateway import Bridge, serve
-from ...gateway.settings import EncryptPolicy
+from ...gateway import Bridge, EncryptPolicy, serve
 from ..runtime import Runtime
 from ._minecraft import Minecraft
 

@@ -13,8 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from ...capture import Recorder, start_recording
-from ...capture.recorder import STOPPED_ON_REQUEST, size_text
+from ...capture import STOPPED_ON_REQUEST, Recorder, size_text, start_recording
 from ...exceptions import CaptureError
 from ...limits import CAPTURE_MAX_BYTES
 from ..runtime import Runtime

@@ -21,10 +21,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...cleantext import clean_text
 from ...exceptions import RequestTimeout, wrong_type
-from ...sim import SimWorld, Vec3, default_world, make_player
-from ...sim.commands import CommandOutcome
-from ...sim.model import WorldState
-from ...sim.simworld import Edition, Pack
+from ...sim import (
+    CommandOutcome,
+    Edition,
+    Pack,
+    SimWorld,
+    Vec3,
+    WorldState,
+    default_world,
+    make_player,
+)
 from ..runtime import Pending, Runtime
 from ..show import GameText
 from ._scratch import make_scratch, remove_scratch

@@ -17,10 +17,20 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from ...exceptions import CapabilityError, FrameTooLarge
 from ...optional import needs
 from ...sansio import encode_capability_request
-from ...toolkit import ChatContexts, EventForwarder, Scoreboard, Tools, WorldQueries
-from ...toolkit.answers import EntityList, ItemCount, ScoreList
-from ...toolkit.blocks import Box, read_blocks, split_box
-from ...toolkit.live import LiveEvents
+from ...toolkit import (
+    Box,
+    ChatContexts,
+    EntityList,
+    EventForwarder,
+    ItemCount,
+    LiveEvents,
+    Scoreboard,
+    ScoreList,
+    Tools,
+    WorldQueries,
+    read_blocks,
+    split_box,
+)
 from ...vocabulary import CHAT_KINDS, Capability
 from ..runtime import Pending
 from ..show import Bar, blocks_bar, entities_frame, events_frame, until_cancelled
@@ -33,7 +43,7 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-    from ...toolkit.region import BlockRegion
+    from ...toolkit import BlockRegion
 
 __all__ = ["OnLoop", "ToolkitCalls", "ToolsHandle"]
 

@@ -33,8 +33,7 @@ from ._worlds import call_text
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ...toolkit import WorldQueries
-    from ...toolkit.region import BlockRegion
+    from ...toolkit import BlockRegion, WorldQueries
     from ._toolkit import OnLoop
 
 __all__ = ["MAX_TRACK_SAMPLES", "MIN_TRACK_EVERY_SECONDS", "Watch"]

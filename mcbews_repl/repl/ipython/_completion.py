@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...optional import needs
-from ...sansio.wire import BRIDGE_PLAYER
+from ...sansio import BRIDGE_PLAYER
 from ._usage import BY_NAME, SUBCOMMANDS
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def _operands(kind: str | None, mc: Minecraft | None) -> list[str]:
     if kind == "subcommands":
         return [s.name for s in SUBCOMMANDS]
     if kind == "tools":
-        from ...toolkit.catalogue import CATALOGUE
+        from ...toolkit import CATALOGUE
 
         return [spec.name for spec in CATALOGUE]
     return []

@@ -20,7 +20,7 @@ from traitlets import CaselessStrEnum, Float, Int, TraitError, Unicode
 from traitlets.config import Configurable
 
 from ...limits import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
-from ...sansio.wire import (
+from ...sansio import (
     DEFAULT_TIMEOUT_SECONDS,
     TEXT_FRAME_INTERVAL_SECONDS,
     TEXT_PRELUDE_SECONDS,

@@ -18,7 +18,7 @@ from ...exceptions import (
 )
 from ...gateway import CommandResult, GameConnection
 from ...optional import needs
-from ...toolkit.answers import Answer, ObjectiveScores, RegionScan
+from ...toolkit import Answer, ObjectiveScores, RegionScan
 from ..handle import Minecraft, Recording, World, recording_fields
 from ..runtime import Pending
 from ..show import (
@@ -187,13 +187,13 @@ RENDERERS: list[tuple[type, Callable[[Any], str | None], Callable[[Any, Any, boo
 
 
 def _report_html(report: Any) -> str:
-    from ...doctor.view import report_html
+    from ...doctor import report_html
 
     return report_html(report)
 
 
 def _report_text(report: Any) -> str:
-    from ...doctor.view import report_text
+    from ...doctor import report_text
 
     return report_text(report)
 

@@ -36,7 +36,7 @@ def _need(frame: pd.DataFrame, columns: tuple[str, ...], made_by: str) -> None:
 
 def _figure(height: float, width: float = 8.0) -> Figure:
     with needs():
-        from ...toolkit.regionplot import shown_figure
+        from ...toolkit import shown_figure
 
     return shown_figure(figsize=(width, height), layout="constrained")
 

@@ -40,7 +40,7 @@ from ._mapdraw import Bounds, MapSnapshot, fit_bounds, map_html, map_text
 from ._style import MUTED
 
 if TYPE_CHECKING:
-    from ...toolkit.region import BlockRegion
+    from ...toolkit import BlockRegion
 
 __all__ = ["MIN_EVERY_SECONDS", "LiveMap", "StaticMap", "widgets_available"]
 
@@ -68,7 +68,7 @@ class _Map:
         self._terrain_png: bytes | None = None
         if terrain is not None:
             with needs():
-                from ...toolkit.regionplot import surface_png
+                from ...toolkit import surface_png
 
             (x0, _, z0), (sx, _, sz) = terrain.origin, terrain.size
             self._terrain_box = (float(x0), float(z0), float(x0 + sx), float(z0 + sz))

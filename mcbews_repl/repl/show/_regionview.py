@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ...cleantext import clean_text, escape_html
 
 if TYPE_CHECKING:
-    from ...toolkit.region import BlockRegion
+    from ...toolkit import BlockRegion
 
 __all__ = ["REGION_TYPE", "region_html", "region_text"]
 
@@ -34,7 +34,7 @@ def _counts(region: BlockRegion) -> list[tuple[str, int]]:
 
 def _picture(region: BlockRegion) -> str:
     try:
-        from ...toolkit.regionplot import picture_png
+        from ...toolkit import picture_png
     except ImportError:
         return "<p><i>pip install mcbews-repl[lab] (matplotlib) for a picture</i></p>"
     try:

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...gametext import strip_codes
-from ...gateway import Bridge, LogEntry
-from ...gateway.transport import describe_transport
+from ...gateway import Bridge, LogEntry, describe_transport
 from ...vocabulary import EventKind
 
 __all__ = [

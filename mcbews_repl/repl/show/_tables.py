@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ...gateway import LogEntry
-    from ...toolkit.answers import EntityList
+    from ...toolkit import EntityList
 
 __all__ = [
     "EQUIPMENT_SLOTS",

@@ -88,8 +88,8 @@ def test_interrupt_kernel_stops_an_awaited_read(kernel: Kernel) -> None:
 
 def test_interrupt_kernel_stops_a_read_waited_for_with_result(kernel: Kernel) -> None:
     messages = kernel.run(
-        f"r = {BIG_READ}.result()", interrupt_when=lambda m: m["msg_type"] == "display_data"
-    )
+        f"r = {BIG_READ}.result()", interrupt_when=progress_shown
+    )  # once parts have come back, the cell is waiting in .result(), not still starting it
     errors = [m["content"] for m in messages if m["msg_type"] == "error"]
     assert [e["ename"] for e in errors] == ["CallInterrupted"]
     assert INTERRUPTED.search(ANSI.sub("", errors[0]["traceback"][0]))

@@ -194,9 +194,12 @@ class ToolkitCalls(Handle):
             return await until_cancelled(read, lambda: bar[0])
 
         label, called = f"blocks {box.size[0]}x{box.size[1]}x{box.size[2]}", "blocks(...)"
-        pending = self._submit(run(), label, called)
-        bar[0] = blocks_bar(box.volume, len(split_box(box)))  # not for a stopped bridge
-        return pending
+        self._check_running()  # no bar for a stopped bridge
+        # The bar is shown before the read starts, as send_text and track do theirs: an
+        # interrupt that lands while it is being drawn then stops a cell that has sent
+        # nothing, instead of leaving a started read running behind a KeyboardInterrupt.
+        bar[0] = blocks_bar(box.volume, len(split_box(box)))
+        return self._submit(run(), label, called)
 
     def objective(self, objective: str) -> Pending[pd.DataFrame]:
         """A whole objective as a DataFrame (holder, value)."""

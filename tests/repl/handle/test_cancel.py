@@ -136,3 +136,23 @@ def test_cancelling_each_across_a_class() -> None:
         assert scope is not None and len(scope.parts) == 3
         settles_with_nothing_more(mc, sims, pending)
         assert all(part.cancelled for part in scope.parts)
+
+
+def test_an_interrupt_while_the_blocks_bar_is_drawn_sends_nothing(
+    one_world: Minecraft, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C can land while a notebook draws the read's progress bar, before the cell
+    holds the Pending it could wait on or cancel: the read must not have started then."""
+    from mcbews_repl.repl.handle import _toolkit
+
+    sims = baseline(one_world, [one_world.sim])
+
+    def interrupted_while_drawing(volume: int, parts: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_toolkit, "blocks_bar", interrupted_while_drawing)
+    with pytest.raises(KeyboardInterrupt):
+        one_world.blocks((-64, 0, -64), (63, 63, 63))
+    time.sleep(1)  # twenty game ticks: a read that had started would have sent by now
+    assert pending_everywhere(one_world) == 0
+    assert work_received(sims) == BASELINE[id(one_world)]

@@ -65,8 +65,8 @@ captures: $(STAMP)
 	$(BIN)/python tests/captures/make_captures.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check mcbews_repl tests benchmarks build_hooks.py
-	$(BIN)/ruff format --check mcbews_repl tests benchmarks build_hooks.py
+	$(BIN)/ruff check mcbews_repl tests benchmarks tools build_hooks.py
+	$(BIN)/ruff format --check mcbews_repl tests benchmarks tools build_hooks.py
 	$(BIN)/mypy mcbews_repl
 
 # The addon's toolchain (npm ci) before pytest too: the `%%mc capability --ts` test compiles

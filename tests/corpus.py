@@ -21,15 +21,18 @@ def read(name: str) -> dict[str, Any]:
 
 
 CAPTURES: dict[str, dict[str, Any]] = {c["id"]: c for c in read("captures")["captures"]}
-LANG: dict[str, str] = read("lang")["strings"]
+LANGS: dict[str, dict[str, str]] = read("lang")["languages"]
+LANG: dict[str, str] = LANGS["en_US"]
 FACTS: dict[str, Any] = read("facts")
 SOURCES: dict[str, Any] = read("sources")
 
 
-def lang(key: str, *args: object) -> str:
-    """The language file's string with ``%s``/``%d``/``%1$s`` filled in."""
-    out, auto = LANG[key], 0
-    for match in re.finditer(r"%(\d+\$)?[sd]", LANG[key]):
+def lang(key: str, *args: object, language: str = "en_US") -> str:
+    """The language file's string with ``%s``/``%d``/``%1$s`` filled in (a key the
+    language's file lacks is the English one, as in the game)."""
+    template = LANGS[language].get(key, LANG[key])
+    out, auto = template, 0
+    for match in re.finditer(r"%(\d+\$)?[sd]", template):
         if match.group(1):
             value = args[int(match.group(1)[:-1]) - 1]
         else:

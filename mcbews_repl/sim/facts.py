@@ -1,11 +1,11 @@
 """The game's facts, read from the simulated world's evidence corpus (``sim/evidence/``).
 
-The corpus records what the real game says, each entry with its source: the game's English
-strings (``lang.json``, from Mojang's bedrock-samples), published captures of its frames
-(``captures.json``), and status codes, limits, event shapes and behaviours marked captured or
-assumed (``facts.json``; docs/sim.md lists them). The simulated world answers from here and
-never from the bridge's ``wire.json``, so a wrong number on one side shows up as a failing
-end-to-end test instead of agreeing with itself.
+The corpus records what the real game says, each entry with its source: the game's strings
+in every language it ships (``lang.json``, from Mojang's bedrock-samples), published
+captures of its frames (``captures.json``), and status codes, limits, event shapes and
+behaviours marked captured or assumed (``facts.json``; docs/sim.md lists them). The
+simulated world answers from here and never from the bridge's ``wire.json``, so a wrong
+number on one side shows up as a failing end-to-end test instead of agreeing with itself.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ __all__ = [
     "COMMAND_NOT_FOUND",
     "CUSTOM_COMMAND_FAILURE",
     "ENCRYPTION_REQUIRED",
+    "ENGLISH",
     "EXECUTION_FAIL",
     "EXTERNAL_SENDER",
     "FAILED_TO_PARSE",
@@ -42,6 +43,8 @@ __all__ = [
     "corpus",
     "default_states",
     "lang",
+    "languages",
+    "name_key",
     "restricted_execution",
     "text",
 ]
@@ -55,10 +58,39 @@ def corpus(name: str) -> dict[str, Any]:
     return data
 
 
-def lang() -> dict[str, str]:
-    """The game's English strings (key -> text with its ``%s``/``%1$d`` placeholders)."""
-    strings: dict[str, str] = corpus("lang")["strings"]
-    return strings
+ENGLISH: Final[str] = "en_US"
+
+
+def languages() -> tuple[str, ...]:
+    """The language codes the game ships (``en_US``, ``zh_CN`` ...), as its files name them."""
+    return tuple(corpus("lang")["languages"])
+
+
+def lang(language: str = ENGLISH) -> dict[str, str]:
+    """The game's strings in one language (key -> text with its ``%s``/``%1$d``
+    placeholders). A key that language's file lacks is the English string, as in the game.
+
+    Raises:
+        ValueError: the game ships no such language.
+    """
+    return _strings(language)
+
+
+@cache
+def _strings(language: str) -> dict[str, str]:
+    files: dict[str, dict[str, str]] = corpus("lang")["languages"]
+    if language not in files:
+        raise ValueError(
+            f"the game has no language {language!r}; it ships {', '.join(sorted(files))}"
+        )
+    return {**files[ENGLISH], **files[language]}
+
+
+def name_key(type_id: str) -> str | None:
+    """The lang key of an item's or block's name (``minecraft:diamond`` ->
+    ``item.diamond.name``), None for one the corpus does not name."""
+    keys: dict[str, str] = corpus("lang")["name_keys"]
+    return keys.get(type_id if ":" in type_id else f"minecraft:{type_id}")
 
 
 def _fact(group: str, key: str) -> Any:
@@ -69,10 +101,10 @@ def _fact(group: str, key: str) -> Any:
 _PLACEHOLDER = re.compile(r"%%|%(?:(\d+)\$)?(?:\.(\d+))?([sdf])")
 
 
-def text(key: str, *args: object) -> str:
-    """The game's string ``key`` with its placeholders filled from ``args``, in order or by
-    position (``%2$s`` is the second argument)."""
-    template = lang()[key]
+def text(key: str, *args: object, language: str = ENGLISH) -> str:
+    """The game's string ``key`` in ``language`` with its placeholders filled from ``args``,
+    in order or by position (``%2$s`` is the second argument)."""
+    template = lang(language)[key]
     next_index = iter(range(len(args)))
 
     def fill(match: re.Match[str]) -> str:

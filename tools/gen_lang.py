@@ -108,6 +108,14 @@ TOOLKIT_KEYS: tuple[str, ...] = (
     "commands.scoreboard.players.add.success", "commands.scoreboard.players.remove.success",
     "commands.scoreboard.players.set.success", "commands.scoreboard.players.reset.success",
     "commands.scoreboard.players.operation.success",
+    "commands.scoreboard.players.set.multiple.success",
+    "commands.scoreboard.players.add.multiple.success",
+    "commands.scoreboard.players.remove.multiple.success",
+    "commands.scoreboard.players.resetscore.success",
+    "commands.scoreboard.objectives.add.success", "commands.scoreboard.objectives.remove.success",
+    "commands.scoreboard.objectives.setdisplay.successSet",
+    "commands.scoreboard.objectives.setdisplay.successCleared",
+    "commands.origin.script",
 )  # fmt: skip
 
 # The items and blocks the simulated world holds, whose names the game translates
@@ -121,9 +129,14 @@ NAMED_IDS: tuple[str, ...] = (
 )  # fmt: skip
 
 
+# Names the game keeps under a variant's key (the stone block is tile.stone.stone.name).
+NAME_KEY_OF: dict[str, str] = {"stone": "tile.stone.stone.name", "oak_log": "tile.log.oak.name"}
+
+
 def name_candidates(short_id: str) -> tuple[str, ...]:
     """The lang keys an item or block's name may sit under, most likely first."""
-    return (f"item.{short_id}.name", f"tile.{short_id}.name", f"item.{short_id}", short_id)
+    named = (NAME_KEY_OF[short_id],) if short_id in NAME_KEY_OF else ()
+    return (*named, f"item.{short_id}.name", f"tile.{short_id}.name", f"item.{short_id}", short_id)
 
 
 def parse_lang(text: str) -> dict[str, str]:

@@ -18,11 +18,13 @@ from .cli import cli_main
 from .client import dial, hang_up
 from .commands import CommandOutcome, Interpreter
 from .defaults import default_world, make_player
+from .facts import ENGLISH, languages
 from .model import ChatLine, Enchantment, Entity, ItemStack, Objective, Player, Vec3, WorldState
 from .simworld import Edition, Pack, SimWorld
 from .wsencrypt import GameCipher, HandshakeRefused, accept_key_exchange, parse_enable_encryption
 
 __all__ = [
+    "ENGLISH",
     "ChatLine",
     "CommandOutcome",
     "Edition",
@@ -43,6 +45,7 @@ __all__ = [
     "default_world",
     "dial",
     "hang_up",
+    "languages",
     "make_player",
     "parse_enable_encryption",
 ]

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Sequence
 
 from ..cleantext import clean_text
+from .facts import ENGLISH, languages
 from .simworld import SimWorld
 
 __all__ = ["cli_main"]
@@ -56,6 +57,14 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="play an addon whose script fails on every request",
     )
+    parser.add_argument(
+        "--language",
+        choices=languages(),
+        default=ENGLISH,
+        metavar="CODE",
+        help=f"the game's language, which all its text is in ({', '.join(languages())}; "
+        f"default {ENGLISH})",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log the simulator's work")
     return parser
 
@@ -70,6 +79,7 @@ async def _serve(args: argparse.Namespace) -> None:
         report_simulated_chat=not args.no_bridge_chat,
         report_custom_command_messages=not args.no_custom_command_messages,
         script_error=args.script_error,
+        language=args.language,
     )
     await sim.run(args.url)
 

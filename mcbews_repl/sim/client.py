@@ -29,14 +29,16 @@ from websockets.exceptions import ConnectionClosed
 from .commands import CommandOutcome
 from .facts import (
     COMMAND_LINE_BUDGET_BYTES,
+    ENGLISH,
     FRAME_BUDGET_BYTES,
     MAX_IN_FLIGHT_COMMANDS,
     MODERN_EVENT_VERSION,
+    speaking,
 )
+from .facts import text as game_text
 from .frames import (
     MALFORMED_REQUEST,
     TOO_MANY_PENDING,
-    TOO_MANY_PENDING_MESSAGE,
     chat_event,
     command_response,
     encrypt_response,
@@ -45,7 +47,6 @@ from .frames import (
 from .model import ChatLine
 from .wsencrypt import (
     ENCRYPTION_REQUIRED,
-    ENCRYPTION_REQUIRED_MESSAGE,
     GameCipher,
     HandshakeRefused,
     accept_key_exchange,
@@ -59,6 +60,9 @@ log = logging.getLogger("mcbews_repl.sim")
 ENCRYPT_SUBPROTOCOL = "com.microsoft.minecraft.wsencrypt"  # offered by the game on connect
 
 RunCommand = Callable[[str], CommandOutcome]
+# The game's strings of its two error frames, written in the client's language.
+TOO_MANY_PENDING_KEY = "commands.generic.too.many.requests"
+ENCRYPTION_REQUIRED_KEY = "commands.generic.encryption.required"
 # Command lines remembered (GameClient.received): a simulator's record for tests, bounded.
 _RECEIVED_KEPT = 10_000
 
@@ -103,8 +107,10 @@ class GameClient:
         require_encryption: bool = False,
         legacy_encryption: bool = False,
         offer_encryption: bool = True,
+        language: str = ENGLISH,
     ) -> None:
         self._run_command = run_command
+        self.language = language  # the game's error frames are written in it
         self._request_tick = request_tick
         self.legacy_events = legacy_events
         self.event_version = event_version  # header.version of modern-shape events
@@ -181,7 +187,8 @@ class GameClient:
                 self.frames_received += 1
                 text = self._open(raw)
                 if text is not None:
-                    self._receive(text)
+                    with speaking(self.language):
+                        self._receive(text)
         except ConnectionClosed:
             pass
         finally:
@@ -256,7 +263,7 @@ class GameClient:
         line = body.get("commandLine")
         if isinstance(line, str) and parse_enable_encryption(line) is not None:
             return False
-        self._send_error(request_id, ENCRYPTION_REQUIRED, ENCRYPTION_REQUIRED_MESSAGE)
+        self._send_error(request_id, ENCRYPTION_REQUIRED, game_text(ENCRYPTION_REQUIRED_KEY))
         return True
 
     def _key_exchange(
@@ -303,7 +310,7 @@ class GameClient:
             return
         if len(self._queue) >= MAX_IN_FLIGHT_COMMANDS:
             self.refused += 1
-            self._send_error(request_id, TOO_MANY_PENDING, TOO_MANY_PENDING_MESSAGE)
+            self._send_error(request_id, TOO_MANY_PENDING, game_text(TOO_MANY_PENDING_KEY))
             return
         size = len(line.encode("utf-8", "surrogatepass"))
         if size > COMMAND_LINE_BUDGET_BYTES:

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from .cmdtypes import CommandError, CommandOutcome, Context, Handler
-from .facts import CLONE_MAX_BLOCKS, FILL_MAX_BLOCKS, text
-from .model import AIR, display_name
+from .facts import CLONE_MAX_BLOCKS, FILL_MAX_BLOCKS, item_name, text
+from .model import AIR
 from .parse import Coord, Reader, split_top_level
 
 __all__ = ["HANDLERS", "parse_states"]
@@ -137,8 +137,8 @@ def testforblock(ctx: Context, r: Reader) -> CommandOutcome:
     where = {"position": _pos(x, y, z)}
     if actual != wanted:
         raise CommandError(
-            text("commands.testforblock.failed.tile", x, y, z, display_name(actual),
-                 display_name(wanted)),
+            text("commands.testforblock.failed.tile", x, y, z, item_name(actual),
+                 item_name(wanted)),
             fields={"matches": False, **where},
         )  # fmt: skip
     return CommandOutcome(

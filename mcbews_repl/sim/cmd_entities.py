@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from .cmdtypes import CommandError, CommandOutcome, Context, Handler
-from .facts import text
-from .model import EQUIPMENT_SLOTS, Entity, ItemStack, Player, Vec3, display_name
+from .facts import item_name, text
+from .model import EQUIPMENT_SLOTS, Entity, ItemStack, Player, Vec3
 from .parse import Reader
 from .selectors import players_only
 
@@ -81,7 +81,7 @@ def give(ctx: Context, r: Reader) -> CommandOutcome:
     for player in players:
         give_item(player, ItemStack(type_id, amount, data=data, max_amount=max_amount))
     names = [p.name for p in players]
-    item = display_name(type_id)
+    item = item_name(type_id)  # the game translates it (itemName, statusMessage)
     return CommandOutcome(
         status_message=text("commands.give.success", item, amount, ", ".join(names)),
         fields={"itemAmount": amount, "itemName": item, "playerName": names},

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from importlib import resources
 from typing import Any, Final
@@ -42,10 +45,13 @@ __all__ = [
     "TOO_MANY_PENDING",
     "corpus",
     "default_states",
+    "item_name",
     "lang",
+    "language_of_this_command",
     "languages",
     "name_key",
     "restricted_execution",
+    "speaking",
     "text",
 ]
 
@@ -97,21 +103,57 @@ def _fact(group: str, key: str) -> Any:
     return corpus("facts")[group][key]["value"]
 
 
-# %s, %d, %1$s, %2$d, %.2f: the game's printf-style placeholders; %% is a percent sign.
-_PLACEHOLDER = re.compile(r"%%|%(?:(\d+)\$)?(?:\.(\d+))?([sdf])")
+# The language the game is answering in right now: a world sets it around each command it
+# runs (speaking), so two worlds of different languages in one process each answer in
+# their own; outside any command it is English.
+_SPEAKING: ContextVar[str] = ContextVar("mcbews_sim_language", default=ENGLISH)
 
 
-def text(key: str, *args: object, language: str = ENGLISH) -> str:
-    """The game's string ``key`` in ``language`` with its placeholders filled from ``args``,
-    in order or by position (``%2$s`` is the second argument)."""
-    template = lang(language)[key]
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Answer in ``language`` until the block ends (the world's language while it runs a
+    command, reports a chat line or sends an error frame).
+
+    Raises:
+        ValueError: the game ships no such language.
+    """
+    lang(language)  # fail before anything runs
+    token = _SPEAKING.set(language)
+    try:
+        yield
+    finally:
+        _SPEAKING.reset(token)
+
+
+def language_of_this_command() -> str:
+    """The language the game answers in at this moment (en_US outside a command)."""
+    return _SPEAKING.get()
+
+
+# The game's placeholders: %s, %d, %.2f in order; %1$s, %2$d by position; and, as its own
+# files also write them (en_US world_recovery.error.insufficient_space "%1", translators'
+# "%2d", "%2$"), a position with no type, or no "$" (facts.json behaviours.lang_placeholders,
+# assumed). %% is a percent sign.
+_PLACEHOLDER = re.compile(r"%%|%(\d+)\$?(?:\.(\d+))?([sdf]?)|%(?:\.(\d+))?([sdf])")
+
+
+def text(key: str, *args: object, language: str | None = None) -> str:
+    """The game's string ``key`` with its placeholders filled from ``args``, in order or by
+    position (``%2$s`` is the second argument), in ``language`` (default: the language of
+    the command running now, see :func:`speaking`)."""
+    template = lang(language or _SPEAKING.get())[key]
     next_index = iter(range(len(args)))
 
     def fill(match: re.Match[str]) -> str:
         if match.group(0) == "%%":
             return "%"
-        position, precision, kind = match.groups()
-        value = args[int(position) - 1 if position else next(next_index)]
+        position, precision, kind, in_order_precision, in_order_kind = match.groups()
+        if position is None:
+            precision, kind = in_order_precision, in_order_kind
+        index = int(position) - 1 if position else next(next_index, len(args))
+        if not 0 <= index < len(args):
+            return match.group(0)  # a placeholder with no argument shows as written
+        value = args[index]
         if kind == "d":
             return str(int(value))  # type: ignore[call-overload]
         if kind == "f":
@@ -119,6 +161,16 @@ def text(key: str, *args: object, language: str = ENGLISH) -> str:
         return str(value)
 
     return _PLACEHOLDER.sub(fill, template)
+
+
+def item_name(type_id: str) -> str:
+    """An item's or block's name as the game shows it in the language of the command running
+    now (``minecraft:diamond`` -> ``Diamond``, ``钻石``); an id the corpus does not name is
+    title-cased from the id, as the English names mostly are."""
+    key = name_key(type_id)
+    if key is not None:
+        return text(key)
+    return type_id.split(":")[-1].replace("_", " ").title()
 
 
 # Signed 32-bit status codes (facts.json "status_codes").
@@ -157,9 +209,10 @@ MODERN_EVENT_VERSION: Final[int] = _fact("events", "modern_header_version")
 OLDER_EVENT_VERSION: Final[int] = _fact("events", "older_header_version")
 LEGACY_EVENT_REQUEST_ID: Final[str] = _fact("events", "legacy_shape")["request_id"]
 
-# Chat names of command origins: what WebSocket commands and scripts' commands run as.
-EXTERNAL_SENDER: Final[str] = text("commands.origin.external")
-SCRIPT_ENGINE_SENDER: Final[str] = text("commands.origin.script")
+# Chat names of command origins in English: what WebSocket commands and scripts' commands
+# run as (a world in another language names them in its own: text("commands.origin.*")).
+EXTERNAL_SENDER: Final[str] = text("commands.origin.external", language=ENGLISH)
+SCRIPT_ENGINE_SENDER: Final[str] = text("commands.origin.script", language=ENGLISH)
 
 # Custom commands (facts.json "behaviours"): how a failing one answers, what it may not do.
 CUSTOM_COMMAND_FAILURE: Final[int] = _fact("behaviours", "custom_command_failure_code")

@@ -21,6 +21,7 @@ from .defaults import make_player
 from .facts import (
     SCRIPT_ENGINE_SENDER,  # the chat name of commands a dimension runs
     default_states,
+    text,
 )
 from .model import ItemStack, Player, Vec3, WorldState
 from .selectors import CommandOrigin
@@ -163,7 +164,8 @@ class HostApi:
         origin_spec = args["origin"]
         name = origin_spec.get("player")
         entity = self.world.players.get(name) if name else None
-        origin = CommandOrigin(name or SCRIPT_ENGINE_SENDER, entity)
+        # the script origin's chat name, in the language the world answers in
+        origin = CommandOrigin(name or text("commands.origin.script"), entity)
         result = self.run_command(str(args["command"]), origin)
         if result.status_code in (FAILED_TO_PARSE, COMMAND_NOT_FOUND):
             raise RuntimeError(result.status_message)  # runCommand throws CommandError here

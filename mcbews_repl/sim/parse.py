@@ -56,6 +56,9 @@ class Selector:
     kind: str
     name: str = ""
     args: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    # A name written in quotes with a character past ASCII (``"王小明"``, or in ``name=``):
+    # the game then matches no one (facts.json behaviours.quoted_non_ascii_name).
+    quoted_non_ascii: bool = False
 
     def arg(self, key: str) -> list[str]:
         """Every value given for ``key`` (``tag`` may come more than once)."""
@@ -230,21 +233,25 @@ class Reader:
         if self.at_end():
             raise self.fail("")
         if self.line[self.pos] != "@":
-            return Selector("", name=self._raw_token())
+            quoted = self.line[self.pos] == '"'
+            name = self._raw_token()
+            return Selector("", name=name, quoted_non_ascii=quoted and not name.isascii())
         start = self.pos
         kind = self.line[self.pos + 1 : self.pos + 2]
         if kind not in _SELECTOR_KINDS or not kind:
             raise self.fail()
         self.pos += 2
         args: tuple[tuple[str, str], ...] = ()
+        quoted_names: list[str] = []
         if self.pos < len(self.line) and self.line[self.pos] == "[":
-            args = self._selector_args(start)
+            args = self._selector_args(start, quoted_names)
         if self.pos < len(self.line) and self.line[self.pos] != " ":
             self.pos = start
             raise self.fail()
-        return Selector(kind, args=args)
+        unmatchable = any(not name.isascii() for name in quoted_names)
+        return Selector(kind, args=args, quoted_non_ascii=unmatchable)
 
-    def _selector_args(self, start: int) -> tuple[tuple[str, str], ...]:
+    def _selector_args(self, start: int, quoted_names: list[str]) -> tuple[tuple[str, str], ...]:
         close = self._matching_bracket(self.pos)
         if close < 0:
             self.pos = start
@@ -257,7 +264,10 @@ class Reader:
             if not sep or not key.strip():
                 self.pos = start
                 raise self.fail()
-            args.append((key.strip(), value.strip().strip('"')))
+            value = value.strip()
+            if key.strip() == "name" and value.lstrip("!").startswith('"'):
+                quoted_names.append(value)
+            args.append((key.strip(), value.strip('"')))
         return tuple(args)
 
     def _matching_bracket(self, pos: int) -> int:

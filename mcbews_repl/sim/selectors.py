@@ -38,6 +38,8 @@ def resolve(
     world: WorldState, selector: Selector, origin: CommandOrigin, rng: random.Random
 ) -> list[Entity]:
     """Every entity the selector names, in the game's order (nearest first for @p/@e c=)."""
+    if selector.quoted_non_ascii:
+        return []  # the game matches no one by a quoted non-ASCII name (facts.json)
     if selector.kind == "":
         player = world.find_player(selector.name)
         return [player] if player else []

@@ -25,7 +25,7 @@ from .cmd_chat import player_chat
 from .commands import CommandOutcome, Effects, Interpreter
 from .custom import run_custom_command
 from .defaults import default_world
-from .facts import CUSTOM_COMMAND_FAILURE, EXTERNAL_SENDER, MODERN_EVENT_VERSION
+from .facts import CUSTOM_COMMAND_FAILURE, ENGLISH, MODERN_EVENT_VERSION, speaking, text
 from .host import HANG_THRESHOLD_MS, ScriptHost, Watchdog, bundled_addon, declared_dependencies
 from .hostapi import HostApi, HostOptions
 from .model import ChatLine, WorldState
@@ -73,6 +73,7 @@ class SimWorld:
         behavior_packs: str | Path | None = None,
         hang_threshold_ms: int = HANG_THRESHOLD_MS,
         watchdog: Watchdog = "engine",
+        language: str = ENGLISH,
     ) -> None:
         if addon is not None and not isinstance(addon, bool | str | os.PathLike):
             raise TypeError(
@@ -85,6 +86,11 @@ class SimWorld:
             raise ValueError("Minecraft Education has no experiments toggle: beta_apis=False")
         if edition not in ("bedrock", "education"):
             raise ValueError(f"edition must be 'bedrock' or 'education', not {edition!r}")
+        # The client's language (en_US, zh_CN ... the game's language files): every text
+        # the game writes answers in it; ValueError names the languages for an unknown one.
+        with speaking(language):
+            self.external_sender = text("commands.origin.external")
+        self.language = language
         self.pack: Pack = pack
         self.edition: Edition = edition
         self.beta_apis = beta_apis
@@ -160,7 +166,8 @@ class SimWorld:
         self._started = True
         self.loop = asyncio.get_running_loop()
         if self._addon is not False:
-            self._load_addon()
+            with speaking(self.language):
+                self._load_addon()
         self.clock.add_listener(self._tick)
         self.clock.start()
 
@@ -217,7 +224,8 @@ class SimWorld:
         self.host, self.addon_refused = None, None
         self.api.custom_commands.clear()  # the new scripts register theirs at startup
         try:
-            self._load_addon()
+            with speaking(self.language):
+                self._load_addon()
         except PackError as exc:
             log.error("sim: /reload: %s", exc)
             return str(exc)
@@ -234,6 +242,7 @@ class SimWorld:
             self.clock.request_tick,
             legacy_events=self.legacy_events,
             event_version=self.event_version,
+            language=self.language,
             **self.encryption_options,
         )
         await self.client.connect(url)
@@ -309,7 +318,8 @@ class SimWorld:
     def chat(self, player: str, message: str) -> None:
         """``player`` types ``message`` in the game's chat: every player sees
         ``<player> message`` and the WebSocket gets a PlayerMessage of type ``chat``."""
-        player_chat(self.world, self.interpreter.effects, player, message)
+        with speaking(self.language):
+            player_chat(self.world, self.interpreter.effects, player, message)
 
     def inbox(self, player: str) -> list[str]:
         """Everything ``player`` has been shown: text responses, tells, tellraw, say."""
@@ -331,13 +341,18 @@ class SimWorld:
     # --- internals ------------------------------------------------------------------
     def _run_as(self, line: str, origin: CommandOrigin) -> CommandOutcome:
         self._active = True
-        return self.interpreter.execute(line, origin)
+        with speaking(self.language):  # nested (a script's runCommand in a tick): the same
+            return self.interpreter.execute(line, origin)
 
     def _run_ws_command(self, line: str) -> CommandOutcome:
         local = self.world.players.get(self.world.local_player)
-        return self._run_as(line, CommandOrigin(EXTERNAL_SENDER, local))
+        return self._run_as(line, CommandOrigin(self.external_sender, local))
 
     def _tick(self, tick: int) -> int | None:
+        with speaking(self.language):  # the scripts' ticks and the commands they run
+            return self._tick_in_language(tick)
+
+    def _tick_in_language(self, tick: int) -> int | None:
         self._active = False
         self.world.absolute_time += 1
         self.world.time_of_day = (self.world.time_of_day + 1) % 24000
@@ -363,7 +378,7 @@ class SimWorld:
         if self.script_error:
             self.host.fail("scriptEventReceive", f"Error: simulated script error on {event_id}")
             return
-        if origin.name == EXTERNAL_SENDER:
+        if origin.name == self.external_sender:
             source = self.scriptevent_source
             player = origin.entity.name if source == "Entity" and origin.entity else None
         else:

@@ -102,7 +102,8 @@ def start_classroom(
 
     def world(names: list[str], seed: int) -> Callable[[], SimWorld]:
         return lambda: SimWorld(classroom_world(names, seed), pack=pack, beta_apis=beta_apis,
-                                edition=edition, seed=seed)  # fmt: skip
+                                edition=edition, seed=seed,
+                                language=options.language)  # fmt: skip
 
     async def run() -> list[SimHandle]:
         await asyncio.gather(*(sim.close() for sim in core.sims))

@@ -128,10 +128,13 @@ class Minecraft(ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
         pack: str | None = None,
         beta_apis: bool | str | None = None,
         edition: str | None = None,
+        language: str | None = None,
     ) -> Pending[Any]:
         """Connect a simulated world (what ``%mc sim`` does). ``pack``: ``"stable"`` (no
         experiments, the default) or ``"beta"``; ``beta_apis``: True, False or ``"auto"`` (on
         with the beta pack); ``edition``: ``"bedrock"`` or ``"education"`` (no Beta APIs);
+        ``language``: the game's language (``"en_US"``, the default, ``"zh_CN"``, ``"ja_JP"``
+        ... any the game ships), which every text it writes is in;
         ``addon``: False for a world without the addon (as ``SimWorld(addon=False)``), True
         or None for the shipped pack, or the path of your own build's simulator bundle
         (``sim_stable.js``) or of a pack folder.
@@ -142,14 +145,15 @@ class Minecraft(ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
 
         Raises:
             TypeError: an argument of the wrong type (the message says what it takes).
-            ValueError: a pack, edition or Beta APIs choice that does not exist or fit.
+            ValueError: a pack, edition, language or Beta APIs choice that does not exist or
+                fit.
             FileNotFoundError: ``addon`` names a path where nothing is.
         """
         from ._classroom import start_classroom
         from ._simulate import SimOptions, addon_choice, check_names, start_sim
 
         hosted = addon_choice(addon)  # a wrong choice raises here, before anything starts
-        given = {"pack": pack, "beta_apis": beta_apis, "edition": edition}
+        given = {"pack": pack, "beta_apis": beta_apis, "edition": edition, "language": language}
         chosen = {**self.sim_defaults, **{k: v for k, v in given.items() if v is not None}}
         options = SimOptions(**chosen)
         options.resolved()

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ...cleantext import clean_text
 from ...exceptions import RequestTimeout, wrong_type
 from ...sim import (
+    ENGLISH,
     CommandOutcome,
     Edition,
     Pack,
@@ -29,6 +30,7 @@ from ...sim import (
     Vec3,
     WorldState,
     default_world,
+    languages,
     make_player,
 )
 from ..runtime import Pending, Runtime
@@ -74,8 +76,17 @@ class SimOptions:
     pack: Pack = "stable"
     beta_apis: bool | str = "auto"
     edition: Edition = "bedrock"
+    language: str = ENGLISH  # the game's language (the sim's lang files: zh_CN, ja_JP ...)
 
     def resolved(self) -> tuple[Pack, bool, Edition]:
+        """Pack, Beta APIs and edition, checked (and the language).
+
+        Raises:
+            ValueError: a choice that does not exist or fit (the message says which).
+        """
+        if self.language not in languages():
+            shipped = ", ".join(sorted(languages()))
+            raise ValueError(f"the game has no language {self.language!r}; it ships {shipped}")
         if self.pack not in ("stable", "beta"):
             raise ValueError(f"pack must be stable or beta, not {self.pack!r}")
         if self.edition not in ("bedrock", "education"):
@@ -357,7 +368,8 @@ def start_sim(
     ``sim_defaults``). The world and its connection are ready (the transport chosen) when
     the Pending resolves.
     """
-    pack, beta_apis, edition = (options or SimOptions(**core.sim_defaults)).resolved()
+    options = options or SimOptions(**core.sim_defaults)
+    pack, beta_apis, edition = options.resolved()
     bundle = addon_choice(addon)
 
     async def run() -> SimHandle:
@@ -367,7 +379,8 @@ def start_sim(
 
         def world() -> SimWorld:
             return SimWorld(make_world(names), legacy_events=legacy, addon=bundle, pack=pack,
-                            beta_apis=beta_apis, edition=edition)  # fmt: skip
+                            beta_apis=beta_apis, edition=edition,
+                            language=options.language)  # fmt: skip
 
         handle = core.sim = await SimHandle.launch(world, core.bridge.url)
         await core.bridge.wait_connected(timeout=30)

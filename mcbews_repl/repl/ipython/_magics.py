@@ -145,6 +145,7 @@ class McMagics(ToolkitMagics, AddonMagics, WorldMagics, Magics):
                 pack=args.pack,
                 beta_apis=args.beta_apis,
                 edition=args.edition,
+                language=args.language,
             )
         except ValueError as exc:
             raise UsageError(f"%mc sim: {exc}") from None

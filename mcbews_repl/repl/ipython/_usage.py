@@ -161,6 +161,7 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
                 "bedrock|education",
                 {"choices": ["bedrock", "education"], "default": None},
             ),
+            Option(("--language",), "en_US|zh_CN|ja_JP...", {"default": None}),
             Option(("--legacy",)),
             Option(("--addon",), "sim_stable.js|PACK_FOLDER", {"default": None}),
             Option(("--no-addon",)),

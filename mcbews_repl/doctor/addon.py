@@ -25,6 +25,7 @@ from typing import Literal
 from ..exceptions import CapabilityError, CommandFailed, RequestTimeout
 from ..gateway import CommandResult, GameConnection, describe_transport
 from ..sansio import NONE_REPLY, PULL_COMMAND
+from ..toolkit import languages_writing
 from ..vocabulary import Capability
 from .report import Check
 
@@ -58,7 +59,8 @@ class PullProbe:
                 "assumes"
             )
             return cls("confirmed", said)
-        unknown = "Unknown command" in result.status_message
+        # the game's "Unknown command" string in any of its languages
+        unknown = bool(languages_writing("commands.generic.unknown", result.status_message))
         if result.status_code == _COMMAND_NOT_FOUND or unknown:
             return cls("unknown", f"{PULL_COMMAND} is an unknown command here ({shown})")
         if result.ok:

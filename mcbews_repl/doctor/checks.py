@@ -30,6 +30,7 @@ from ..exceptions import (
     RequestTimeout,
 )
 from ..gateway import Bridge, CommandResult, GameConnection, LogEntry
+from ..toolkit import languages_writing
 from ..vocabulary import EventKind
 from .addon import AddonCheck
 from .probe import probe_limits
@@ -181,10 +182,13 @@ class Doctor:
         assert first is not None
         online = first.status_message.replace("\n", " ")
         p50, p95 = _percentile(times, 0.5), _percentile(times, 0.95)
+        language, said = game_language(first.status_message)
         observed = (
-            f"{online}; round trip p50 {p50:.1f} ms, p95 {p95:.1f} ms ({len(times)} commands)"
+            f"{online}; round trip p50 {p50:.1f} ms, p95 {p95:.1f} ms ({len(times)} commands); "
+            f"{said}"
         )
-        return Check(2, name, "ok", observed, "", {"p50_ms": p50, "p95_ms": p95})
+        data = {"p50_ms": p50, "p95_ms": p95, "language": language}
+        return Check(2, name, "ok", observed, "", data)
 
     def _command_failed(self, result: CommandResult) -> Check:
         observed = f"/list answered {result.status_code}: {result.status_message}"
@@ -295,3 +299,17 @@ CHECK_NAMES = [
     (6, "Command limits"),
 ]
 _LATER = CHECK_NAMES[2:5]
+
+
+def game_language(list_answer: str) -> tuple[str, str]:
+    """The game's language as its ``/list`` answer shows it (the language file's
+    ``commands.players.list`` in each of the 29 languages), and how the doctor says it:
+    ``("zh_CN", "the game writes in zh_CN")``; several languages when their files write it
+    alike; ``"unknown"`` when no language's string is the answer."""
+    codes = languages_writing("commands.players.list", list_answer, whole=False)
+    if not codes:
+        return "unknown", "the game's language is unknown (its /list answer is no language's)"
+    if len(codes) == 1:
+        return codes[0], f"the game writes in {codes[0]}"
+    either = " or ".join(codes)
+    return either, f"the game writes in {either} (their /list answers are alike)"

@@ -40,11 +40,17 @@ __all__ = [
     "encode_subscribe",
 ]
 
-# The sender name of the game's own echo of our say/tellraw output is localised.
-# "External" and "外部" are seen in captures; the rest are the game's translations.
+# The sender name of the game's own echo of our say/tellraw output is localised: the
+# commands.origin.external string of each of the game's 29 language files ("External" and
+# "外部" are seen in captures). A literal, so sansio reads no package data;
+# tests/sansio/test_echo_senders.py checks it equals the set in toolkit/gamestrings.json.
 ECHO_SENDERS: frozenset[str] = frozenset(
-    {"External", "外部", "외부", "Externo", "Externe", "Extern", "Esterno", "Внешний", "Zewnętrzny"}
-)
+    {
+        "Ekstern", "Eksternal", "Esterno", "Exterior", "Extern", "External", "Externe",
+        "Externo", "Externí", "Externý", "Harici", "Külső", "Ulkoinen", "Zewnętrzny",
+        "Εξωτερικό", "Внешний", "Външен", "Зовнішні", "外部", "외부",
+    }
+)  # fmt: skip
 # Header version the server writes on its own requests (the game echoes it back).
 _SERVER_HEADER_VERSION = 1
 # requestId is a UUID string (docs/protocol.md, frames): str(uuid4()) is always 36 characters.

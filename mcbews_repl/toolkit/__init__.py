@@ -41,6 +41,7 @@ from .blocks import read_blocks, split_box
 from .boxes import Box
 from .catalogue import CATALOGUE
 from .context import ChatContexts, ContextBundle
+from .gamestrings import languages_writing
 from .live import LiveEvents
 from .tools import Tools
 from .webhook import EventForwarder, sign, verify_signature
@@ -83,6 +84,7 @@ __all__ = [
     "TestFor",
     "Tools",
     "WorldQueries",
+    "languages_writing",
     "picture_png",
     "read_blocks",
     "shown_figure",

@@ -1,9 +1,11 @@
 """Parsers from the game's command output to answers; unknown stays unknown.
 
-Each parser recognises the English wording of the game's message (the language file's
-``commands.*`` strings) and the body fields the WebSocket adds (``victim``, ``details``).
-A success it cannot read is ``output_unrecognized``, never a zero: a world in another
-language answers with translated text, and guessing would make up data.
+The game writes its output in the player's language, so each parser first reads the body
+fields that carry no words (testfor's ``victim``, clear's ``playerTest``, testforblock's
+``matches`` and ``position``, querytarget's ``details``), and where only text says it,
+matches the text against the game's own string for that answer in every language it ships
+(``gamestrings.py``), never English alone. A success it cannot read is
+``output_unrecognized``, never a zero: guessing would make up data.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .answers import (
     TagList,
     TestFor,
 )
+from .gamestrings import read, read_all
 
 __all__ = [
     "DIMENSIONS",
@@ -61,53 +64,40 @@ _STATUS_REASONS = {
 DIMENSIONS = {0: "overworld", 1: "nether", 2: "the_end"}
 
 _FORMATTING = re.compile(r"§.")
-_OBJECTIVE = r"[A-Za-z0-9_.\-]{1,16}"
-_CLEAR_COUNT = re.compile(r"(?P<who>.+) has (?P<n>\d+) items that match the criteria")
-_CLEAR_NONE = re.compile(r"Could not clear the inventory of (?P<who>.+), no items to remove")
-_TAGS = re.compile(r"(?P<who>.+) has (?P<n>\d+) tags: (?P<text>.*)", re.DOTALL)
-_NO_TAGS = re.compile(r"(?P<who>.+) has no tags")
-_SCORES_HEAD = re.compile(r"Showing (?P<n>\d+) tracked objective\(s\) for (?P<who>.+?):")
-_SCORE_ENTRY = re.compile(rf"- (?P<display>.*?): (?P<value>-?\d+) \((?P<objective>{_OBJECTIVE})\)")
-_NO_SCORES = re.compile(r"Player (?P<who>.+) has no scores recorded")
-_HOLDERS = re.compile(
-    r"Showing (?P<n>\d+) tracked players on the scoreboard:\s*(?P<names>.*)", re.S
-)
-_OBJECTIVES_HEAD = re.compile(r"Showing (?P<n>\d+) objective\(s\) on scoreboard:")
-_OBJECTIVE_ENTRY = re.compile(
-    rf"- (?P<name>{_OBJECTIVE}): displays as '(?P<display>.*)' and is type '(?P<criteria>[^']*)'"
-)
+_OBJECTIVE = re.compile(r"[A-Za-z0-9_.\-]{1,16}")
+# clear's playerTest entries: "Steve (64)" (captures.json clear-count), in every language.
+_PLAYER_TEST = re.compile(r"(?P<who>.+) \((?P<n>\d+)\)")
+# One holder's change reports the new value; several holders (a selector) and every
+# operation report only a count, and only set says the value every one of them now has
+# (commands.scoreboard.players.*.multiple.success): (key, objective at, holder at, value at).
 _CHANGES = {
-    "set": re.compile(rf"Set \[(?P<obj>{_OBJECTIVE})\] for (?P<who>.+) to (?P<now>-?\d+)"),
-    "add": re.compile(
-        rf"Added -?\d+ to \[(?P<obj>{_OBJECTIVE})\] for (?P<who>.+) \(now (?P<now>-?\d+)\)"
-    ),
-    "remove": re.compile(
-        rf"Removed -?\d+ from \[(?P<obj>{_OBJECTIVE})\] for (?P<who>.+) \(now (?P<now>-?\d+)\)"
-    ),
+    "set": ("commands.scoreboard.players.set.success", 1, 2, 3),
+    "add": ("commands.scoreboard.players.add.success", 2, 3, 4),
+    "remove": ("commands.scoreboard.players.remove.success", 2, 3, 4),
 }
-# Several holders at once (and every operation): the game names how many, and only set
-# says the value, which every one of them now has (commands.scoreboard.players.*.multiple).
 _COUNTED = {
-    "set": re.compile(rf"Set \[(?P<obj>{_OBJECTIVE})\] for \d+ entities to (?P<now>-?\d+)"),
-    "add": re.compile(rf"Added -?\d+ to \[(?P<obj>{_OBJECTIVE})\] for \d+ entities"),
-    "remove": re.compile(rf"Removed -?\d+ from \[(?P<obj>{_OBJECTIVE})\] for \d+ entities"),
-    "operation": re.compile(rf"Updated \[(?P<obj>{_OBJECTIVE})\] for \d+ entities"),
+    "set": ("commands.scoreboard.players.set.multiple.success", 1, 3),
+    "add": ("commands.scoreboard.players.add.multiple.success", 2, None),
+    "remove": ("commands.scoreboard.players.remove.multiple.success", 2, None),
+    "operation": ("commands.scoreboard.players.operation.success", 1, None),
 }
+_SCORES_HEAD = "commands.scoreboard.players.list.player.count"
+_SCORE_ENTRY = "commands.scoreboard.players.list.player.entry"
+_OBJECTIVES_HEAD = "commands.scoreboard.objectives.list.count"
+_OBJECTIVE_ENTRY = "commands.scoreboard.objectives.list.entry"
+# An entry's objective name (and a score) in its own characters, so that entries written
+# without line breaks between them do not run into each other.
+_OBJECTIVE_CHARS = r"[A-Za-z0-9_.\-]{1,16}"
+_SCORE_NARROW = ((1, r"-?\d+"), (3, _OBJECTIVE_CHARS))
+_OBJECTIVE_NARROW = ((1, _OBJECTIVE_CHARS), (3, r"[^'\s]*"))
 _ACKS = (
-    re.compile(r"Added new objective '.+' successfully"),
-    re.compile(r"Removed objective '.+' successfully"),
-    re.compile(r"Set the display objective in slot '.+' to '.+'"),
-    re.compile(r"Cleared objective display slot '.+'"),
-    re.compile(r"Reset scores? .*of player .+"),
+    "commands.scoreboard.objectives.add.success",
+    "commands.scoreboard.objectives.remove.success",
+    "commands.scoreboard.objectives.setdisplay.successSet",
+    "commands.scoreboard.objectives.setdisplay.successCleared",
+    "commands.scoreboard.players.reset.success",
+    "commands.scoreboard.players.resetscore.success",
 )
-_BLOCK_FOUND = re.compile(
-    r"Successfully found the block at (?P<x>-?\d+),(?P<y>-?\d+),(?P<z>-?\d+)\."
-)
-_BLOCK_OTHER = re.compile(
-    r"The block at (?P<x>-?\d+),(?P<y>-?\d+),(?P<z>-?\d+) is (?P<actual>.+) \(expected: .+\)\."
-)
-_BLOCK_STATE = re.compile(r"The block at (?P<x>-?\d+),(?P<y>-?\d+),(?P<z>-?\d+) did not match")
-_OUT_OF_WORLD = "Cannot test for block outside of the world"
 
 
 def _text(result: CommandResult) -> str:
@@ -123,38 +113,57 @@ def failure_reason(result: CommandResult) -> str:
     """Why a result carries no answer: the status code's meaning, or the output's shape."""
     if result.ok:
         return "output_unrecognized" if _text(result) else "no_output"
-    if _text(result) == "No targets matched selector":
+    if read("commands.generic.noTargetMatch", _text(result)) is not None:
         return "no_target"
     return _STATUS_REASONS.get(result.status_code, "command_failed")
 
 
 def _same(a: str, b: str) -> bool:
-    return a.strip('"').casefold() == b.strip('"').casefold()
+    return a.strip().strip('"').casefold() == b.strip('"').casefold()
+
+
+def _strings(value: object) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    return None
 
 
 def parse_item_count(result: CommandResult, player: str, item: str, data: int = -1) -> ItemCount:
-    """``clear <player> <item> <data> 0``: "no items to remove" is a known 0."""
+    """``clear <player> <item> <data> 0``: the body's ``playerTest`` ("Steve (64)") or the
+    text in any language; "no items to remove" is a known 0."""
     text, base = _text(result), {**evidence(result), "player": player, "item": item, "data": data}
-    match = _CLEAR_COUNT.fullmatch(text) if result.ok else _CLEAR_NONE.fullmatch(text)
-    if match is None:
+    tested = _strings(result.body.get("playerTest")) if result.ok else None
+    counted = _PLAYER_TEST.fullmatch(tested[0]) if tested and len(tested) == 1 else None
+    if counted is not None:
+        if not _same(counted["who"], player):
+            return ItemCount(**base, known=False, reason="holder_mismatch")
+        return ItemCount(**base, known=True, value=int(counted["n"]))
+    if result.ok:
+        found = read("commands.clear.testing", text)
+        who, count = (found.args.get(1), found.number(2)) if found else (None, None)
+    else:
+        found = read("commands.clear.failure.no.items", text)
+        who, count = (found.args.get(1), 0) if found else (None, None)
+    if who is None or count is None:
         return ItemCount(**base, known=False, reason=failure_reason(result))
-    if not _same(match["who"], player):
+    if not _same(who, player):
         return ItemCount(**base, known=False, reason="holder_mismatch")
-    count = int(match["n"]) if "n" in match.groupdict() else 0
     return ItemCount(**base, known=True, value=count)
 
 
 def parse_tags(result: CommandResult, player: str) -> TagList:
     """``tags`` only when splitting the text gives exactly the game's count (else None)."""
     text, base = _text(result), {**evidence(result), "target": player}
-    if result.ok and (none := _NO_TAGS.fullmatch(text)) and _same(none["who"], player):
+    none = read("commands.tag.list.single.empty", text) if result.ok else None
+    if none is not None and _same(none.args.get(1, ""), player):
         return TagList(**base, known=True, count=0, tags=())
-    match = _TAGS.fullmatch(text) if result.ok else None
-    if match is None:
+    found = read("commands.tag.list.single.success", text) if result.ok else None
+    count = found.number(2) if found else None
+    if found is None or count is None:
         return TagList(**base, known=False, reason=failure_reason(result))
-    if not _same(match["who"], player):
+    if not _same(found.args.get(1, ""), player):
         return TagList(**base, known=False, reason="holder_mismatch")
-    count, shown = int(match["n"]), match["text"].strip()
+    shown = found.args.get(3, "").strip()
     parts = tuple(p.strip() for p in shown.split(", ")) if shown else ()
     exact = parts if len(parts) == count else None
     return TagList(**base, known=True, count=count, text=shown, tags=exact)
@@ -163,34 +172,34 @@ def parse_tags(result: CommandResult, player: str) -> TagList:
 def parse_scores(result: CommandResult, holder: str) -> ScoreList:
     """``scoreboard players list <holder>``; "has no scores recorded" is a known empty list."""
     text, base = _text(result), {**evidence(result), "holder": holder}
-    if (none := _NO_SCORES.fullmatch(text)) is not None:
-        if not _same(none["who"], holder):
+    if (none := read("commands.scoreboard.players.list.player.empty", text)) is not None:
+        if not _same(none.args.get(1, ""), holder):
             return ScoreList(**base, known=False, reason="holder_mismatch")
         return ScoreList(**base, known=True)
-    head = _SCORES_HEAD.match(text) if result.ok else None
-    if head is None:
+    head = read(_SCORES_HEAD, text, whole=False) if result.ok else None
+    count = head.number(1) if head else None
+    if head is None or count is None:
         return ScoreList(**base, known=False, reason=failure_reason(result))
-    if not _same(head["who"], holder):
+    if not _same(head.args.get(2, ""), holder):
         return ScoreList(**base, known=False, reason="holder_mismatch")
-    entries = [
-        Score(m["objective"], m["display"], int(m["value"]))
-        for m in _SCORE_ENTRY.finditer(text, head.end())
-    ]
-    if len(entries) != int(head["n"]):
+    found = read_all(_SCORE_ENTRY, text[head.end :], narrow=_SCORE_NARROW)
+    if found is None or len(found) != count:
         return ScoreList(**base, known=False, reason="output_unrecognized")
-    return ScoreList(**base, known=True, scores=tuple(entries))
+    entries = tuple(Score(e.args[3], e.args[2].strip(), int(e.args[1])) for e in found)
+    return ScoreList(**base, known=True, scores=entries)
 
 
 def parse_holders(result: CommandResult) -> tuple[str, ...] | None:
     """``scoreboard players list``: every tracked name, or None when not exactly readable."""
     text = _text(result)
-    if result.ok and text == "There are no tracked players on the scoreboard":
+    if result.ok and read("commands.scoreboard.players.list.empty", text) is not None:
         return ()
-    match = _HOLDERS.fullmatch(text) if result.ok else None
-    if match is None:
+    head = read("commands.scoreboard.players.list.count", text, whole=False) if result.ok else None
+    count = head.number(1) if head else None
+    if head is None or count is None:
         return None
-    names = tuple(n.strip() for n in match["names"].split(", ") if n.strip())
-    return names if len(names) == int(match["n"]) else None
+    names = tuple(n.strip() for n in text[head.end :].split(", ") if n.strip())
+    return names if len(names) == count else None
 
 
 def parse_objectives(result: CommandResult) -> ObjectiveList:
@@ -198,19 +207,17 @@ def parse_objectives(result: CommandResult) -> ObjectiveList:
     False when the command failed or its wording is not recognised.
     """
     text, base = _text(result), evidence(result)
-    if result.ok and text == "There are no objectives on the scoreboard":
+    if result.ok and read("commands.scoreboard.objectives.list.empty", text) is not None:
         return ObjectiveList(**base, known=True)
-    head = _OBJECTIVES_HEAD.match(text) if result.ok else None
-    if head is None:
+    head = read(_OBJECTIVES_HEAD, text, whole=False) if result.ok else None
+    count = head.number(1) if head else None
+    if head is None or count is None:
         return ObjectiveList(**base, known=False, reason=failure_reason(result))
-    found = [
-        ObjectiveInfo(m["name"], m["display"], m["criteria"])
-        for line in text[head.end() :].splitlines()
-        if (m := _OBJECTIVE_ENTRY.fullmatch(line.strip()))
-    ]
-    if len(found) != int(head["n"]):
+    found = read_all(_OBJECTIVE_ENTRY, text[head.end :], narrow=_OBJECTIVE_NARROW)
+    if found is None or len(found) != count:
         return ObjectiveList(**base, known=False, reason="output_unrecognized")
-    return ObjectiveList(**base, known=True, objectives=tuple(found))
+    listed = tuple(ObjectiveInfo(e.args[1], e.args[2], e.args[3]) for e in found)
+    return ObjectiveList(**base, known=True, objectives=listed)
 
 
 def parse_score_change(
@@ -222,25 +229,34 @@ def parse_score_change(
     base = {**evidence(result), "operation": operation, "holder": holder, "objective": objective}
     if not result.ok:
         return ScoreChange(**base, known=False, reason=failure_reason(result))
-    counted = _COUNTED[operation].fullmatch(text) if operation in _COUNTED else None
-    if counted is not None:
-        if counted["obj"] != objective:
-            return ScoreChange(**base, known=False, reason="holder_mismatch")
-        if "now" in counted.groupdict():
-            return ScoreChange(**base, known=True, value=int(counted["now"]))
-        return ScoreChange(**base, known=True, reason="not_reported")
-    match = _CHANGES["set" if operation == "operation" else operation].fullmatch(text)
-    if match is None:
+    if operation in _COUNTED:
+        key, objective_at, value_at = _COUNTED[operation]
+        if (counted := read(key, text)) is not None:
+            if counted.args.get(objective_at) != objective:
+                return ScoreChange(**base, known=False, reason="holder_mismatch")
+            if value_at is None:
+                return ScoreChange(**base, known=True, reason="not_reported")
+            if (now := counted.number(value_at)) is not None:
+                return ScoreChange(**base, known=True, value=now)
+    key, objective_at, holder_at, value_at = _CHANGES[
+        "set" if operation == "operation" else operation
+    ]
+    match = read(key, text)
+    now = match.number(value_at) if match else None
+    if match is None or now is None:
         return ScoreChange(**base, known=False, reason=failure_reason(result))
-    if not _same(match["who"], holder) or match["obj"] != objective:
+    if (
+        not _same(match.args.get(holder_at, ""), holder)
+        or match.args.get(objective_at) != objective
+    ):
         return ScoreChange(**base, known=False, reason="holder_mismatch")
-    return ScoreChange(**base, known=True, value=int(match["now"]))
+    return ScoreChange(**base, known=True, value=now)
 
 
 def parse_ack(result: CommandResult, operation: str) -> Ack:
     """Whether the game confirmed ``operation`` (add, remove, setdisplay, reset)."""
     text, base = _text(result), {**evidence(result), "operation": operation}
-    if result.ok and any(p.fullmatch(text) for p in _ACKS):
+    if result.ok and any(read(key, text) is not None for key in _ACKS):
         return Ack(**base, known=True)
     return Ack(**base, known=False, reason=failure_reason(result))
 
@@ -248,8 +264,8 @@ def parse_ack(result: CommandResult, operation: str) -> Ack:
 def parse_testfor(result: CommandResult, selector: str) -> TestFor:
     """No target is a known "no"; other failures are unknown."""
     base = {**evidence(result), "selector": selector}
-    victims = result.body.get("victim")
-    if result.ok and isinstance(victims, list) and all(isinstance(v, str) for v in victims):
+    victims = _strings(result.body.get("victim"))
+    if result.ok and victims is not None:
         return TestFor(**base, known=True, matched=bool(victims), names=tuple(victims))
     reason = failure_reason(result)
     if reason == "no_target":
@@ -296,17 +312,26 @@ def parse_entities(result: CommandResult, selector: str, limit: int) -> EntityLi
 
 
 def parse_block(result: CommandResult, x: int, y: int, z: int, block: str) -> BlockCheck:
-    """``testforblock``: found, something else (its display name), or unknown."""
+    """``testforblock``: found, something else (its display name, when the text says it),
+    or unknown. The body's ``matches`` and ``position`` say it in every language."""
     text, base = _text(result), {**evidence(result), "x": x, "y": y, "z": z, "block": block}
-    if text == _OUT_OF_WORLD:
+    if read("commands.testforblock.outOfWorld", text) is not None:
         return BlockCheck(**base, known=False, reason="out_of_world")
-    pattern = _BLOCK_FOUND if result.ok else None
-    for candidate in [pattern] if pattern else [_BLOCK_OTHER, _BLOCK_STATE]:
-        match = candidate.match(text)
-        if match is None:
-            continue
-        if (int(match["x"]), int(match["y"]), int(match["z"])) != (x, y, z):
+    other = None if result.ok else read("commands.testforblock.failed.tile", text)
+    actual = other.args.get(4) if other else None
+    matches, position = result.body.get("matches"), result.body.get("position")
+    if isinstance(matches, bool) and isinstance(position, dict):
+        where = tuple(position.get(axis) for axis in "xyz")
+        if where != (x, y, z):
             return BlockCheck(**base, known=False, reason="holder_mismatch")
-        actual = match.groupdict().get("actual")
+        return BlockCheck(**base, known=True, matches=matches, actual=None if matches else actual)
+    keys = ["commands.testforblock.success"] if result.ok else [
+        "commands.testforblock.failed.tile", "commands.testforblock.failed.data"]  # fmt: skip
+    for key in keys:
+        found = read(key, text)
+        if found is None:
+            continue
+        if (found.number(1), found.number(2), found.number(3)) != (x, y, z):
+            return BlockCheck(**base, known=False, reason="holder_mismatch")
         return BlockCheck(**base, known=True, matches=result.ok, actual=actual)
     return BlockCheck(**base, known=False, reason=failure_reason(result))

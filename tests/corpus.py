@@ -28,17 +28,24 @@ SOURCES: dict[str, Any] = read("sources")
 
 
 def lang(key: str, *args: object, language: str = "en_US") -> str:
-    """The language file's string with ``%s``/``%d``/``%1$s`` filled in (a key the
-    language's file lacks is the English one, as in the game)."""
+    """The language file's string with its placeholders filled in: ``%s``/``%d`` in order,
+    ``%1$s`` by position, and ``%1``, ``%2d``, ``%2$`` by the position they name (facts.json
+    behaviours.lang_placeholders). A key the language's file lacks is the English one, as
+    in the game."""
     template = LANGS[language].get(key, LANG[key])
-    out, auto = template, 0
-    for match in re.finditer(r"%(\d+\$)?[sd]", template):
+    out, auto, at = [], 0, 0
+    for match in re.finditer(r"%%|%(\d+)\$?([sdf]?)|%([sdf])", template):
+        out.append(template[at : match.start()])
+        at = match.end()
+        if match.group(0) == "%%":
+            out.append("%")
+            continue
         if match.group(1):
-            value = args[int(match.group(1)[:-1]) - 1]
+            value = args[int(match.group(1)) - 1]
         else:
             value, auto = args[auto], auto + 1
-        out = out.replace(match.group(0), str(value), 1)
-    return out
+        out.append(str(value))
+    return "".join(out) + template[at:]
 
 
 def exact(capture_id: str) -> Any:

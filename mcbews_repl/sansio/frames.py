@@ -43,7 +43,8 @@ __all__ = [
 # The sender name of the game's own echo of our say/tellraw output is localised: the
 # commands.origin.external string of each of the game's 29 language files ("External" and
 # "外部" are seen in captures). A literal, so sansio reads no package data;
-# tests/sansio/test_echo_senders.py checks it equals the set in toolkit/gamestrings.json.
+# tests/toolkit/test_languages.py checks it equals the set of the corpus and of
+# toolkit/gamestrings.json.
 ECHO_SENDERS: frozenset[str] = frozenset(
     {
         "Ekstern", "Eksternal", "Esterno", "Exterior", "Extern", "External", "Externe",

@@ -17,7 +17,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks captures test test-fast lint pytest addon-test wheel wheel-smoke bench bench-peers bench-answers bench-transports bench-worlds soak clean
+.PHONY: run demo notebooks captures test test-fast lint pytest addon-test wheel wheel-smoke bench bench-peers bench-answers bench-transports bench-worlds bench-languages soak clean
 
 # An older Python is refused here, before the venv and pip: pip's resolver can search for
 # minutes before it says so. (sys.exit with a message prints it and exits 1.)
@@ -127,6 +127,11 @@ bench-transports: $(STAMP)
 # and mc.each.inventory() times, commands per second, bridge memory per world.
 bench-worlds: $(STAMP)
 	$(BIN)/python benchmarks/bench_worlds.py $(ARGS)
+
+# The toolkit's readers in each of the game's 29 languages, against a simulated world in
+# that language: known / unknown / wrong per language (docs/benchmarks.md).
+bench-languages: $(STAMP)
+	$(BIN)/python benchmarks/readers_languages.py $(ARGS)
 
 # Ten minutes of worlds coming and going, notebook traffic and a hostile peer; prints a
 # table (docs/benchmarks.md). ARGS=--quick runs it for 60 s.

@@ -28,6 +28,8 @@ MODES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "script_error_by_chat": ({"transport": "chat"}, {**BETA, "script_error": True}),
     "custom_command_message_lost": ({}, {"report_custom_command_messages": False}),
     "chat_lost": ({"transport": "chat"}, {**BETA, "report_simulated_chat": False}),
+    "zh_CN": ({}, {"language": "zh_CN"}),
+    "ja_JP": ({}, {"language": "ja_JP"}),
 }
 
 

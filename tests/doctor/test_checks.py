@@ -12,8 +12,11 @@ import mcbews_repl
 from mcbews_repl.capture import read_capture
 from mcbews_repl.doctor import DoctorReport, run_doctor
 from mcbews_repl.doctor.addon import PullProbe, _combined
+from mcbews_repl.doctor.checks import game_language
+from mcbews_repl.doctor.view import report_plain
 from mcbews_repl.testing import replay_capture
 
+from ..corpus import lang
 from ..gateway.fakegame import FakeGame
 from .conftest import FAST_BRIDGE, QUICK, world_in
 
@@ -52,6 +55,28 @@ async def test_a_healthy_world(mode: str, transport: str, tmp_path: Path) -> Non
     assert report.check(5).next_step.startswith("sent; look at the game: Steve should see")
     assert "--probe-limits" in report.check(6).next_step
     assert report.capture == tmp_path / f"{mode}.jsonl" and report.capture_note == "redacted"
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "ja_JP"])
+async def test_the_doctor_says_the_games_language(language: str, tmp_path: Path) -> None:
+    report = await diagnose(language, tmp_path)
+    assert verdicts(report) == "++++??" and report.ok  # every check works in that language
+    assert report.check(2).data["language"] == language
+    printed = report_plain(report)
+    assert f"the game writes in {language}" in printed
+    online = lang("commands.players.list", 2, 10, language=language)
+    assert online in report.check(2).observed
+
+
+async def test_an_english_game_is_en_us_or_en_gb_a_strange_one_unknown(tmp_path: Path) -> None:
+    report = await diagnose("healthy", tmp_path)
+    assert "the game writes in en_US or en_GB (their /list answers are alike)" in report_plain(
+        report
+    )
+    assert game_language("Es sind 2 Spieler da") == (
+        "unknown",
+        "the game's language is unknown (its /list answer is no language's)",
+    )
 
 
 @pytest.mark.parametrize("mode", ["no_addon", "beta_pack_without_beta_apis"])

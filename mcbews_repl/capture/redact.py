@@ -25,6 +25,7 @@ from typing import Any
 
 from ..sansio import (
     BRIDGE_PLAYER,
+    ECHO_SENDERS,
     TEXT_RESPONSE_EVENT,
     Channel,
     ChunkError,
@@ -33,20 +34,22 @@ from ..sansio import (
     parse_chunk,
     split_payload,
 )
+from ..toolkit import game_strings, read_game_text
 from ..vocabulary import SPOKEN_CHAT_TYPES, EventKind
 from .records import CallRecord, Capture, FrameRecord, Record
 from .redact_pull import PageStreams, redact_ask
 
 __all__ = ["Placeholders", "redact"]
 
-# Names that are not people: the game's own senders and the addon's bridge player.
-_NOT_PEOPLE = {BRIDGE_PLAYER, "External", "Script Engine", "Server", ""}
+# Names that are not people: the game's own senders, in every language it ships (a capture
+# from a zh_CN game says 外部, not External), and the addon's bridge player.
+_NOT_PEOPLE = {
+    BRIDGE_PLAYER, "Server", "", *ECHO_SENDERS, *game_strings("commands.origin.script").values()
+}  # fmt: skip
 _TEXT_PREFIX = f"scriptevent {TEXT_RESPONSE_EVENT} "
 # Fields of command answers and events that hold player names (docs/protocol.md, the corpus).
 _NAME_FIELDS = ("localplayername", "sender", "receiver", "Sender", "Receiver", "playerName")
 _NAME_LIST_FIELDS = ("victim", "recipient")
-# The names line of /list's message ("There are 2/10 players online:\nSteve, Alex").
-_LIST_NAMES = re.compile(r"players online:\n(.+)")
 
 
 @dataclass
@@ -228,9 +231,11 @@ class _Redactor:
         names line of its message."""
         players = body.get("players")
         names = players.split(", ") if isinstance(players, str) else players
-        message = body.get("statusMessage")
-        if isinstance(message, str) and (found := _LIST_NAMES.search(message)):
-            names = [*(names if isinstance(names, list) else []), *found[1].split(", ")]
+        head, _, listed = str(body.get("statusMessage") or "").partition("\n")
+        # The names line follows the count line ("There are 2/10 players online:"), which
+        # is read in any language; the names are the game's ", "-separated list.
+        if listed and read_game_text("commands.players.list", head) is not None:
+            names = [*(names if isinstance(names, list) else []), *listed.split(", ")]
         for name in names if isinstance(names, list) else []:
             self.marks.add_name(name)
 

@@ -45,6 +45,7 @@ from .events import (
     UnknownFrame,
 )
 from .frames import (
+    ECHO_SENDERS,
     check_command_line,
     command_frame_bytes,
     decode_frame,
@@ -148,6 +149,7 @@ __all__ = [
     "COMMAND_FRAME_BUDGET_BYTES",
     "COMMAND_LINE_BUDGET_BYTES",
     "DEFAULT_TIMEOUT_SECONDS",
+    "ECHO_SENDERS",
     "EMPTY_REPLY",
     "ENCRYPT_SUBPROTOCOL",
     "MALFORMED_RESPONSE",

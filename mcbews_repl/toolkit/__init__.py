@@ -42,6 +42,8 @@ from .boxes import Box
 from .catalogue import CATALOGUE
 from .context import ChatContexts, ContextBundle
 from .gamestrings import languages_writing
+from .gamestrings import read as read_game_text
+from .gamestrings import strings as game_strings
 from .live import LiveEvents
 from .tools import Tools
 from .webhook import EventForwarder, sign, verify_signature
@@ -84,9 +86,11 @@ __all__ = [
     "TestFor",
     "Tools",
     "WorldQueries",
+    "game_strings",
     "languages_writing",
     "picture_png",
     "read_blocks",
+    "read_game_text",
     "shown_figure",
     "sign",
     "split_box",

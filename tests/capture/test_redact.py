@@ -7,12 +7,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from mcbews_repl.capture import CallRecord, Capture, FrameRecord, Header, redact
 from mcbews_repl.sansio import Channel, format_chunk, reassemble_chunks, split_payload
 from mcbews_repl.sansio.chunks import parse_chunk
 from mcbews_repl.sansio.pull import Page, decode_reply, format_page, split_pages
 from mcbews_repl.testing import replay_capture
 
+from ..corpus import lang
 from .conftest import notebook_flow, recorded_session
 
 
@@ -121,6 +124,27 @@ def test_the_names_list_answers_carry_are_replaced() -> None:
     redacted = redact(capture_of([("out", command("list")), ("in", json.dumps(answer))]))
     text = redacted.frames[1].text or ""
     assert "Alexandra" not in text and "Steve" not in text and "Player2" in text
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "ja_JP", "de_DE", "ru_RU"])
+def test_the_names_of_a_list_answer_in_any_language_are_replaced(language: str) -> None:
+    # Only the message carries the names here: a capture from a game in another language.
+    head = lang("commands.players.list", 2, 10, language=language)
+    body = {"statusCode": 0, "statusMessage": f"{head}\n王小明, Alexandra"}
+    answer = {"header": {"messagePurpose": "commandResponse", "requestId": "r1"}, "body": body}
+    redacted = redact(capture_of([("out", command("list")), ("in", json.dumps(answer))]))
+    text = json.loads(redacted.frames[1].text or "{}")["body"]["statusMessage"]
+    assert text.splitlines() == [head, "Player2, Player3"]  # Player1: the header's Steve
+
+
+@pytest.mark.parametrize("language", ["en_US", "zh_CN", "ko_KR", "tr_TR", "uk_UA"])
+def test_the_games_own_senders_are_no_one_in_any_language(language: str) -> None:
+    senders = [lang("commands.origin.external", language=language),
+               lang("commands.origin.script", language=language)]  # fmt: skip
+    frames = [("in", event(sender, "hello", "say")) for sender in senders]
+    redacted = redact(capture_of([*frames, ("in", event("Alex", "hi", "chat"))]))
+    said = [json.loads(f.text or "{}")["body"]["sender"] for f in redacted.frames]
+    assert said[:2] == senders and said[2].startswith("Player")
 
 
 def response(rid: str, message: str) -> str:

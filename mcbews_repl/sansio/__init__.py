@@ -50,6 +50,7 @@ from .frames import (
     decode_frame,
     encode_command,
     encode_subscribe,
+    silent_drop_hint,
 )
 from .handshake import (
     EncryptHandshake,
@@ -225,6 +226,7 @@ __all__ = [
     "parse_text_frame",
     "reassemble_chunks",
     "short_id",
+    "silent_drop_hint",
     "split_pages",
     "split_payload",
     "split_text",

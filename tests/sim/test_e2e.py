@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import mcbews_repl
-from mcbews_repl import CapabilityError, CommandFailed, GameDisconnected, UiChat
+from mcbews_repl import CapabilityError, GameDisconnected, RequestTimeout, UiChat
 from mcbews_repl.sim import SimWorld
 
 BRIDGE = "MCBEWS_BRIDGE"
@@ -219,14 +219,36 @@ async def test_a_wrong_frame_budget_on_the_bridge_is_caught(
     linked: tuple[mcbews_repl.Bridge, SimWorld],
 ) -> None:
     """Were the bridge's frame ceiling wrong (here 900 bytes instead of 661), the game's
-    copy in the simulated world refuses the frames and the caller hears of it."""
+    copy in the simulated world drops the frame without a word, as the game was seen to
+    (facts.json oversized_request), and what the caller reads says what most likely
+    happened: the size, past the bridge's budget, and that the game drops such requests."""
     mc, sim = linked
     mc.connections[0].proto.frame_budget_bytes = 900
-    with pytest.raises(CommandFailed) as refused:
-        await mc.send_text("Steve", '"' * 2000)
-    assert refused.value.status_code == -2147418111
-    assert "the game accepts at most 661" in refused.value.message
-    assert sim.client is not None and sim.client.oversized >= 1
+    line = "say " + '"' * 300  # 304 bytes of line, an 816-byte frame
+    with pytest.raises(RequestTimeout) as silent:
+        await mc.command(line, timeout=1.0)
+    message = str(silent.value)
+    assert "within 1 s on connection #" in message
+    assert "it was sent in a 816-byte frame with a 304-byte command line" in message
+    assert "past the bridge's budget (461 bytes of line, 661 of frame)" in message
+    assert "the game drops a request over its size limit without any answer" in message
+    assert "paused" not in message
+    assert sim.client is not None and sim.client.oversized == 1
+    assert (await mc.command("say still here")).ok  # the connection goes on
+
+
+async def test_a_timeout_within_the_budget_does_not_blame_the_size(
+    linked: tuple[mcbews_repl.Bridge, SimWorld],
+) -> None:
+    """A command the bridge's budget takes gets no word about size when it goes unanswered:
+    the game takes such frames (a paused world here)."""
+    mc, sim = linked
+    sim.clock.paused = True
+    with pytest.raises(RequestTimeout) as silent:
+        await mc.command("say " + '"' * 200, timeout=0.5)  # 616 bytes of frame
+    sim.clock.paused = False
+    assert "the world may be paused or the connection stalled" in str(silent.value)
+    assert "frame" not in str(silent.value)
 
 
 @pytest.mark.parametrize(

@@ -73,7 +73,8 @@ async def test_an_old_client_refusing_ws_encrypt_fails_clearly_when_no_fallback(
         await sim.connect(mc.url)
         await asyncio.wait_for(sim.wait_disconnected(), 5)
         [failure] = kinds(mc, "encryption_failed")
-        assert "refused encryption (ws:encrypt: -2147418111 Unsupported messagePurpose)" in failure
+        # The game's "Invalid request type" (commands.generic.malformed.type, facts.json)
+        assert "refused encryption (ws:encrypt: -2147418111 Invalid request type)" in failure
 
 
 async def test_encrypt_true_refuses_a_client_that_cannot() -> None:

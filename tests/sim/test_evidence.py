@@ -215,8 +215,15 @@ def _event(line: ChatLine, **options: Any) -> dict[str, Any]:
 def test_chat_event_is_the_captured_frame() -> None:
     world = World("Steve")
     player_chat(world.state, world.interpreter.effects, "Steve", "hello")
-    assert _event(world.chat[-1]) == exact("chat-17039360")
+    assert _event(world.chat[-1], version=17039360) == exact("chat-17039360")
     assert world.player("Steve").inbox[-1] == lang("chat.type.text", "Steve", "hello")
+
+
+def test_chat_event_is_the_2026_frame_by_default() -> None:
+    """The default header version is the 2026 recording's (17104896)."""
+    world = World("fantong7038")
+    player_chat(world.state, world.interpreter.effects, "fantong7038", "AI chat hi")
+    assert _event(world.chat[-1]) == exact("chat-17104896")
 
 
 def test_say_and_tellraw_events_in_the_older_header_version() -> None:

@@ -47,7 +47,7 @@ export type TextRole = (typeof TEXT_ROLES)[number];
 
 /** docs/gateway.md, frame budget: mcbe-ws-sdk 0.2.1's stepped stress test, a 461-byte commandLine was accepted and 462 refused; counted in UTF-8 bytes */
 export const COMMAND_LINE_BUDGET_BYTES = 461;
-/** docs/gateway.md, frame budget: a published tutorial reports about 661 bytes on the whole serialized commandRequest frame (compact JSON as sent, escapes counted) and the game failing badly above it; the 461-byte stepped test used plain ASCII and cannot tell the two apart, so every frame keeps both */
+/** docs/gateway.md, frame budget: our budget on the whole serialized commandRequest frame (compact JSON as sent, escapes counted); a published tutorial reports the game failing badly above about 661 bytes, while the 461-byte stepped test's own payload was a 697-byte frame and was accepted, so the stricter figure is kept and every frame keeps both */
 export const COMMAND_FRAME_BUDGET_BYTES = 661;
 /** docs/protocol.md, mcbews v1, bounds: upstream (addon to Python, chat-wrapped) chunk content is at most 256 code points */
 export const UPSTREAM_CHUNK_CODE_POINTS = 256;

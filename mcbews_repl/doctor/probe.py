@@ -11,7 +11,8 @@ first refused one:
 
 With plain ASCII the frame is about 212 bytes longer than its line, so whichever ceiling
 binds first is the one seen; the result says which. The game may close the connection on
-an oversized frame (one published report says it fails badly): that too is a result.
+an oversized frame (one published report says it fails badly), or drop it without any
+answer, as the evidence corpus records (docs/sim.md; each such probe then waits its timeout).
 """
 
 from __future__ import annotations

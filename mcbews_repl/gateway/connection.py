@@ -34,6 +34,7 @@ from ..sansio import (
     GameError,
     State,
     encode_command,
+    silent_drop_hint,
 )
 from ..vocabulary import Capability, EventKind
 from .calls import CapabilityCalls
@@ -381,7 +382,9 @@ class GameConnection:
             async with asyncio.timeout(timeout):
                 return await self._window.request(line, unchecked)
         except TimeoutError as exc:
-            raise RequestTimeout(f"no answer to a {len(line)}-byte probe line") from exc
+            raise RequestTimeout(
+                f"no answer to a {len(line)}-byte probe line{silent_drop_hint(line)}"
+            ) from exc
 
     @same_call(GameCalls.call)
     async def call(

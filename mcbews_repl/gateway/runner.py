@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..exceptions import McbewsError, RequestTimeout
-from ..sansio import BridgeProtocol, check_command_line
+from ..sansio import BridgeProtocol, check_command_line, silent_drop_hint
 from ..vocabulary import EventKind
 from .link import Link
 from .results import CommandResult
@@ -67,10 +67,12 @@ class CommandRunner:
                 async with asyncio.timeout(limit):
                     reply = await self._window.request(checked)
             except TimeoutError as exc:
+                why = silent_drop_hint(checked) or (
+                    "; the world may be paused or the connection stalled"
+                )
                 raise RequestTimeout(
                     f"the game did not answer /{checked[:60]} within {limit:g} s on connection "
-                    f"#{self._link.connection_id}; the world may be paused or the connection "
-                    "stalled"
+                    f"#{self._link.connection_id}{why}"
                 ) from exc
         except McbewsError as exc:
             if record:

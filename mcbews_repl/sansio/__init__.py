@@ -51,6 +51,7 @@ from .frames import (
     decode_frame,
     encode_command,
     encode_subscribe,
+    silent_drop_hint,
 )
 from .handshake import (
     EncryptHandshake,
@@ -227,6 +228,7 @@ __all__ = [
     "parse_text_frame",
     "reassemble_chunks",
     "short_id",
+    "silent_drop_hint",
     "split_pages",
     "split_payload",
     "split_text",

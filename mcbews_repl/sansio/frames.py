@@ -38,6 +38,7 @@ __all__ = [
     "decode_frame",
     "encode_command",
     "encode_subscribe",
+    "silent_drop_hint",
 ]
 
 # The sender name of the game's own echo of our say/tellraw output is localised: the
@@ -149,6 +150,24 @@ def check_command_line(
     if size > budget_bytes or frame > frame_budget_bytes:
         raise FrameTooLarge("the command", size, budget_bytes, frame, frame_budget_bytes)
     return line
+
+
+def silent_drop_hint(line: str) -> str:
+    """What most likely happened to an unanswered command, when its size explains it: "" for
+    a line and frame within the bridge's own budget, which the game was seen to take.
+
+    Past it, the game drops a request over its size limit without any answer, no error frame
+    either (docs/gateway.md, "Frame budget"), so a timeout is all a sender sees.
+    """
+    size, frame = utf8_len(line), command_frame_bytes(line)
+    if size <= COMMAND_LINE_BUDGET_BYTES and frame <= COMMAND_FRAME_BUDGET_BYTES:
+        return ""
+    return (
+        f"; it was sent in a {frame}-byte frame with a {size}-byte command line, past the "
+        f"bridge's budget ({COMMAND_LINE_BUDGET_BYTES} bytes of line, "
+        f"{COMMAND_FRAME_BUDGET_BYTES} of frame): the game drops a request over its size limit "
+        "without any answer, so it most likely never ran"
+    )
 
 
 def encode_command(

@@ -2,9 +2,11 @@
 
 It answers ``subscribe``, queues ``commandRequest`` frames and runs them on the next tick
 (so the 100-in-flight window is real), refuses the 101st with TooManyPendingRequests
-without running it, refuses a command line over 461 UTF-8 bytes or a frame over 661 bytes
-(its own copy of the game's limits, from the evidence corpus), and reports chat as
-PlayerMessage events once subscribed. One writer task serialises every outgoing frame.
+without running it, drops a command line over 461 UTF-8 bytes or a frame over 697 bytes
+without a word, as the game was seen to (its own copy of the game's limits, from the
+evidence corpus), answers a request it cannot take with the game's own error strings, and
+reports chat as PlayerMessage events once subscribed. One writer task serialises every
+outgoing frame.
 
 It also plays the game's side of ``ws:encrypt`` (both forms, see ``wsencrypt``): after
 answering, every frame it sends is encrypted and binary, and it can refuse unencrypted
@@ -88,6 +90,18 @@ async def hang_up(ws: ClientConnection | None, tasks: list[asyncio.Task[None]]) 
             await task
 
 
+def _version_problem(body: dict[str, Any]) -> str | None:
+    """The game's answer to a commandRequest without a usable ``body.version``, or None.
+    Which versions exist is not known (facts.json websocket_error_texts): any whole number
+    from 1 up is taken."""
+    version = body.get("version")
+    if version is None:
+        return game_text("commands.generic.version.missing")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        return game_text("commands.generic.version.mismatch")
+    return None
+
+
 @dataclass(frozen=True)
 class _Queued:
     request_id: str
@@ -129,7 +143,7 @@ class GameClient:
         self.frames_received = 0
         self.peak_in_flight = 0  # the most commands ever queued at once (tests check <= 100)
         self.refused = 0  # requests answered with TooManyPendingRequests
-        self.oversized = 0  # requests refused for a line over 461 or a frame over 661 bytes
+        self.oversized = 0  # requests dropped for a line over 461 or a frame over 697 bytes
         # The newest command lines received, with when (time.monotonic()): what a test reads
         # to tell what the bridge sent after it cancelled a call.
         self.received: deque[tuple[float, str]] = deque(maxlen=_RECEIVED_KEPT)
@@ -233,26 +247,28 @@ class GameClient:
             case "commandRequest":
                 self._command_request(request_id, body)
             case "ws:encrypt" if self.legacy_encryption:
-                # An old client does not know the purpose. How the real one answers is not
-                # recorded; an error frame is our reading ("protocol-level failures").
-                self._send_error(request_id, MALFORMED_REQUEST, "Unsupported messagePurpose")
+                # An old client does not know the purpose: the game's "Invalid request type"
+                # (which string, and that it is an error frame, is assumed: facts.json).
+                self._refuse_purpose(request_id, purpose)
             case "ws:encrypt":
                 self._ws_encrypt(request_id, body)
             case _:
-                log.info("sim: unsupported messagePurpose %r", purpose)
+                self._refuse_purpose(request_id, purpose)
+
+    def _refuse_purpose(self, request_id: str, purpose: object) -> None:
+        log.info("sim: unsupported messagePurpose %r", purpose)
+        self._send_error(
+            request_id, MALFORMED_REQUEST, game_text("commands.generic.malformed.type")
+        )
 
     def _refuse_oversized(self, raw: str) -> bool:
-        """A frame over the game's ceiling (as sent, escapes counted) is refused unrun."""
+        """A frame over the game's ceiling (as sent, escapes counted) is dropped unrun and
+        unanswered: the game was seen to return nothing at all (facts.json oversized_request)."""
         size = len(raw.encode("utf-8", "surrogatepass"))
         if size <= FRAME_BUDGET_BYTES:
             return False
         self.oversized += 1
-        log.warning("sim: refusing a %d-byte frame (the game takes %d)", size, FRAME_BUDGET_BYTES)
-        request_id = ""
-        with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError, RecursionError):
-            request_id = str(json.loads(raw)["header"]["requestId"])
-        message = f"The request is {size} bytes; the game accepts at most {FRAME_BUDGET_BYTES}"
-        self._send_error(request_id, MALFORMED_REQUEST, message)
+        log.warning("sim: dropping a %d-byte frame (the game takes %d)", size, FRAME_BUDGET_BYTES)
         return True
 
     # --- encryption -------------------------------------------------------------------
@@ -302,25 +318,26 @@ class GameClient:
     def _command_request(self, request_id: str, body: dict[str, Any]) -> None:
         line = body.get("commandLine")
         if not isinstance(line, str):
-            self._send_error(request_id, MALFORMED_REQUEST, "commandLine is missing")
+            self._send_error(
+                request_id, MALFORMED_REQUEST, game_text("commands.generic.malformed.body")
+            )
             return
         self.received.append((time.monotonic(), line))
         if (parsed := parse_enable_encryption(line)) is not None:
             self._enable_encryption(request_id, parsed)
+            return
+        if (version_problem := _version_problem(body)) is not None:
+            self._send_error(request_id, MALFORMED_REQUEST, version_problem)
             return
         if len(self._queue) >= MAX_IN_FLIGHT_COMMANDS:
             self.refused += 1
             self._send_error(request_id, TOO_MANY_PENDING, game_text(TOO_MANY_PENDING_KEY))
             return
         size = len(line.encode("utf-8", "surrogatepass"))
-        if size > COMMAND_LINE_BUDGET_BYTES:
+        if size > COMMAND_LINE_BUDGET_BYTES:  # dropped without an answer, as a frame over 697
             self.oversized += 1
-            self._send_error(
-                request_id,
-                MALFORMED_REQUEST,
-                f"Command line is {size} bytes; the game accepts at most "
-                f"{COMMAND_LINE_BUDGET_BYTES}",
-            )
+            log.warning("sim: dropping a %d-byte command line (the game takes %d)", size,
+                        COMMAND_LINE_BUDGET_BYTES)  # fmt: skip
             return
         self._queue.append(_Queued(request_id, line))
         self.peak_in_flight = max(self.peak_in_flight, len(self._queue))

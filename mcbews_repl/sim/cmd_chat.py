@@ -1,5 +1,5 @@
-"""Chat commands: say, tell/msg/w, me, tellraw, scriptevent, getlocalplayername, closewebsocket,
-and a player's plain chat (:func:`player_chat`).
+"""Chat commands: say, tell/msg/w, me, tellraw, title, titleraw, scriptevent,
+getlocalplayername, closewebsocket, and a player's plain chat (:func:`player_chat`).
 
 Every line a player would see is also reported as a :class:`ChatLine` (the WebSocket
 PlayerMessage event); lines run over the WebSocket come from the localised "External".
@@ -25,7 +25,7 @@ from .cmdtypes import (
     Handler,
     show,
 )
-from .facts import EXTERNAL_SENDER, SCRIPTEVENT_MESSAGE_MAX_CHARS, text
+from .facts import EXTERNAL_SENDER, SCRIPTEVENT_MESSAGE_MAX_CHARS, SCRIPTEVENT_SENT, text
 from .model import ChatLine, Entity, WorldState
 from .parse import Reader
 
@@ -171,8 +171,78 @@ def scriptevent(ctx: Context, r: Reader) -> CommandOutcome:
             text("commands.scriptevent.messageSizeExceed", SCRIPTEVENT_MESSAGE_MAX_CHARS)
         )
     ctx.effects.script_event(event_id, message, ctx.origin)
-    # The language file has no success string for scriptevent (facts.json, assumed).
-    return CommandOutcome(status_message=None)
+    # Captured in English on a zh_CN client: not a language-file string (facts.json).
+    return CommandOutcome(status_message=SCRIPTEVENT_SENT % event_id)
+
+
+# /title's display modes; the ones that take text, and the ones that take none.
+_TITLE_TEXT_MODES = ("title", "subtitle", "actionbar")
+_TITLE_BARE_MODES = ("clear", "reset")
+
+
+def _title_targets(ctx: Context, r: Reader) -> tuple[list[Entity], str | None]:
+    """The targets and the mode of ``/title`` and ``/titleraw``; None for a mode without
+    text (clear, reset) or ``times``, which show nothing."""
+    targets = ctx.targets(r.target(), players=True)
+    mode = r.word().lower()
+    if mode in _TITLE_BARE_MODES:
+        r.end()
+        return targets, None
+    if mode == "times":
+        for _ in range(3):
+            r.integer()
+        r.end()
+        return targets, None
+    if mode not in _TITLE_TEXT_MODES:
+        raise r.fail(mode)
+    return targets, mode
+
+
+def _report_title(ctx: Context, targets: list[Entity], message: str) -> None:
+    """A PlayerMessage of type title for each target, as tell does (facts.json title_event,
+    assumed: the type is a peer library's, no body is captured)."""
+    for target in targets:
+        ctx.effects.chat(ChatLine(_sender(ctx), message, "title", receiver=target.name))
+
+
+def title(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/title <target> title|subtitle|actionbar <text>`` (and ``clear``, ``reset``,
+    ``times <in> <stay> <out>``): show a title; each shown text is reported as a
+    PlayerMessage of type title.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse.
+        CommandError: no player matched the target.
+    """
+    targets, mode = _title_targets(ctx, r)
+    if mode is not None:
+        message = _expand(ctx, r.rest())
+        if not message:
+            raise r.fail("")
+        show(targets, message)
+        _report_title(ctx, targets, message)
+    return CommandOutcome(status_message=text("commands.title.success"))
+
+
+def titleraw(ctx: Context, r: Reader) -> CommandOutcome:
+    """``/titleraw <target> title|subtitle|actionbar <raw json>``: as ``/title`` with raw
+    text; the event carries the raw JSON, as tellraw's does.
+
+    Raises:
+        CommandSyntaxError: the arguments do not parse.
+        CommandError: no player matched the target, or the JSON is not raw text.
+    """
+    targets, mode = _title_targets(ctx, r)
+    if mode is not None:
+        raw = r.rest()
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            raise r.fail(raw[:1] or "") from None
+        shown = _rawtext(ctx, value)
+        show(targets, shown)
+        _report_title(ctx, targets, raw)
+    return CommandOutcome(status_message=text("commands.titleraw.success"))
 
 
 def getlocalplayername(ctx: Context, r: Reader) -> CommandOutcome:
@@ -204,6 +274,8 @@ HANDLERS: dict[str, Handler] = {
     "msg": tell,
     "w": tell,
     "tellraw": tellraw,
+    "title": title,
+    "titleraw": titleraw,
     "scriptevent": scriptevent,
     "getlocalplayername": getlocalplayername,
     "closewebsocket": closewebsocket,

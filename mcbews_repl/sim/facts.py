@@ -38,7 +38,9 @@ __all__ = [
     "MODERN_EVENT_VERSION",
     "NO_TARGET",
     "OLDER_EVENT_VERSION",
+    "PREVIOUS_EVENT_VERSION",
     "SCRIPTEVENT_MESSAGE_MAX_CHARS",
+    "SCRIPTEVENT_SENT",
     "SCRIPT_ENGINE_SENDER",
     "SIMULATION_DISTANCE_CHUNKS",
     "SUCCESS",
@@ -205,7 +207,8 @@ def default_states(type_id: str) -> dict[str, Any]:
 
 
 # PlayerMessage event shapes (facts.json "events").
-MODERN_EVENT_VERSION: Final[int] = _fact("events", "modern_header_version")
+MODERN_EVENT_VERSION: Final[int] = _fact("events", "modern_header_version")  # 2026
+PREVIOUS_EVENT_VERSION: Final[int] = _fact("events", "previous_header_version")
 OLDER_EVENT_VERSION: Final[int] = _fact("events", "older_header_version")
 LEGACY_EVENT_REQUEST_ID: Final[str] = _fact("events", "legacy_shape")["request_id"]
 
@@ -213,6 +216,10 @@ LEGACY_EVENT_REQUEST_ID: Final[str] = _fact("events", "legacy_shape")["request_i
 # run as (a world in another language names them in its own: text("commands.origin.*")).
 EXTERNAL_SENDER: Final[str] = text("commands.origin.external", language=ENGLISH)
 SCRIPT_ENGINE_SENDER: Final[str] = text("commands.origin.script", language=ENGLISH)
+
+# What /scriptevent answers: English in every language, the language files have no string
+# for it (facts.json "behaviours"); %s is the event id.
+SCRIPTEVENT_SENT: Final[str] = _fact("behaviours", "scriptevent_success_message")
 
 # Custom commands (facts.json "behaviours"): how a failing one answers, what it may not do.
 CUSTOM_COMMAND_FAILURE: Final[int] = _fact("behaviours", "custom_command_failure_code")

@@ -56,8 +56,9 @@ def error_frame(request_id: str, status_code: int, message: str) -> str:
 
 
 def chat_event(line: ChatLine, *, legacy: bool = False, version: int = MODERN_EVENT_VERSION) -> str:
-    """A PlayerMessage event: the modern body under header ``version`` (17039360 today,
-    16842752 in older captures), or the legacy ``properties`` shape of header version 1."""
+    """A PlayerMessage event: the modern body under header ``version`` (17104896 in a 2026
+    capture, 17039360 and 16842752 in older ones), or the legacy ``properties`` shape of
+    header version 1."""
     if legacy:
         properties = {"Message": line.message, "MessageType": line.type, "Sender": line.sender}
         if line.receiver:  # the captured chat event has none; a whisper's is assumed

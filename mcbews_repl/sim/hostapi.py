@@ -24,6 +24,7 @@ from .facts import (
     text,
 )
 from .model import ItemStack, Player, Vec3, WorldState
+from .parse import CommandSyntaxError
 from .selectors import CommandOrigin
 
 __all__ = ["SCRIPT_ENGINE_SENDER", "HostApi", "HostOptions"]
@@ -59,6 +60,7 @@ class HostApi:
         self.options = options
         self.dynamic_properties: dict[str, Any] = {}
         self.custom_commands: dict[str, CustomCommandSpec] = {}
+        self.bare_names: dict[str, str] = {}  # "chat" -> "mcbews:chat"
         self.form_answers: dict[str, deque[list[Any] | None]] = {}
         self.forms_shown: list[dict[str, Any]] = []
         self.warnings: list[str] = []
@@ -159,15 +161,19 @@ class HostApi:
 
         Raises:
             RuntimeError: the command does not parse or does not exist (the game's runCommand
-                throws then).
+                throws then, a command that does not exist with the syntax error at its name:
+                facts.json script_unknown_command).
         """
         origin_spec = args["origin"]
         name = origin_spec.get("player")
         entity = self.world.players.get(name) if name else None
         # the script origin's chat name, in the language the world answers in
         origin = CommandOrigin(name or text("commands.origin.script"), entity)
-        result = self.run_command(str(args["command"]), origin)
-        if result.status_code in (FAILED_TO_PARSE, COMMAND_NOT_FOUND):
+        line = str(args["command"])
+        result = self.run_command(line, origin)
+        if result.status_code == COMMAND_NOT_FOUND:
+            raise RuntimeError(str(_unknown_command_syntax_error(line)))
+        if result.status_code == FAILED_TO_PARSE:
             raise RuntimeError(result.status_message)  # runCommand throws CommandError here
         return {"successCount": result.success_count if result.status_code == 0 else 0}
 
@@ -206,6 +212,17 @@ class HostApi:
             # The game's CustomCommandErrorReason.AlreadyRegistered (two packs, one name).
             raise ValueError(f"AlreadyRegistered: {spec.name} is already registered")
         self.custom_commands[spec.name] = spec
+        # The game registers the bare name too (/chat beside /mcbews:chat), for chat: the
+        # first command to claim a bare name keeps it (facts.json custom_command_bare_alias).
+        _, colon, bare = spec.name.partition(":")
+        if colon and bare not in self.custom_commands and bare not in self.bare_names:
+            self.bare_names[bare] = spec.name
+
+    def custom_command(self, name: str) -> CustomCommandSpec | None:
+        """The custom command a typed name runs: its full name, or its bare one."""
+        return self.custom_commands.get(name) or self.custom_commands.get(
+            self.bare_names.get(name, "")
+        )
 
     def op_form(self, args: dict[str, Any]) -> dict[str, Any]:
         """Answer a form with the next queued answer for that player, else as closed."""
@@ -225,6 +242,16 @@ class HostApi:
         if level >= logging.WARNING:
             self.warnings.append(message)
         log.log(level, "addon: %s", message)
+
+
+def _unknown_command_syntax_error(line: str) -> CommandSyntaxError:
+    """What a script's runCommand of a command that does not exist throws: the syntax error
+    at the command's name (``Syntax error: Unexpected "version": at ">>version<<"``)."""
+    text = line.strip()
+    text = text[1:] if text.startswith("/") else text
+    start = len(text) - len(text.lstrip())
+    name = text[start:].split(" ", 1)[0]
+    return CommandSyntaxError(text, start, name)
 
 
 def _item(stack: ItemStack | None) -> dict[str, Any] | None:

@@ -223,6 +223,7 @@ class SimWorld:
             self.host.close()
         self.host, self.addon_refused = None, None
         self.api.custom_commands.clear()  # the new scripts register theirs at startup
+        self.api.bare_names.clear()
         try:
             with speaking(self.language):
                 self._load_addon()
@@ -393,9 +394,10 @@ class SimWorld:
     def _on_custom_command(
         self, name: str, origin: CommandOrigin, rest: str
     ) -> CommandOutcome | None:
-        host, spec = self.host, self.api.custom_commands.get(name)
+        host, spec = self.host, self.api.custom_command(name)  # "mcbews:ask" or "ask"
         if host is None or spec is None:
             return None
+        name = spec.name
         if self.script_error and name != CHAT_PANEL_COMMAND:
             host.fail(f"custom command {name}", f"Error: simulated script error in {name}")
             return CommandOutcome(CUSTOM_COMMAND_FAILURE, "", success_count=0)

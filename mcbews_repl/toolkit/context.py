@@ -20,7 +20,7 @@ from typing import Any
 from ..exceptions import McbewsError
 from ..gateway import Bridge, LogEntry
 from ..sansio import BRIDGE_PLAYER
-from ..vocabulary import CHAT_KINDS, Capability
+from ..vocabulary import CHAT_KINDS, Capability, ChatType
 
 __all__ = ["CONTEXT_CAPACITY", "CONTEXT_TTL_SECONDS", "ChatContexts", "ContextBundle"]
 
@@ -106,6 +106,8 @@ class ChatContexts:
 
     def _on_entry(self, entry: LogEntry) -> None:
         if entry.kind not in CHAT_KINDS or entry.data.get("is_echo"):
+            return
+        if entry.data.get("type") == ChatType.TITLE:  # a /title shown, not something said
             return
         player = str(entry.data.get("player") or entry.data.get("sender") or "")
         if not player or player == BRIDGE_PLAYER:

@@ -40,7 +40,7 @@ async def test_an_encrypted_session_is_recorded_as_plaintext_from_its_handshake(
     assert capture.end.reason == "stopped on request"
     facts = capture.facts(1)
     assert facts["encrypted"] and facts["encryption"] == {"form": "ws:encrypt", "mode": "cfb8"}
-    assert facts["local_player"] == "Steve" and facts["event_version"] == 17039360
+    assert facts["local_player"] == "Steve" and facts["event_version"] == 17104896
     assert not facts["joined_late"] and facts["transport"] == "pull"
     assert purposes(path, "out")[:3] == ["ws:encrypt", "subscribe", "commandRequest"]
     assert purposes(path, "in")[0] == "ws:encrypt"

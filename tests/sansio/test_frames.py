@@ -18,6 +18,7 @@ from mcbews_repl.sansio import (
     command_frame_bytes,
     decode_frame,
     encode_command,
+    silent_drop_hint,
 )
 from mcbews_repl.sansio.connection import RequestIds
 from mcbews_repl.sansio.frames import _command_frame
@@ -135,6 +136,7 @@ def test_any_json_shape_decodes_without_raising(value: object) -> None:
 @pytest.mark.parametrize(
     ("capture_id", "sender", "message", "kind", "receiver", "version", "legacy"),
     [
+        ("chat-17104896", "fantong7038", "AI chat hi", "chat", "", 17104896, False),
         ("chat-17039360", "Steve", "hello", "chat", "", 17039360, False),
         ("say-16842752", "Steve", "[Steve] hello", "say", "", 16842752, False),
         ("tellraw-16842752", "Steve", '{"rawtext":[{"text":"test"}]}\n', "tell", "Steve",
@@ -151,8 +153,9 @@ def test_captured_player_messages_decode_in_every_shape(
     version: int,
     legacy: bool,
 ) -> None:
-    """The game's own frames (evidence/captures.json): both header versions of the modern
-    shape (17039360 and the older 16842752) and the legacy ``properties`` shape."""
+    """The game's own frames (evidence/captures.json): every header version of the modern
+    shape (2026's 17104896, 17039360 and the older 16842752) and the legacy ``properties``
+    shape."""
     frame = json.dumps(exact(capture_id), ensure_ascii=False)
     event = decode_frame(frame)
     assert isinstance(event, ChatMessage)
@@ -229,3 +232,17 @@ def test_request_ids_wrap_within_the_last_group() -> None:
     last, first = ids(), ids()
     assert last.endswith("ffffffffffff") and first.endswith("000000000000")
     assert last[:24] == first[:24]
+
+
+def test_a_timeout_blames_the_size_only_past_the_bridges_budget() -> None:
+    """silent_drop_hint: nothing for a line the budget takes (the game was seen to take
+    frames up to 697 bytes), and past it the sizes and what the game does with such frames."""
+    assert silent_drop_hint("say " + "x" * 400) == ""
+    assert silent_drop_hint("say " + '"' * 200) == ""  # a 616-byte frame
+    widest = "say " + "x" * 445  # 449 bytes of line: a 661-byte frame exactly
+    assert command_frame_bytes(widest) == 661 and silent_drop_hint(widest) == ""
+    over_frame = silent_drop_hint(widest + "x")
+    assert "it was sent in a 662-byte frame with a 450-byte command line" in over_frame
+    assert "the game drops a request over its size limit without any answer" in over_frame
+    over_line = silent_drop_hint("say " + "é" * 229)  # 462 bytes of line
+    assert "with a 462-byte command line, past the bridge's budget (461 bytes of line" in over_line

@@ -7,8 +7,11 @@ import asyncio
 import json
 import uuid
 
+import pytest
+
 from mcbews_repl.sim import SimWorld
 
+from ..corpus import FACTS, exact, lang
 from .conftest import BareServer, command_frame, recv_json, subscribe_frame
 
 TOO_MANY_PENDING = -2147418109
@@ -56,31 +59,85 @@ async def test_the_101st_command_in_flight_is_refused_and_not_run(
         assert sim.world.objectives["coins"].scores["Steve"] == 120 + 100  # 5 never ran
 
 
-async def test_the_games_two_ceilings_are_enforced(bare_server: BareServer) -> None:
-    """461 bytes of command line and 661 of frame: the simulated world's own copy of both
-    numbers (evidence/facts.json), each checked on its own."""
+def stress_frame(text_bytes: int, request_id: str) -> str:
+    """The reference's stepped stress probe (sources.json, mcbe-ai-agent-stress) of
+    ``text_bytes`` characters of text: a ``tellraw @a`` of "§aLOAD_TEST:SIZE_<n>_SEQ_1XXX…"
+    (the colon written full-width) in a commandRequest written by json.dumps with its
+    default spaces and ASCII escapes."""
+    text = f"LOAD_TEST\uff1aSIZE_{text_bytes}_SEQ_1"  # it wrote ":" as the full-width colon
+    text += "X" * (text_bytes - len(text))
+    line = 'tellraw @a {"rawtext":[{"text":"§a' + text + '"}]}'
+    header = {"requestId": request_id, "messagePurpose": "commandRequest", "version": 1,
+              "EventName": "commandRequest"}  # fmt: skip
+    body = {"origin": {"type": "say"}, "commandLine": line, "version": 17039360}
+    return json.dumps({"header": header, "body": body})
+
+
+async def test_the_games_ceilings_drop_requests_without_a_word(bare_server: BareServer) -> None:
+    """The stress probe the corpus records: its 461-byte line in a 697-byte frame is answered,
+    the next size (462 and 698) gets nothing at all; so do a frame over 697 with a short line
+    and a line over 461 in a small frame. Nothing comes back for them, not even an error: the
+    command after them is the next thing answered."""
+    line_limit = FACTS["limits"]["command_line_bytes"]["value"]
+    frame_limit = FACTS["limits"]["frame_bytes"]["value"]
     async with SimWorld(fast=True, addon=False) as sim:
         ws = await connected(bare_server, sim)
-        ids = {"fits": str(uuid.uuid4()), "over-frame": str(uuid.uuid4())}
-        fits = "say " + "x" * 445  # 449 bytes: a 661-byte frame with a UUID request id
-        over_frame = fits + "x"  # 450 bytes of line, fine, but a 662-byte frame
-        for name, line in (("fits", fits), ("over-frame", over_frame)):
-            frame = command_frame(line, ids[name])[1]
-            assert len(frame.encode()) == (661 if name == "fits" else 662)
-            await ws.send(frame)
-        # A bare envelope leaves room in the frame for a line one byte over 461.
-        long_line = "say " + "é" * 228 + "xx"  # 4 + 456 + 2 = 462 bytes
+        ids = {name: str(uuid.uuid4()) for name in ("accepted", "refused", "after")}
+        accepted, refused = stress_frame(420, ids["accepted"]), stress_frame(421, ids["refused"])
+        for frame, size in ((accepted, frame_limit), (refused, frame_limit + 1)):
+            assert len(frame.encode()) == size
+        assert len(json.loads(accepted)["body"]["commandLine"].encode()) == line_limit
+        quotes = command_frame("say " + '"' * 250, str(uuid.uuid4()))[1]  # 254 bytes of line
+        assert len(quotes.encode()) > frame_limit
+        long_line = "say " + "é" * 228 + "xx"  # 462 bytes, in a frame well under 697
         bare = {"header": {"requestId": "over-line", "messagePurpose": "commandRequest"},
-                "body": {"commandLine": long_line}}  # fmt: skip
-        await ws.send(json.dumps(bare, ensure_ascii=False, separators=(",", ":")))
-        replies = {r["header"]["requestId"]: r for r in [await recv_json(ws) for _ in range(3)]}
-        replies = {name: replies[rid] for name, rid in [*ids.items(), ("over-line", "over-line")]}
-        assert replies["fits"]["header"]["messagePurpose"] == "commandResponse"
-        for refused in ("over-frame", "over-line"):
-            assert replies[refused]["header"]["messagePurpose"] == "error"
-            assert replies[refused]["body"]["statusCode"] == -2147418111
-        assert sim.client is not None and sim.client.oversized == 2
-        assert len(sim.chat_log) == 1  # only the command that fit was said
+                "body": {"commandLine": long_line, "version": 17039360}}  # fmt: skip
+        over_line = json.dumps(bare, ensure_ascii=False, separators=(",", ":"))
+        assert len(over_line.encode()) < frame_limit
+        after = command_frame("say after", ids["after"])[1]
+        for frame in (accepted, refused, quotes, over_line, after):
+            await ws.send(frame)
+        replies = [await recv_json(ws), await recv_json(ws)]
+        assert [(r["header"]["messagePurpose"], r["header"]["requestId"]) for r in replies] == [
+            ("commandResponse", ids["accepted"]),
+            ("commandResponse", ids["after"]),
+        ]
+        assert sim.client is not None and sim.client.oversized == 3
+        said = [line.message for line in sim.chat_log if line.type == "say"]
+        assert said == ["[External] after"]  # neither long say ran
+        told = {line.message for line in sim.chat_log if line.type == "tell"}
+        assert len(told) == 1 and "SIZE_420" in told.pop()  # the refused tellraw did not run
+        with pytest.raises(TimeoutError):
+            await recv_json(ws, timeout=0.2)  # and nothing later either
+
+
+async def test_requests_it_cannot_take_get_the_games_own_words(bare_server: BareServer) -> None:
+    """A commandRequest without a commandLine, without body.version or with a version that is
+    no whole number, and a message purpose the game does not know: error frames carrying the
+    language file's strings (facts.json websocket_error_texts)."""
+    async with SimWorld(fast=True, addon=False) as sim:
+        ws = await connected(bare_server, sim)
+
+        def request(rid: str, purpose: str, body: dict[str, object]) -> str:
+            header = {"requestId": rid, "messagePurpose": purpose, "version": 1}
+            return json.dumps({"header": header, "body": body})
+
+        await ws.send(request("no-line", "commandRequest", {"version": 17039360}))
+        await ws.send(request("no-version", "commandRequest", {"commandLine": "say hi"}))
+        await ws.send(request("bad-version", "commandRequest", {"commandLine": "say hi",
+                                                                 "version": "new"}))  # fmt: skip
+        await ws.send(request("odd", "teleportRequest", {}))
+        replies = {r["header"]["requestId"]: r for r in [await recv_json(ws) for _ in range(4)]}
+        wanted = {
+            "no-line": "commands.generic.malformed.body",
+            "no-version": "commands.generic.version.missing",
+            "bad-version": "commands.generic.version.mismatch",
+            "odd": "commands.generic.malformed.type",
+        }
+        for rid, key in wanted.items():
+            assert replies[rid]["header"]["messagePurpose"] == "error", rid
+            assert replies[rid]["body"] == {"statusCode": -2147418111, "statusMessage": lang(key)}
+        assert sim.chat_log == []  # none of them ran
 
 
 async def test_say_and_tellraw_echo_from_external_once_subscribed(
@@ -111,11 +168,7 @@ async def test_say_and_tellraw_echo_from_external_once_subscribed(
                 "type": "tell",
             },
         ]
-        assert events[0]["header"] == {
-            "eventName": "PlayerMessage",
-            "messagePurpose": "event",
-            "version": 17039360,
-        }
+        assert events[0]["header"] == exact("chat-17104896")["header"]  # the 2026 version
 
 
 async def test_legacy_event_shape(bare_server: BareServer) -> None:
@@ -165,8 +218,6 @@ async def test_commands_wait_for_a_tick_in_realtime(bare_server: BareServer) -> 
 async def test_a_huge_or_deeply_nested_frame_is_refused_not_fatal(bare_server: BareServer) -> None:
     async with SimWorld(fast=True, addon=False) as sim:
         ws = await connected(bare_server, sim)
-        await ws.send("[" * 100_000 + "]" * 100_000)
-        refused = await recv_json(ws)
-        assert refused["header"]["messagePurpose"] == "error"
+        await ws.send("[" * 100_000 + "]" * 100_000)  # dropped unanswered, as any oversize
         await ws.send(command_frame("getlocalplayername", "still-here")[1])
         assert (await recv_json(ws))["header"]["requestId"] == "still-here"

@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 import mcbews_repl
-from mcbews_repl import CapabilityError, CommandFailed, GameDisconnected, UiChat
+from mcbews_repl import CapabilityError, GameDisconnected, RequestTimeout, UiChat
 from mcbews_repl.sim import SimWorld
+from mcbews_repl.toolkit import ChatContexts
 
 BRIDGE = "MCBEWS_BRIDGE"
 # Instant text pacing keeps the suite fast; the sim's in-flight window is still enforced.
@@ -219,14 +220,36 @@ async def test_a_wrong_frame_budget_on_the_bridge_is_caught(
     linked: tuple[mcbews_repl.Bridge, SimWorld],
 ) -> None:
     """Were the bridge's frame ceiling wrong (here 900 bytes instead of 661), the game's
-    copy in the simulated world refuses the frames and the caller hears of it."""
+    copy in the simulated world drops the frame without a word, as the game was seen to
+    (facts.json oversized_request), and what the caller reads says what most likely
+    happened: the size, past the bridge's budget, and that the game drops such requests."""
     mc, sim = linked
     mc.connections[0].proto.frame_budget_bytes = 900
-    with pytest.raises(CommandFailed) as refused:
-        await mc.send_text("Steve", '"' * 2000)
-    assert refused.value.status_code == -2147418111
-    assert "the game accepts at most 661" in refused.value.message
-    assert sim.client is not None and sim.client.oversized >= 1
+    line = "say " + '"' * 300  # 304 bytes of line, an 816-byte frame
+    with pytest.raises(RequestTimeout) as silent:
+        await mc.command(line, timeout=1.0)
+    message = str(silent.value)
+    assert "within 1 s on connection #" in message
+    assert "it was sent in a 816-byte frame with a 304-byte command line" in message
+    assert "past the bridge's budget (461 bytes of line, 661 of frame)" in message
+    assert "the game drops a request over its size limit without any answer" in message
+    assert "paused" not in message
+    assert sim.client is not None and sim.client.oversized == 1
+    assert (await mc.command("say still here")).ok  # the connection goes on
+
+
+async def test_a_timeout_within_the_budget_does_not_blame_the_size(
+    linked: tuple[mcbews_repl.Bridge, SimWorld],
+) -> None:
+    """A command the bridge's budget takes gets no word about size when it goes unanswered:
+    the game takes such frames (a paused world here)."""
+    mc, sim = linked
+    sim.clock.paused = True
+    with pytest.raises(RequestTimeout) as silent:
+        await mc.command("say " + '"' * 200, timeout=0.5)  # 616 bytes of frame
+    sim.clock.paused = False
+    assert "the world may be paused or the connection stalled" in str(silent.value)
+    assert "frame" not in str(silent.value)
 
 
 @pytest.mark.parametrize(
@@ -340,3 +363,44 @@ async def test_pull_ui_chat_waits_in_the_addon_within_its_bound(encrypted: bool)
                 break
             await asyncio.sleep(0.01)
         assert got[-1].message == "later"
+
+
+async def test_tellraw_to_everyone_echoes_to_each_recipient_and_none_reaches_chat_readers() -> None:
+    """tellraw @a in a world with the bridge player (the beta pack): the game counts that
+    simulated player as a recipient and echoes the line to it too, as the 2026 recording shows
+    for its own (facts.json tellraw_recipients). The bridge marks every echo as its own, so the
+    toolkit's chat readers (ChatContexts) capture none of them."""
+    async with bridge_and_sim("beta-chat", False) as (mc, sim):
+        contexts = ChatContexts(mc)
+        contexts.start()
+        result = await mc.command('tellraw @a {"rawtext":[{"text":"hello all"}]}')
+        assert sorted(result.body["recipient"]) == sorted(["Steve", "Alex", BRIDGE])
+        for _ in range(300):
+            echoes = [e for e in mc.events(0) if e.kind == "chat" and e.data.get("type") == "tell"]
+            if len(echoes) >= 3:
+                break
+            await asyncio.sleep(0.01)
+        receivers = [line.receiver for line in sim.chat_log if line.type == "tell"]
+        assert sorted(receivers) == sorted(["Steve", "Alex", BRIDGE])  # one echo each
+        assert len(echoes) == 3 and all(e.data["is_echo"] for e in echoes)
+        assert {e.data["sender"] for e in echoes} == {"External"}
+        assert contexts.stats()["held"] == 0
+        contexts.stop()
+
+
+async def test_custom_commands_answer_to_their_bare_names_but_the_bridge_sends_full_ones(
+    linked: tuple[mcbews_repl.Bridge, SimWorld],
+) -> None:
+    """The game registers /poll beside /mcbews:poll (facts.json custom_command_bare_alias);
+    the bridge keeps to the namespaced form, which another pack's /poll cannot take."""
+    mc, sim = linked
+    await mc.call("get_player_snapshot", target="Steve")
+    assert sim.client is not None
+    sent = [line for _, line in sim.client.received]
+    ours = [line for line in sent if line.split(" ", 1)[0] in ("ask", "pull", "poll", "chat")]
+    assert ours == []
+    assert any(line.startswith(("mcbews:", "scriptevent mcbews:")) for line in sent)
+    if sim.api.custom_commands:  # the pack registered its commands: the bare names work too
+        assert sim.api.bare_names == {name.split(":")[1]: name for name in sim.api.custom_commands}
+        bare, full = await mc.command("poll"), await mc.command("mcbews:poll")
+        assert (bare.status_code, bare.status_message) == (full.status_code, full.status_message)

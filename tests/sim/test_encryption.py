@@ -73,7 +73,8 @@ async def test_an_old_client_refusing_ws_encrypt_fails_clearly_when_no_fallback(
         await sim.connect(mc.url)
         await asyncio.wait_for(sim.wait_disconnected(), 5)
         [failure] = kinds(mc, "encryption_failed")
-        assert "refused encryption (ws:encrypt: -2147418111 Unsupported messagePurpose)" in failure
+        # The game's "Invalid request type" (commands.generic.malformed.type, facts.json)
+        assert "refused encryption (ws:encrypt: -2147418111 Invalid request type)" in failure
 
 
 async def test_encrypt_true_refuses_a_client_that_cannot() -> None:
@@ -222,3 +223,27 @@ async def test_the_sim_requires_encryption(bare_server: BareServer) -> None:
         assert error["header"] == {"messagePurpose": "error", "requestId": rid, "version": 1}
         assert error["body"]["statusCode"] == ENCRYPTION_REQUIRED
         assert sim.chat_log == []  # not run
+
+
+@pytest.mark.parametrize("mode_argument", ["", " cfb8"], ids=["mcwss-form", "mcpews-form"])
+async def test_the_legacy_command_is_taken_with_or_without_its_mode(
+    bare_server: BareServer, mode_argument: str
+) -> None:
+    """enableencryption "<key>" "<salt>" as one peer sends it (no mode: cfb8) and as the
+    other does (the mode always appended): the simulated game takes both, as no capture
+    says which the game needs (facts.json legacy_encryption_mode_argument)."""
+    async with SimWorld(fast=True, addon=False, legacy_encryption=True) as sim:
+        await sim.connect(bare_server.url)
+        ws = await bare_server.connected.get()
+        exchange = KeyExchange()
+        line = f'enableencryption "{exchange.public_key_b64}" "{exchange.salt_b64}"'
+        rid, frame = command_frame(line + mode_argument)
+        await ws.send(frame)
+        answer = await recv_json(ws)
+        assert answer["header"] == {"messagePurpose": "commandResponse", "requestId": rid,
+                                    "version": 1}  # fmt: skip
+        cipher = exchange.complete(answer["body"]["publicKey"], "cfb8")
+        rid, frame = command_frame("testfor @a")
+        await ws.send(cipher.seal(frame))
+        reply = json.loads(cipher.open(await asyncio.wait_for(ws.recv(), 5)) or "")
+        assert reply["header"]["requestId"] == rid and reply["body"]["statusCode"] == 0

@@ -215,8 +215,15 @@ def _event(line: ChatLine, **options: Any) -> dict[str, Any]:
 def test_chat_event_is_the_captured_frame() -> None:
     world = World("Steve")
     player_chat(world.state, world.interpreter.effects, "Steve", "hello")
-    assert _event(world.chat[-1]) == exact("chat-17039360")
+    assert _event(world.chat[-1], version=17039360) == exact("chat-17039360")
     assert world.player("Steve").inbox[-1] == lang("chat.type.text", "Steve", "hello")
+
+
+def test_chat_event_is_the_2026_frame_by_default() -> None:
+    """The default header version is the 2026 recording's (17104896)."""
+    world = World("fantong7038")
+    player_chat(world.state, world.interpreter.effects, "fantong7038", "AI chat hi")
+    assert _event(world.chat[-1]) == exact("chat-17104896")
 
 
 def test_say_and_tellraw_events_in_the_older_header_version() -> None:
@@ -281,3 +288,48 @@ def test_docs_list_every_fact_with_its_status() -> None:
             row = next((r for r in rows if f"`{name}`" in r), None)
             assert row is not None, f"docs/sim.md does not list {group}.{name}"
             assert fact["status"] in row.rsplit("|", 2)[1], (name, row)
+
+
+# --- the 2026 recordings (mcbe-ai-agent-record, mcbe-ai-agent-analysis) ----------------------
+
+
+def test_scriptevent_and_say_bodies_of_the_2026_recording() -> None:
+    world = World("fantong7038")
+    sent = world.run('scriptevent mcbeai:ai_resp {"id":"resp-1"}', as_name="fantong7038")
+    assert sent.body() == exact("scriptevent-2026")  # English, not a language-file string
+    assert world.run("say hi", as_name="fantong7038").body() == exact("say-2026")
+
+
+def test_tellraw_counts_the_simulated_player_as_a_recipient() -> None:
+    """tellraw @a with the addon's simulated player in the world: both are recipients, and
+    one tell event goes to each, from the origin's name (External over the WebSocket)."""
+    world = World("fantong7038")
+    world.state.add_player(make_player("MCBEAI_TOOL", Vec3(0, 64, 0), simulated=True))
+    origin = CommandOrigin(lang("commands.origin.external"), world.player("fantong7038"))
+    line = 'tellraw @a {"rawtext":[{"text":"§a你好"}]}'
+    assert world.interpreter.execute(line, origin).body() == exact("tellraw-with-bridge-player")
+    assert [(c.type, c.sender, c.receiver) for c in world.chat] == [
+        ("tell", "External", "fantong7038"),
+        ("tell", "External", "MCBEAI_TOOL"),
+    ]
+
+
+def test_title_and_titleraw_answer_their_strings_and_report_type_title() -> None:
+    world = World(Alex=Vec3(3, 64, 3))
+    shown = world.run("title @a title Welcome!")
+    assert shown.body() == {"statusCode": 0, "statusMessage": lang("commands.title.success")}
+    raw = '{"rawtext":[{"text":"Hi"}]}'
+    assert world.run(f"titleraw Alex subtitle {raw}").status_message == lang(
+        "commands.titleraw.success"
+    )
+    assert world.run("title @a clear").status_code == 0
+    assert [(c.type, c.sender, c.receiver, c.message) for c in world.chat] == [
+        ("title", "FrankyRayMS", "FrankyRayMS", "Welcome!"),
+        ("title", "FrankyRayMS", "Alex", "Welcome!"),
+        ("title", "FrankyRayMS", "Alex", raw),
+    ]
+    assert world.player("Alex").inbox[-1] == "Hi"
+    assert (
+        world.run("title @a sideways x").status_code
+        == FACTS["status_codes"]["syntax_error"]["value"]
+    )

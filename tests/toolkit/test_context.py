@@ -112,3 +112,28 @@ async def test_a_failed_capture_is_data(world: World) -> None:
     contexts.stop()
     world.mc.log.append("chat", "<Alex> later", connection.id, sender="Alex", message="later")
     assert contexts.stats() == {**contexts.stats(), "captured": 0, "failed": 1}
+
+
+async def until_logged(world: World, kind: str, type_: str, count: int) -> list[Any]:
+    for _ in range(300):
+        found = [e for e in world.mc.events(0) if e.kind == kind and e.data.get("type") == type_]
+        if len(found) >= count:
+            return found
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"fewer than {count} {kind} entries of type {type_}")
+
+
+async def test_a_title_is_shown_not_said_so_it_is_not_captured(world: World) -> None:
+    """/title reaches the bridge as a PlayerMessage of type title, from whoever ran it and to
+    each target: logged as chat of that type, but no chat moment is captured for it, nor for
+    the bridge's own tellraw echoes."""
+    contexts = ChatContexts(world.mc)
+    contexts.start()
+    world.sim.run_command("title @a title Welcome!", as_player="Steve")
+    titles = await until_logged(world, "chat", "title", 2)
+    assert {(e.data["sender"], e.data["message"]) for e in titles} == {("Steve", "Welcome!")}
+    await world.mc.command('tellraw @a {"rawtext":[{"text":"hi"}]}')
+    echoes = await until_logged(world, "chat", "tell", 2)
+    assert all(e.data["is_echo"] for e in echoes)
+    await asyncio.sleep(0.05)
+    assert contexts.stats()["held"] == 0

@@ -100,7 +100,8 @@ class EventKind(_Word):
     CHAT = (
         "chat",
         Origin.GAME,
-        "a chat line the game reported (PlayerMessage; is_echo: our own say or tellraw)",
+        "a chat line the game reported (PlayerMessage; is_echo: our own say or tellraw;"
+        " `type` `title` for a /title shown, not said)",
         "sender message type is_echo",
     )
     UI_CHAT = (

@@ -306,7 +306,7 @@ class ItemSmelted(GameEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ItemTraded(GameEvent):
-    """The connected player traded with a villager; ``item`` is what they got."""
+    """The connected player traded with a villager; the item is what they got."""
 
     name: ClassVar[str] = "ItemTraded"
     item: str | None = None
@@ -371,7 +371,7 @@ class PotionBrewed(GameEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerMessage(GameEvent):
-    """A chat line (the bridge's own subscription: its log kind is ``chat``)."""
+    """A chat line (the bridge's own subscription: its log kind is chat)."""
 
     name: ClassVar[str] = "PlayerMessage"
     message: str | None = None

@@ -24,7 +24,7 @@ from ...gateway import GameConnection, LogEntry
 from ...gateway.subscriptions import check_event_name
 from ...optional import needs
 from ..runtime import Pending
-from ..show import clean_rows
+from ..show import clean_rows, tag
 from ._core import Core, Handle
 from ._events import EventCallback, game_event_name
 
@@ -167,7 +167,7 @@ def event_listing(core: Core, connection: GameConnection | None) -> pd.DataFrame
                      "status": "not in the corpus (unknown_ok)",
                      "subscribed": name in (heard if connection else book.everywhere),
                      "callbacks": callbacks.get(name, 0), "meaning": ""})  # fmt: skip
-    return pd.DataFrame(clean_rows(rows), columns=_LISTING_COLUMNS).set_index("event")
+    return tag(pd.DataFrame(clean_rows(rows), columns=_LISTING_COLUMNS), "game_events")
 
 
 def game_events_frame(entries: list[LogEntry], name: str) -> pd.DataFrame:
@@ -187,5 +187,5 @@ def game_events_frame(entries: list[LogEntry], name: str) -> pd.DataFrame:
         row = {"time": dt.datetime.fromtimestamp(e.at), "connection": e.connection}
         rows.append(row | {c: data.get(c) for c in own})
     index = pd.Index([e.cursor for e in chosen], name="cursor", dtype="int64")
-    # A plain DataFrame: its columns are the event's own, so pandas shows it as it is.
-    return pd.DataFrame(clean_rows(rows), columns=_LEAD_COLUMNS + own, index=index)
+    frame = pd.DataFrame(clean_rows(rows), columns=_LEAD_COLUMNS + own, index=index)
+    return tag(frame, f"game_event:{name}") if kind is not None else frame

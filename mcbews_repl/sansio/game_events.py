@@ -27,13 +27,20 @@ EVENT_PROPERTIES_CHARS = 2000
 _MISSING = object()
 
 
+class _Bad(Exception):
+    """A field of the wrong type (internal: becomes a FrameRejected)."""
+
+
 def _at(body: dict[str, Any], path: tuple[str, ...]) -> Any:
+    """The value at ``path``; _MISSING when a key is absent. A value on the way that is not
+    an object (``"player": "Steve"``) is no game's: the frame is refused."""
     value: Any = body
-    for key in path:
+    for depth, key in enumerate(path):
         if not isinstance(value, dict):
-            return _MISSING
+            where = ".".join(path[:depth])
+            raise _Bad(f"{where} is {type(value).__name__}, not an object")
         value = value.get(key, _MISSING)
-        if value is _MISSING:
+        if value is _MISSING or value is None:
             return _MISSING
     return value
 
@@ -45,10 +52,6 @@ def _short_and_full(namespace: str, ident: str) -> tuple[str | None, str | None]
         namespace, _, ident = ident.partition(":")
     full = f"{namespace}:{ident}" if namespace else ident
     return ident[:EVENT_TEXT_CHARS], full[:EVENT_TEXT_CHARS]
-
-
-class _Bad(Exception):
-    """A field of the wrong type (internal: becomes a FrameRejected)."""
 
 
 def _read(spec: Field, body: dict[str, Any], out: dict[str, Any]) -> None:

@@ -21,7 +21,8 @@ JSON = st.recursive(
 )
 _VALUES = {"str": st.text(max_size=300), "int": st.integers(-(2**40), 2**40),
            "float": st.floats(-1e6, 1e6), "bool": st.booleans(),
-           "id": st.tuples(st.sampled_from(["minecraft", "mymod"]), st.from_regex(r"[a-z_]{1,12}", fullmatch=True)),
+           "id": st.tuples(st.sampled_from(["minecraft", "mymod"]),
+                           st.from_regex(r"[a-z_]{1,12}", fullmatch=True)),
            "type_id": st.from_regex(r"minecraft:[a-z_]{1,12}", fullmatch=True)}  # fmt: skip
 
 

@@ -106,6 +106,7 @@ class Field:
 
     @property
     def columns(self) -> tuple[str, ...]:
+        """The columns it makes: its name, and ``name_id`` for an id's full form."""
         return (self.name, f"{self.name}_id") if self.type in ("id", "type_id") else (self.name,)
 
 

@@ -79,6 +79,7 @@ class GameEventReceived:
 
     @property
     def event_name(self) -> str:
+        """The game's name of the event (``BlockBroken``)."""
         return self.event.name
 
 

@@ -65,7 +65,11 @@ REQUEST_ID_CHARS = 36
 def encode_subscribe(
     request_id: str, event_name: str = "PlayerMessage", *, purpose: str = "subscribe"
 ) -> str:
-    """A ``subscribe`` frame for one game event (``purpose="unsubscribe"``: its undoing)."""
+    """A ``subscribe`` frame for one game event (``purpose="unsubscribe"``: its undoing).
+
+    Raises:
+        ValueError: ``purpose`` is neither subscribe nor unsubscribe.
+    """
     if purpose not in ("subscribe", "unsubscribe"):
         raise ValueError(f"purpose is 'subscribe' or 'unsubscribe', not {purpose!r}")
     return json.dumps(

@@ -148,7 +148,11 @@ class PlayerDoings:
     def teleport(
         self, player: str, x: float, y: float, z: float, *, cause: str = "command"
     ) -> None:
-        """``player`` is teleported to x, y, z (cause: command, projectile, chorus_fruit)."""
+        """``player`` is teleported to x, y, z (cause: command, projectile, chorus_fruit).
+
+        Raises:
+            ValueError: no such player, or an unknown cause.
+        """
         who = self._player(player)
         if cause not in TELEPORT_CAUSES:
             raise ValueError(f"cause is one of {', '.join(TELEPORT_CAUSES)}, not {cause!r}")

@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from ...exceptions import NotConnected
 from ...game_events import GAME_EVENTS, event_kind
-from ...gateway import GameConnection, LogEntry
-from ...gateway.subscriptions import check_event_name
+from ...gateway import GameConnection, LogEntry, check_event_name
 from ...optional import needs
 from ..runtime import Pending
 from ..show import clean_rows, tag

@@ -115,6 +115,7 @@ def test_the_events_table_has_the_events_own_columns(
 ) -> None:
     mc, steve_sim, _alex_sim = two
     mc.world("Steve").subscribe("BlockPlaced").result(10)
+    wait_until(lambda: "BlockPlaced" in steve_sim.raw.client.subscriptions)  # the game has it
     steve_sim.place_block("Steve", 4, 70, 4, "minecraft:oak_planks")
     frame = rows_of(mc, "BlockPlaced")
     assert list(frame.columns)[:8] == ["time", "connection", "player", "x", "y", "z",

@@ -8,6 +8,8 @@
     ├── NotConnected           no game client is connected (or the chosen one is gone)
     │   └── BridgeStopped      the bridge itself was stopped (``%mc stop``, unload, ``close()``)
     ├── WhichWorld             (also LookupError) several worlds are connected: say which one
+    ├── UnknownEvent           (also ValueError) no game event of that name is known; the
+    │                          message lists the known ones and how to ask for it anyway
     ├── AddressInUse           (also OSError) another program already listens on the port
     ├── GameDisconnected       the game connection closed while a request was pending (the
     │                          websockets ConnectionClosed, if any, is its __cause__)
@@ -66,6 +68,7 @@ __all__ = [
     "PackError",
     "PrototypeError",
     "RequestTimeout",
+    "UnknownEvent",
     "WhichWorld",
     "wrong_type",
 ]
@@ -137,6 +140,12 @@ class WhichWorld(McbewsError, LookupError):
     The message lists them and says how to choose: ``mc.world("Ana")``, ``mc.each``, or
     ``%mc --world`` / ``%mc --all``. Nothing was sent (never to the newest by chance).
     """
+
+
+class UnknownEvent(McbewsError, ValueError):
+    """No game event of that name is known (mcbews_repl/game_events.py); nothing was
+    subscribed. The message lists the known names and says how to subscribe to a name the
+    game may know and the bridge does not (``unknown_ok=True``)."""
 
 
 class AddressInUse(McbewsError, OSError):

@@ -437,3 +437,31 @@ DOCTOR_CAPTURES_KEPT: Final = _bound(
     "never fills a disk however often the doctor runs",
     setting=False,
 )
+
+# --- game events -----------------------------------------------------------------------------
+EVENT_SUBSCRIPTIONS_MAX: Final = _bound(
+    "event_subscriptions_max",
+    128,
+    "event names",
+    "names subscribed to at once, everywhere or in one world: the game lists about 200 "
+    "events and the corpus knows 23, so a loop subscribing to made-up names (unknown_ok) "
+    "stops here instead of sending the game thousands of subscribe frames",
+    setting=False,
+)
+EVENT_NAME_MAX_CHARS: Final = _bound(
+    "event_name_max_chars",
+    64,
+    "characters",
+    "the longest name an unknown_ok subscription takes: the game's longest listed event "
+    "name (MultiplayerConnectionStateChanged) has 33",
+    setting=False,
+)
+SUBSCRIBE_ACKS_AWAITED: Final = _bound(
+    "subscribe_acks_awaited",
+    256,
+    "request ids",
+    "subscribe and unsubscribe frames whose acknowledgement is still expected, per "
+    "connection: a game that never acknowledges them must not grow the set; past it the "
+    "oldest is forgotten (its late answer is then counted as a late response)",
+    setting=False,
+)

@@ -8,6 +8,10 @@
   ``list_capabilities`` reports them (``addon/src/capabilities/index.ts``, checked).
 * :class:`ChatType`: the ``type`` of a game's ``PlayerMessage`` event (docs/protocol.md).
 
+The game's own events (BlockBroken, PlayerTravelled ...: their names, sources, fields and
+typed dataclasses) are a vocabulary of their own, in :mod:`mcbews_repl.game_events`; each
+one the bridge keeps is logged as an entry of kind :attr:`EventKind.GAME_EVENT`.
+
 Every word is a :class:`enum.StrEnum` member, so it is equal to its string, is written to
 JSON and to captures as that string, and a string read back from a capture compares equal
 to it. Its ``repr`` is the string's own, so an entry reads ``kind='chat'`` wherever it is
@@ -103,6 +107,12 @@ class EventKind(_Word):
         "a chat line the game reported (PlayerMessage; is_echo: our own say or tellraw;"
         " `type` `title` for a /title shown, not said)",
         "sender message type is_echo",
+    )
+    GAME_EVENT = (
+        "game_event",
+        Origin.GAME,
+        "a game event subscribed to (BlockBroken ...: mcbews_repl/game_events.py), its fields",
+        "event properties",
     )
     UI_CHAT = (
         "ui_chat",

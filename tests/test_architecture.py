@@ -64,6 +64,7 @@ def test_sansio_is_pure() -> None:
 # The house's single sources the core may share: each is standard library only itself.
 STDLIB_LEAVES = {
     "mcbews_repl.exceptions",
+    "mcbews_repl.game_events",
     "mcbews_repl.lazy",
     "mcbews_repl.limits",
     "mcbews_repl.vocabulary",

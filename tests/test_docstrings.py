@@ -31,6 +31,7 @@ PACKAGES = (
     "mcbews_repl.cli",
     "mcbews_repl.doctor",
     "mcbews_repl.exceptions",
+    "mcbews_repl.game_events",
     "mcbews_repl.gameids",
     "mcbews_repl.gametext",
     "mcbews_repl.gateway",

@@ -17,6 +17,7 @@ from .results import CommandResult, TextSender, UiChat
 from .scope import CallScope, run_in_scope
 from .server import Bridge, UiChatCallback, serve
 from .settings import EncryptPolicy, Settings
+from .subscriptions import SubscriptionBook, check_event_name
 from .transport import describe_transport
 
 __all__ = [
@@ -32,10 +33,12 @@ __all__ = [
     "Outcome",
     "Progress",
     "Settings",
+    "SubscriptionBook",
     "TextSender",
     "UiChat",
     "UiChatCallback",
     "check_command",
+    "check_event_name",
     "check_send_text",
     "command_reply",
     "describe_transport",

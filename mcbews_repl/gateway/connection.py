@@ -51,6 +51,7 @@ from .pull import Poller, PullCalls
 from .results import CommandResult
 from .runner import CommandRunner
 from .settings import Settings
+from .subscriptions import ALWAYS_SUBSCRIBED, SubscriptionBook, world_key
 from .transport import TransportChoice
 from .uichat import UiChatHooks, UiChatQueue
 from .window import CommandWindow
@@ -88,6 +89,7 @@ class GameConnection:
         log: EventLog,
         ui_chat_hooks: UiChatHooks,
         observers: Observers | None = None,
+        subscriptions: SubscriptionBook | None = None,
     ) -> None:
         self.id = connection_id
         self.peer = _format_peer(websocket.remote_address)
@@ -101,6 +103,10 @@ class GameConnection:
         self.observers = observers if observers is not None else Observers()
         self._ws = websocket
         self._settings = settings
+        # Which game events are wanted where (the bridge's book, kept across reconnects),
+        # and the ones this connection wanted before its world's host was known.
+        self._book = subscriptions if subscriptions is not None else SubscriptionBook()
+        self._own_events: set[str] = set()
         wants_encryption = (
             settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
         )
@@ -286,9 +292,8 @@ class GameConnection:
 
     async def _handshake(self) -> None:
         try:
-            request_id, frame = self.proto.subscribe_frame("PlayerMessage")
-            self._inbound.subscriptions.add(request_id)
-            await self._link.send(frame)
+            for event_name in sorted(ALWAYS_SUBSCRIBED):
+                await self._send_subscription(event_name, subscribe=True)
             reply = await self._runner.run("getlocalplayername", self._settings.handshake_timeout)
             name = reply.body.get("localplayername")
             if isinstance(name, str) and name:
@@ -296,11 +301,63 @@ class GameConnection:
             _log.info("connection #%d: handshake done", self.id)
         except McbewsError as exc:
             _log.warning("connection #%d: handshake incomplete: %s", self.id, exc)
+        try:  # what this world wanted before (a reconnect), and what every world wants
+            await self.sync_subscriptions()
+        except McbewsError as exc:
+            _log.warning("connection #%d: subscriptions not restored: %s", self.id, exc)
         try:
             if await self._transport.choose() == "pull":
                 self._start_polling()
         finally:
             self._ready.set()
+
+    # --- game events ----------------------------------------------------------------------
+
+    @property
+    def world_key(self) -> str | None:
+        """The key its world's subscriptions are kept under (None: host not known yet)."""
+        return world_key(self.local_player, self.peer)
+
+    @property
+    def events(self) -> frozenset[str]:
+        """The game events this connection is subscribed to (PlayerMessage always)."""
+        return frozenset(self._inbound.listening)
+
+    def wanted_events(self) -> set[str]:
+        """What the book says this connection should be subscribed to."""
+        return self._book.wanted(self.world_key, self._own_events)
+
+    def want(self, name: str, wanted: bool) -> None:
+        """Want (or stop wanting) ``name`` on this connection alone, its world's key not
+        being known yet; :meth:`sync_subscriptions` sends the frames."""
+        if wanted:
+            self._own_events.add(name)
+        else:
+            self._own_events.discard(name)
+
+    async def sync_subscriptions(self) -> None:
+        """Subscribe to what is wanted and not yet subscribed, unsubscribe from the rest.
+
+        Raises:
+            NotConnected: the connection is closed.
+        """
+        self._inbound.unknown_ok = set(self._book.unknown_ok)
+        wanted = self.wanted_events()
+        listening = self._inbound.listening
+        for name in sorted(wanted - listening):
+            await self._send_subscription(name, subscribe=True)
+        for name in sorted(listening - wanted):
+            await self._send_subscription(name, subscribe=False)
+
+    async def _send_subscription(self, name: str, *, subscribe: bool) -> None:
+        request_id, frame = self.proto.subscribe_frame(name, subscribe=subscribe)
+        self._inbound.expect_ack(request_id)
+        # Listen before the frame goes: the game's first event may follow its ack at once.
+        if subscribe:
+            self._inbound.listening.add(name)
+        else:
+            self._inbound.listening.discard(name)
+        await self._link.send(frame)
 
     def _start_polling(self) -> None:
         """Read UI chat by polling, once this connection pulls (the poll stops on close)."""

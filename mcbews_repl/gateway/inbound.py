@@ -19,7 +19,8 @@ import time
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
-from ..limits import READER_FRAMES_PER_TURN
+from ..game_events import GameEvent, OtherGameEvent, event_kind
+from ..limits import READER_FRAMES_PER_TURN, SUBSCRIBE_ACKS_AWAITED
 from ..sansio import (
     BridgeEvent,
     BridgeProtocol,
@@ -30,10 +31,12 @@ from ..sansio import (
     CommandResponse,
     FrameRejected,
     GameError,
+    GameEventReceived,
     OtherEvent,
     RequestExpired,
     UiChatMessage,
     UnknownFrame,
+    decode_other_event,
 )
 from ..vocabulary import EventKind
 from .calls import CapabilityCalls, Record
@@ -44,9 +47,28 @@ from .results import UiChat
 from .uichat import UiChatQueue
 from .window import CommandWindow, Reply
 
-__all__ = ["Inbound"]
+__all__ = ["Inbound", "event_summary", "event_values"]
 
 _log = logging.getLogger("mcbews_repl.gateway")
+_PLAYER_COLUMNS = frozenset(("player", "x", "y", "z", "dimension", "yaw"))
+
+
+def event_values(event: GameEvent) -> dict[str, object]:
+    """The event's fields that have a value (a log entry's data besides ``event``)."""
+    names = event.__dataclass_fields__
+    return {n: v for n in names if n != "event" and (v := getattr(event, n)) is not None}
+
+
+def event_summary(event: GameEvent) -> str:
+    """One line for the log: the event, who, and its first few own fields."""
+    if isinstance(event, OtherGameEvent):
+        return f"{event.event} ({event.player or 'no player'})"
+    kind = event_kind(event.name)
+    own = [c for c in (kind.columns if kind else ()) if c not in _PLAYER_COLUMNS]
+    said = [f"{c} {getattr(event, c)}" for c in own if not c.endswith("_id")]
+    shown = ", ".join(s for s in said if not s.endswith(" None"))[:120]
+    where = "" if event.x is None else f" at {event.x:.0f} {event.y:.0f} {event.z:.0f}"
+    return f"{event.name} by {event.player or '?'}{where}" + (f": {shown}" if shown else "")
 
 
 class Inbound:
@@ -65,8 +87,14 @@ class Inbound:
         self.frames_in = 0
         self.cipher: SessionCipher | None = None  # set once ws:encrypt is agreed
         self.event_version: int | None = None  # header version of the game's first event
-        # Request ids of our subscribe frames: their acknowledgements are expected, not stray.
-        self.subscriptions: set[str] = set()
+        # Request ids of our subscribe frames: their acknowledgements are expected, not
+        # stray (oldest first, at most SUBSCRIBE_ACKS_AWAITED: a game may never answer).
+        self.subscriptions: dict[str, None] = {}
+        # The game events this connection subscribed to: only these are kept (a peer's
+        # unasked events are counted and dropped), and of those the corpus does not know,
+        # the ones asked for with unknown_ok (kept as OtherGameEvent).
+        self.listening: set[str] = set()
+        self.unknown_ok: set[str] = set()
         self._proto = proto
         self._window = window
         self._calls = calls
@@ -154,20 +182,45 @@ class Inbound:
                     received=got,
                     total=total,
                 )
-            case OtherEvent(event_name=name, protocol_version=version):
+            case GameEventReceived(event=game_event, protocol_version=version):
                 self.event_version = self.event_version or version
-                _log.debug("connection #%d: event %s ignored", self._id, name)
+                self._on_game_event(game_event)
+            case OtherEvent(event_name=name, body=body, protocol_version=version):
+                self.event_version = self.event_version or version
+                if name in self.listening and name in self.unknown_ok:
+                    other = decode_other_event(name, body)
+                    if isinstance(other, OtherGameEvent):
+                        self._on_game_event(other)
+                    return
+                self._proto.counters["unsubscribed_event"] += 1
+                _log.debug("connection #%d: event %s ignored", self._id, name[:64])
 
     def _on_reply(self, reply: Reply) -> None:
         if self._window.resolve(reply):
             return
         if reply.request_id in self.subscriptions:
-            self.subscriptions.discard(reply.request_id)  # the game acknowledged subscribe
+            del self.subscriptions[reply.request_id]  # the game acknowledged subscribe
             return
         reason = "late_response" if reply.request_id else "game_error"
         self._proto.counters[reason] += 1
         detail = f"status {reply.status_code}: {reply.status_message[:80]}"
         self._on_rejected(FrameRejected(reason, detail, reply.request_id or None))
+
+    def expect_ack(self, request_id: str) -> None:
+        """A subscribe or unsubscribe frame went out: its answer is not a stray."""
+        self.subscriptions[request_id] = None
+        while len(self.subscriptions) > SUBSCRIBE_ACKS_AWAITED:
+            del self.subscriptions[next(iter(self.subscriptions))]
+
+    def _on_game_event(self, event: GameEvent) -> None:
+        """Keep a subscribed event as a log entry of its columns; drop and count the rest."""
+        name = event.event if isinstance(event, OtherGameEvent) else event.name
+        if name not in self.listening:
+            self._proto.counters["unsubscribed_event"] += 1
+            _log.debug("connection #%d: unsubscribed event %s dropped", self._id, name)
+            return
+        values = event_values(event)
+        self._record(EventKind.GAME_EVENT, event_summary(event), event=name, **values)
 
     def _on_chat(self, chat: ChatMessage) -> None:
         self._record(

@@ -38,6 +38,7 @@ from .observer import Observer, Observers
 from .results import CommandResult, UiChat
 from .settings import Settings
 from .sockets import AcceptErrors, host_of
+from .subscriptions import ALWAYS_SUBSCRIBED, SubscriptionBook, check_event_name
 from .uichat import UiChatCallback, UiChatHooks
 
 __all__ = ["Bridge", "UiChatCallback", "serve"]
@@ -117,6 +118,8 @@ class Bridge:
         self._arrival = asyncio.Event()
         self._ui_callbacks: list[UiChatCallback] = []
         self._observers = Observers()  # every connection reports to these (observer.py)
+        # The game events wanted everywhere and per world, kept across reconnects.
+        self.subscriptions = SubscriptionBook()
         self._tasks: set[asyncio.Future[Any]] = set()
         self._ui_chat_hooks = UiChatHooks(self._ui_callbacks, self._spawn, self._callback_failed)
         self._admission = Admission(
@@ -251,6 +254,7 @@ class Bridge:
             self.log,
             self._ui_chat_hooks,
             self._observers,
+            self.subscriptions,
         )
         self._next_id += 1
         self._connections.append(connection)
@@ -405,6 +409,64 @@ class Bridge:
     def unobserve(self, observer: Observer) -> None:
         """Stop reporting to ``observer`` (no error if it was not registered)."""
         self._observers.remove(observer)
+
+    # --- game events ----------------------------------------------------------------------
+
+    async def subscribe(
+        self, name: str, *, connection: GameConnection | None = None, unknown_ok: bool = False
+    ) -> frozenset[str]:
+        """Subscribe to the game event ``name`` (mcbews_repl/game_events.py): on every
+        connection, now and after each reconnect, or only on ``connection``'s world (also
+        after it reconnects). Returns what that connection (or the newest) now hears.
+
+        Raises:
+            UnknownEvent: no event of that name is known and ``unknown_ok`` is not set.
+            ValueError: too many names are subscribed to already, or an ``unknown_ok`` name
+                that cannot be an event's.
+        """
+        name = check_event_name(name, unknown_ok=unknown_ok)
+        self._book_change(name, connection, wanted=True, unknown_ok=unknown_ok)
+        return await self._sync(connection)
+
+    async def unsubscribe(
+        self, name: str, *, connection: GameConnection | None = None
+    ) -> frozenset[str]:
+        """Stop the game event ``name`` everywhere (``connection`` None) or in that
+        connection's world; PlayerMessage stays (the bridge needs it). Returns what that
+        connection (or the newest) still hears: a name wanted everywhere stays in a world.
+
+        Raises:
+            ValueError: ``name`` is one the bridge subscribes to by itself (PlayerMessage).
+        """
+        name = check_event_name(name, unknown_ok=True)
+        if name in ALWAYS_SUBSCRIBED:
+            raise ValueError(
+                f"{name} stays subscribed: it carries chat and the addon's chat answers; "
+                "a callback can be removed with off()"
+            )
+        self._book_change(name, connection, wanted=False, unknown_ok=False)
+        return await self._sync(connection)
+
+    def _book_change(
+        self, name: str, connection: GameConnection | None, *, wanted: bool, unknown_ok: bool
+    ) -> None:
+        book = self.subscriptions
+        key = None if connection is None else connection.world_key
+        if wanted:
+            book.add(name, key, everywhere=connection is None, unknown_ok=unknown_ok)
+        else:
+            book.remove(name, key, everywhere=connection is None)
+        if connection is not None and key is None:
+            connection.want(name, wanted)  # its host is not known yet: this connection's own
+
+    async def _sync(self, connection: GameConnection | None) -> frozenset[str]:
+        chosen = [connection] if connection is not None else list(self._connections)
+        for game in chosen:
+            if not game.closed:
+                await game.sync_subscriptions()
+        if connection is not None:
+            return connection.events
+        return self._connections[-1].events if self._connections else frozenset()
 
     def events(self, since: int = 0) -> list[LogEntry]:
         """Event log entries with a cursor greater than ``since`` (0: all still held)."""

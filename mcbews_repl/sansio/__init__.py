@@ -39,6 +39,7 @@ from .events import (
     FrameRejected,
     GameError,
     GameEvent,
+    GameEventReceived,
     OtherEvent,
     RequestExpired,
     UiChatMessage,
@@ -53,6 +54,7 @@ from .frames import (
     encode_subscribe,
     silent_drop_hint,
 )
+from .game_events import decode_other_event
 from .handshake import (
     EncryptHandshake,
     HandshakeFailed,
@@ -185,6 +187,7 @@ __all__ = [
     "FrameRejected",
     "GameError",
     "GameEvent",
+    "GameEventReceived",
     "HandshakeFailed",
     "HandshakeForm",
     "HandshakeStep",
@@ -209,6 +212,7 @@ __all__ = [
     "check_command_line",
     "command_frame_bytes",
     "decode_frame",
+    "decode_other_event",
     "decode_reply",
     "dumps_wire",
     "encode_cancel",

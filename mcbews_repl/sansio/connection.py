@@ -137,10 +137,14 @@ class BridgeProtocol:
 
     # --- outbound -----------------------------------------------------------------------
 
-    def subscribe_frame(self, event_name: str = "PlayerMessage") -> tuple[str, str]:
-        """``(request_id, frame)`` subscribing to one game event."""
+    def subscribe_frame(
+        self, event_name: str = "PlayerMessage", *, subscribe: bool = True
+    ) -> tuple[str, str]:
+        """``(request_id, frame)`` subscribing to one game event (or, with
+        ``subscribe=False``, unsubscribing from it)."""
         request_id = str(uuid.uuid4())
-        return request_id, encode_subscribe(request_id, event_name)
+        purpose = "subscribe" if subscribe else "unsubscribe"
+        return request_id, encode_subscribe(request_id, event_name, purpose=purpose)
 
     def command_frame(self, line: str) -> tuple[str, str]:
         """``(request_id, frame)`` for one command; raises if it does not fit both ceilings."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..game_events import GameEvent as TypedGameEvent
+
 __all__ = [
     "BridgeEvent",
     "BufferExpired",
@@ -20,6 +22,7 @@ __all__ = [
     "FrameRejected",
     "GameError",
     "GameEvent",
+    "GameEventReceived",
     "OtherEvent",
     "RequestExpired",
     "UiChatMessage",
@@ -64,6 +67,20 @@ class ChatMessage:
     is_echo: bool
     legacy_shape: bool
     protocol_version: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameEventReceived:
+    """A known game event other than PlayerMessage, decoded into its typed event
+    (``mcbews_repl.game_events``); the bridge keeps it only if it subscribed to it."""
+
+    event: TypedGameEvent
+    protocol_version: int | None = None
+
+    @property
+    def event_name(self) -> str:
+        """The game's name of the event (``BlockBroken``)."""
+        return self.event.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +159,15 @@ class BufferExpired:
     total: int
 
 
-GameEvent = CommandResponse | GameError | ChatMessage | OtherEvent | UnknownFrame | FrameRejected
+GameEvent = (
+    CommandResponse
+    | GameError
+    | ChatMessage
+    | GameEventReceived
+    | OtherEvent
+    | UnknownFrame
+    | FrameRejected
+)
 BridgeEvent = (
     GameEvent | CapabilityResult | CapabilityFailed | UiChatMessage | RequestExpired | BufferExpired
 )

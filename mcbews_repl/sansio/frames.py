@@ -12,6 +12,7 @@ from json.encoder import encode_basestring  # what json.dumps(s, ensure_ascii=Fa
 from typing import Any
 
 from ..exceptions import FrameTooLarge
+from ..game_events import event_kind
 from ..vocabulary import ChatType
 from .events import (
     ChatMessage,
@@ -19,9 +20,11 @@ from .events import (
     FrameRejected,
     GameError,
     GameEvent,
+    GameEventReceived,
     OtherEvent,
     UnknownFrame,
 )
+from .game_events import decode_game_event
 from .jsonwire import has_lone_surrogate, utf8_len
 from .wire import (
     COMMAND_FRAME_BUDGET_BYTES,
@@ -59,14 +62,22 @@ _SERVER_HEADER_VERSION = 1
 REQUEST_ID_CHARS = 36
 
 
-def encode_subscribe(request_id: str, event_name: str = "PlayerMessage") -> str:
-    """A ``subscribe`` frame for one game event."""
+def encode_subscribe(
+    request_id: str, event_name: str = "PlayerMessage", *, purpose: str = "subscribe"
+) -> str:
+    """A ``subscribe`` frame for one game event (``purpose="unsubscribe"``: its undoing).
+
+    Raises:
+        ValueError: ``purpose`` is neither subscribe nor unsubscribe.
+    """
+    if purpose not in ("subscribe", "unsubscribe"):
+        raise ValueError(f"purpose is 'subscribe' or 'unsubscribe', not {purpose!r}")
     return json.dumps(
         {
             "header": {
                 "version": _SERVER_HEADER_VERSION,
                 "requestId": request_id,
-                "messagePurpose": "subscribe",
+                "messagePurpose": purpose,
             },
             "body": {"eventName": event_name},
         },
@@ -241,7 +252,13 @@ def _decode_event(header: dict[str, Any], body: dict[str, Any]) -> GameEvent:
     if not isinstance(name, str):
         return FrameRejected("no_event_name", "an event frame without eventName")
     if name != "PlayerMessage":
-        return OtherEvent(name, body, version)
+        kind = event_kind(name)
+        if kind is None:
+            return OtherEvent(name, body, version)
+        decoded = decode_game_event(kind, body)
+        if isinstance(decoded, FrameRejected):
+            return decoded
+        return GameEventReceived(decoded, version)
     props = body.get("properties")
     legacy = isinstance(props, dict)
     src: dict[str, Any] = props if isinstance(props, dict) else body

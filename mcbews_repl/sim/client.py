@@ -185,6 +185,14 @@ class GameClient:
             event = chat_event(line, legacy=self.legacy_events, version=self.event_version)
             self._outbox.put_nowait(event)
 
+    def report_event(self, name: str, frame: dict[str, Any]) -> bool:
+        """Send a game event frame, if the bridge subscribed to ``name`` (the game sends
+        none it was not asked for: facts.json ``events_only_when_subscribed``)."""
+        if name not in self.subscriptions or self.closed.is_set():
+            return False
+        self._outbox.put_nowait(json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+        return True
+
     def on_tick(self, tick: int) -> int | None:
         """Run every command queued before this tick, answering each in order."""
         batch, self._queue = self._queue, deque()

@@ -25,6 +25,7 @@ from .cmd_chat import player_chat
 from .commands import CommandOutcome, Effects, Interpreter
 from .custom import run_custom_command
 from .defaults import default_world
+from .doings import PlayerDoings
 from .facts import CUSTOM_COMMAND_FAILURE, ENGLISH, MODERN_EVENT_VERSION, speaking, text
 from .host import HANG_THRESHOLD_MS, ScriptHost, Watchdog, bundled_addon, declared_dependencies
 from .hostapi import HostApi, HostOptions
@@ -47,8 +48,9 @@ Pack = Literal["stable", "beta"]
 Edition = Literal["bedrock", "education"]
 
 
-class SimWorld:
-    """A simulated Bedrock world that hosts the real addon and connects like the game."""
+class SimWorld(PlayerDoings):
+    """A simulated Bedrock world that hosts the real addon and connects like the game.
+    Its players' doings (``break_block``, ``walk`` ...) come from :class:`PlayerDoings`."""
 
     def __init__(
         self,

@@ -41,8 +41,10 @@ class LiveEvents:
         last: int = 20,
         interval_seconds: float = REFRESH_INTERVAL_SECONDS,
         deliver: Deliver = _direct,
+        keep: Callable[[LogEntry], bool] | None = None,
     ) -> None:
         self._log = log
+        self._keep = keep  # which entries it shows (None: all): mc.events(kind=..., follow=True)
         self._render = render
         self._update = update
         self.since = since
@@ -76,6 +78,8 @@ class LiveEvents:
     def entries(self) -> list[LogEntry]:
         """The entries shown now: the newest ``last`` held after ``since``."""
         held = self._log.since(self.since)
+        if self._keep is not None:
+            held = [e for e in held if self._keep(e)]
         return held[-self.last :] if self.last > 0 else []
 
     def refresh(self) -> None:
@@ -87,6 +91,8 @@ class LiveEvents:
 
     def _on_entry(self, entry: LogEntry) -> None:
         if self._scheduled or entry.cursor <= self.since:
+            return
+        if self._keep is not None and not self._keep(entry):
             return
         self._scheduled = True
         asyncio.get_running_loop().call_later(self._interval, self._refresh_if_running)

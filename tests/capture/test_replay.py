@@ -187,3 +187,32 @@ def test_the_command_line_refuses_a_hostile_capture_by_its_line(
     big.write_bytes(header.encode() + frame * 600)  # about 2.4 MB
     assert replay_main([str(big), "--url", "ws://127.0.0.1:9/x", "--max-mb", "1"]) == 2
     assert "the capture passes 1,048,576 bytes" in capsys.readouterr().out
+
+
+async def test_game_events_are_recorded_and_replayed(tmp_path: Path) -> None:
+    """A subscribed game event is a frame like any other: recorded, and sent again by the
+    replayed game once the bridge subscribes the same way; the log keeps it typed."""
+    path = tmp_path / "events.jsonl"
+    async with recorded_session(path) as (mc, sim, _):
+        await mc.subscribe("BlockBroken")
+        for _ in range(500):
+            if "BlockBroken" in sim.client.subscriptions:
+                break
+            await asyncio.sleep(0.01)
+        sim.break_block("Steve", 0, 62, 0)
+        await mc.command("list")  # a round trip: the event has arrived before the end
+    capture = read_capture(path)
+    assert any(f.text and '"eventName":"BlockBroken"' in f.text for f in capture.frames)
+    async with mcbews_repl.serve(port=0, token=None, **FAST_BRIDGE) as mc:
+        game = ReplayGame(capture, fast=True)
+        await game.connect(mc.url)
+        await mc.wait_connected(timeout=10)
+        await mc.subscribe("BlockBroken")
+        await mc.command("list")
+        for _ in range(500):
+            entries = [e for e in mc.events() if e.kind == "game_event"]
+            if entries:
+                break
+            await asyncio.sleep(0.01)
+        assert [(e.data["event"], e.data["player"]) for e in entries] == [("BlockBroken", "Steve")]
+        await game.close()

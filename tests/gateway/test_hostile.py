@@ -93,3 +93,45 @@ async def test_oversized_beyond_the_read_limit_closes_only_that_connection(
     await game.ws.wait_closed()  # type: ignore[union-attr]
     assert game.ws.close_code == 1009  # type: ignore[union-attr]
     assert (await mc.command("say ok")).ok and other.executed["say ok"] == 1
+
+
+def _event(name: str, body: object) -> str:
+    return json.dumps({"header": {"eventName": name, "messagePurpose": "event",
+                                  "version": 17104896}, "body": body})  # fmt: skip
+
+
+async def test_forged_game_events_are_counted_and_dropped(
+    mc: Bridge, connect_game: ConnectGame
+) -> None:
+    """A hostile peer's events: malformed ones are recorded as rejected and counted, unasked
+    ones counted and dropped, a flood keeps the log within its share; nothing crashes."""
+    game = await connect_game()
+    await mc.subscribe("BlockBroken")
+    player = {"name": "Steve", "position": {"x": 1, "y": 2, "z": 3}, "dimension": 0}
+    malformed = [
+        {"player": "not an object"},
+        {"player": {**player, "name": 7}},
+        {"player": player, "count": "many"},
+        {"player": player, "block": {"id": 5, "namespace": "minecraft"}},
+        {"player": {**player, "position": {"x": True, "y": 0, "z": 0}}},
+        {"player": player, "count": 1.5},
+    ]
+    for body in malformed:
+        await game.send_raw(_event("BlockBroken", body))
+    nan = '{"name":"S","position":{"x":NaN,"y":0,"z":0}}'  # not JSON, but Python reads it
+    head = '{"header":{"eventName":"BlockBroken","messagePurpose":"event"},"body":{"player":'
+    await game.send_raw(head + nan + "}}")
+    for k in range(50):  # events never asked for, under ever new names
+        await game.send_raw(_event(f"Forged{k}", {"player": player}))
+        await game.send_raw(_event("MobKilled", {"player": player}))
+    huge = {"player": {**player, "name": "E" * 100_000}, "count": 1}
+    for _ in range(200):  # a flood of subscribed events with oversized strings
+        await game.send_raw(_event("BlockBroken", huge))
+    assert (await mc.command("say alive", connection=mc.connections[0])).ok
+    connection = mc.connections[0]
+    assert connection.counters["rejected:bad_game_event"] == len(malformed) + 1
+    assert connection.counters["unsubscribed_event"] == 100
+    kept = [e for e in mc.events() if e.kind == "game_event"]
+    assert len(kept) == 200 and all(len(e.data["player"]) <= 256 for e in kept)
+    assert mc.log.connection_bytes(connection.id) <= mc.log.connection_max_bytes
+    assert len(connection.counters) < 20  # new names did not grow the counters

@@ -15,6 +15,7 @@ from mcbews_repl.sansio import (
     CommandResponse,
     FrameRejected,
     GameError,
+    GameEventReceived,
     OtherEvent,
     TextResponseReassembler,
     UiChatMessage,
@@ -134,6 +135,7 @@ _KINDS = {
     "chat": ChatMessage,
     "command_response": CommandResponse,
     "error": GameError,
+    "game_event": GameEventReceived,
     "other_event": OtherEvent,
     "unknown": UnknownFrame,
 }

@@ -7,11 +7,21 @@ in plain code, or just ``mc.player()`` at the end of a cell (shown once it arriv
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from ...gateway import CommandResult, GameCalls, Progress, check_command, check_send_text, same_call
-from ...vocabulary import Capability
+from ...exceptions import UnknownEvent
+from ...game_events import GAME_EVENTS, event_kind, unknown_event_message
+from ...gateway import (
+    CommandResult,
+    GameCalls,
+    LogEntry,
+    Progress,
+    check_command,
+    check_send_text,
+    same_call,
+)
+from ...vocabulary import Capability, EventKind
 from ..runtime import Pending
 from ..show import (
     CallResult,
@@ -26,7 +36,9 @@ from ..show import (
 )
 from ._connections import Connection, ConnectionRef, resolve
 from ._core import Handle
+from ._events import game_event_name
 from ._fanout import snapshot_everyone
+from ._game_events import game_events_frame
 from ._worlds import call_text
 
 if TYPE_CHECKING:
@@ -34,7 +46,32 @@ if TYPE_CHECKING:
 
     from ...toolkit import LiveEvents
 
-__all__ = ["Calls"]
+__all__ = ["Calls", "check_kind", "entry_is"]
+
+_LOG_KINDS = frozenset(str(k) for k in EventKind)
+
+
+def check_kind(kind: object, unknown_ok: Collection[str] = ()) -> str | None:
+    """``kind`` as ``mc.events`` takes it: None, a log kind, a game event's name, or one of
+    ``unknown_ok`` (subscribed so). Raises UnknownEvent (a ValueError) for anything else."""
+    if kind is None or (isinstance(kind, str) and (kind in _LOG_KINDS or event_kind(kind))):
+        return kind
+    if isinstance(kind, str) and kind in unknown_ok:
+        return kind
+    logs = ", ".join(sorted(_LOG_KINDS))
+    raise UnknownEvent(f"kind is a log kind ({logs}) or a game event: "
+                       + unknown_event_message(kind))  # fmt: skip
+
+
+def entry_is(entry: LogEntry, kind: str | None) -> bool:
+    """Whether ``entry`` is of ``kind`` (None: any): its log kind, or its game event."""
+    if kind is None:
+        return True
+    if kind in _LOG_KINDS:
+        return entry.kind == kind
+    return game_event_name(entry) == kind and (kind in GAME_EVENTS or
+                                               entry.kind == EventKind.GAME_EVENT)  # fmt: skip
+
 
 # What mc adds to every game call (gateway/game_calls.py).
 _IN_THE_NOTEBOOK = (
@@ -49,7 +86,9 @@ class Calls(Handle):
 
     if TYPE_CHECKING:
 
-        def _follow_events(self, since: int | None, last: int) -> LiveEvents: ...
+        def _follow_events(
+            self, since: int | None, last: int, kind: str | None = None
+        ) -> LiveEvents: ...
 
     @property
     def connections(self) -> list[Connection]:
@@ -181,24 +220,48 @@ class Calls(Handle):
 
     @overload
     def events(
-        self, since: int | None = None, last: int | None = None, *, follow: Literal[False] = ...
+        self,
+        since: int | None = None,
+        last: int | None = None,
+        *,
+        follow: Literal[False] = ...,
+        kind: str | None = None,
     ) -> Pending[pd.DataFrame]: ...
     @overload
     def events(
-        self, since: int | None = None, last: int | None = None, *, follow: Literal[True]
+        self,
+        since: int | None = None,
+        last: int | None = None,
+        *,
+        follow: Literal[True],
+        kind: str | None = None,
     ) -> LiveEvents: ...
     def events(
-        self, since: int | None = None, last: int | None = None, *, follow: bool = False
+        self,
+        since: int | None = None,
+        last: int | None = None,
+        *,
+        follow: bool = False,
+        kind: str | None = None,
     ) -> Pending[pd.DataFrame] | LiveEvents:
         """The event log as a DataFrame: entries after cursor ``since``, or the ``last`` N.
 
-        ``follow=True`` shows one table that refreshes as events arrive (in a notebook) and
-        returns its controller; ``.stop()`` ends the updates.
+        ``kind`` keeps one kind: a log kind (``"chat"``, ``"command"`` ...) or a game event
+        (``"BlockBroken"``: then the table has that event's own columns, ``x``, ``y``, ``z``,
+        ``block``, ``block_id`` ...). ``follow=True`` shows one table that refreshes as
+        events arrive (in a notebook) and returns its controller; ``.stop()`` ends the
+        updates.
+
+        Raises:
+            UnknownEvent: ``kind`` is neither a log kind nor a known game event.
         """
+        kind = check_kind(kind, self._bridge.subscriptions.unknown_ok)
         if follow:
-            return self._follow_events(since, 20 if last is None else last)
-        entries = self._bridge.events(since or 0)
+            return self._follow_events(since, 20 if last is None else last, kind)
+        entries = [e for e in self._bridge.events(since or 0) if entry_is(e, kind)]
         if last is not None:
             entries = entries[-last:] if last > 0 else []
+        if kind is not None and kind not in _LOG_KINDS:
+            return self._done(game_events_frame(entries, kind), "events")
         players = {c.id: c.local_player or "" for c in self._bridge.connections}
         return self._done(events_frame(entries, players), "events")

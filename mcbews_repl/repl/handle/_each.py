@@ -21,6 +21,7 @@ from ...optional import needs
 from ..runtime import Pending
 from ..show import tag, world_view
 from ._core import Core, WorldHandle
+from ._game_events import GameEvents
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -78,6 +79,27 @@ class Each:
         """Call a capability in every world: one row per world, its answer in ``result``."""
         ask: Ask = lambda w: w.call(capability, payload, **fields)  # noqa: E731
         return self._across(capability, ask, _answer_rows, None)
+
+    # --- game events: every world's, as mc's own ------------------------------------------
+
+    def on(self, name: str, callback: Any = None, *, unknown_ok: bool = False) -> Any:
+        """``mc.on``: every world's events ``name``, subscribed in every world."""
+        return self._everywhere().on(name, callback, unknown_ok=unknown_ok)
+
+    def off(self, target: Any = None) -> int:
+        """``mc.off``: remove every-world callbacks (subscriptions stay)."""
+        return self._everywhere().off(target)
+
+    def subscribe(self, name: str, *, unknown_ok: bool = False) -> Pending[frozenset[str]]:
+        """``mc.subscribe``: the event ``name`` in every world, now and later."""
+        return self._everywhere().subscribe(name, unknown_ok=unknown_ok)
+
+    def unsubscribe(self, name: str) -> Pending[frozenset[str]]:
+        """``mc.unsubscribe``: stop the event ``name`` in every world."""
+        return self._everywhere().unsubscribe(name)
+
+    def _everywhere(self) -> GameEvents:
+        return GameEvents(self._core, self._core.bridge)  # a handle bound to no one world
 
     # --- plumbing ---------------------------------------------------------------------------
 

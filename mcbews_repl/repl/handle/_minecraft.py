@@ -24,6 +24,7 @@ from ._calls import Calls
 from ._classroom import ManyWorlds
 from ._core import Core
 from ._diagnose import Diagnosis
+from ._game_events import GameEvents
 from ._recording import Recordings
 from ._toolkit import ToolkitCalls
 from ._ui_chat import UiCallback, UiMessage
@@ -49,7 +50,7 @@ def _sim_defaults_from(env: Mapping[str, str]) -> dict[str, Any]:
     return {key: env[var].lower() for key, var in _SIM_ENV.items() if env.get(var)}
 
 
-class Minecraft(ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
+class Minecraft(GameEvents, ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
     """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ...
 
     The game calls come from :class:`Calls`; the toolkit's queries, scoreboard, contexts
@@ -57,7 +58,8 @@ class Minecraft(ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
     from :class:`Watch`; ``record()`` and ``recording`` from :class:`Recordings`;
     ``doctor()`` from :class:`Diagnosis`; ``worlds``, ``world()`` and ``each`` from
     :class:`ManyWorlds`. With several worlds connected, a call that needs one and was not
-    told which raises ``WhichWorld``.
+    told which raises ``WhichWorld``. The game's events (``on``, ``off``, ``subscribe``,
+    ``unsubscribe``) come from :class:`GameEvents`.
     """
 
     def __init__(

@@ -200,6 +200,42 @@ class SimHandle:
         """``player`` types ``message`` in the game's own chat (a PlayerMessage of type chat)."""
         self.on_loop(self.raw.chat, player, message)
 
+    # --- what players do (sim/doings.py): the world changes, and the connected client's
+    # own player's doings are sent as game events to a bridge that subscribed -------------
+
+    def break_block(self, player: str, x: int, y: int, z: int) -> str:
+        """``player`` breaks the block at x, y, z by hand (BlockBroken); returns what it was."""
+        return self.on_loop(self.raw.break_block, player, x, y, z)
+
+    def place_block(self, player: str, x: int, y: int, z: int, block: str) -> None:
+        """``player`` places ``block`` at x, y, z by hand (BlockPlaced; /setblock sends none)."""
+        self.on_loop(self.raw.place_block, player, x, y, z, block)
+
+    def walk(self, player: str, x: float, y: float, z: float) -> float:
+        """``player`` walks to x, y, z (PlayerTravelled, PlayerTransform); returns metres."""
+        return self.on_loop(self.raw.walk, player, x, y, z)
+
+    def teleport(self, player: str, x: float, y: float, z: float, cause: str = "command") -> None:
+        """``player`` is teleported (PlayerTeleported; cause command, projectile, chorus_fruit)."""
+        self.on_loop(lambda: self.raw.teleport(player, x, y, z, cause=cause))
+
+    def hurt(self, player: str, damage: float, cause: str = "entity") -> bool:
+        """``player`` takes ``damage`` half hearts; at 0 they die (PlayerDied) and respawn."""
+        return self.on_loop(lambda: self.raw.hurt(player, damage, cause=cause))
+
+    def kill_mob(self, player: str, mob: str = "minecraft:zombie") -> Any:
+        """``player`` kills a ``mob`` (MobKilled); returns where it died."""
+        return self.on_loop(self.raw.kill_mob, player, mob)
+
+    def use_item(self, player: str, item: str | None = None, use_method: str | None = None) -> None:
+        """``player`` eats food or lights a fire with flint and steel (ItemUsed)."""
+        self.on_loop(lambda: self.raw.use_item(player, item, use_method=use_method))
+
+    def fire_event(self, name: str, player: str, **values: Any) -> bool:
+        """Send any event of the corpus for ``player`` (its body keys as the game spells them
+        in ``values``); True if it went out (the connected client's player, subscribed)."""
+        return self.on_loop(lambda: self.raw.fire_event(name, player, **values))
+
     def pause(self) -> None:
         """Pause the game, as its pause menu does: no ticks, so nothing is answered."""
         self.on_loop(setattr, self.raw.clock, "paused", True)

@@ -256,13 +256,21 @@ class ToolkitCalls(Handle):
 
         return self._submit(run(), "forward_events")
 
-    def _follow_events(self, since: int | None, last: int) -> LiveEvents:
+    def _follow_events(self, since: int | None, last: int, kind: str | None = None) -> LiveEvents:
         with needs():
             from IPython.display import display
 
+        from ._calls import entry_is
+        from ._game_events import game_events_frame
+
         players = {c.id: c.local_player or "" for c in self._bridge.connections}
-        render = lambda entries: events_frame(entries, players)  # noqa: E731
-        now = self._bridge.events(since or 0)[-last:] if last > 0 else []
+        if kind is not None and kind[:1].isupper():  # a game event: its own columns
+            render = lambda entries: game_events_frame(entries, kind)  # noqa: E731
+        else:
+            render = lambda entries: events_frame(entries, players)  # noqa: E731
+        keep = None if kind is None else (lambda entry: entry_is(entry, kind))
+        held = [e for e in self._bridge.events(since or 0) if keep is None or keep(e)]
+        now = held[-last:] if last > 0 else []
         handle = display(render(now), display_id=True)  # type: ignore[no-untyped-call]
         in_kernel = _in_kernel() and handle is not None
         loop = self._kernel_loop
@@ -278,7 +286,7 @@ class ToolkitCalls(Handle):
 
         update = handle.update if in_kernel and handle is not None else (lambda view: None)
         live = LiveEvents(self._bridge.log, render, update, since=since or 0, last=last,
-                          deliver=deliver)  # fmt: skip
+                          deliver=deliver, keep=keep)  # fmt: skip
         self._submit(_start(live), "events").result(10)
         if not in_kernel:
             print("(live updates need a notebook; the table above is a snapshot)")

@@ -22,6 +22,7 @@ from ._connections import Connection
 from ._core import Core
 from ._diagnose import Diagnosis
 from ._events import EventCallback
+from ._game_events import GameEvents
 from ._recording import Recordings
 from ._toolkit import ToolkitCalls
 from ._ui_chat import UiCallback
@@ -31,7 +32,7 @@ from ._worlds import RoutedBridge, WorldRecord
 __all__ = ["World"]
 
 
-class World(ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
+class World(GameEvents, ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
     """``mc`` bound to one world: ``await mc.world("Ana").inventory()``."""
 
     def __init__(self, core: Core, record: WorldRecord) -> None:
@@ -79,6 +80,12 @@ class World(ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
         raise AttributeError("start simulated worlds with mc.simulate(...)")
 
     # --- what differs from mc ---------------------------------------------------------------
+
+    def _event_connection(self) -> GameConnection | None:
+        return self._game()  # NotConnected: subscribing needs the world here
+
+    def _event_world_ids(self) -> list[int] | None:
+        return self._record.ids  # the record's own list: it grows when the world reconnects
 
     def on_event(self, callback: EventCallback, kinds: Any = None) -> EventCallback:
         """Call ``callback(event)`` for events from this world only (see mc.on_event)."""

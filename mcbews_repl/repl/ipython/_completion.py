@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...game_events import GAME_EVENTS
 from ...optional import needs
 from ...sansio import BRIDGE_PLAYER
 from ._usage import BY_NAME, SUBCOMMANDS
@@ -80,6 +81,8 @@ def _for_sub(
     option = next((o for o in spec.options if previous in o.flags), None)
     if option is not None and option.metavar is not None:  # the option's value comes next
         return [str(c) for c in option.options.get("choices", [])]
+    if spec.completes == "events" and position == 3 and previous in ("on", "off"):
+        return list(GAME_EVENTS)  # %mc events on <Tab>: the event names
     operands = _operands(spec.completes, mc) if position == 2 else []
     return operands or (spec.flags() if not typing else [])
 
@@ -95,6 +98,8 @@ def _operands(kind: str | None, mc: Minecraft | None) -> list[str]:
         return list(mc.capability_names) if mc is not None else list(SHIPPED_CAPABILITIES)
     if kind == "record":
         return ["stop"]  # or a file name, which Tab cannot guess
+    if kind == "events":
+        return ["list", "on", "off", *GAME_EVENTS]
     if kind == "subcommands":
         return [s.name for s in SUBCOMMANDS]
     if kind == "tools":

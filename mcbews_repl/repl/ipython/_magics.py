@@ -16,7 +16,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
 from ...cleantext import clean_text
-from ...exceptions import AddressInUse, McbewsError
+from ...exceptions import AddressInUse, McbewsError, UnknownEvent
 from ...gametext import strip_codes
 from ...optional import needs
 from ..handle import AnyHandle, Minecraft
@@ -178,7 +178,32 @@ class McMagics(ToolkitMagics, AddonMagics, WorldMagics, Magics):
 
     def _sub_events(self, rest: str) -> Any:
         args = BY_NAME["events"].parse(rest)
-        return self._wait(self.handle.events(since=args.since, last=args.last))
+        words: list[str] = args.words
+        handle = self.handle
+        try:
+            match words:
+                case []:
+                    return self._wait(handle.events(since=args.since, last=args.last))
+                case ["list"]:
+                    return handle.subscriptions
+                case ["on", name]:
+                    heard = self._wait(handle.subscribe(name, unknown_ok=args.unknown_ok))
+                    print(f"Subscribed to {name}; this world now hears {', '.join(sorted(heard))}.")
+                    return handle.subscriptions
+                case ["off", name]:
+                    heard = self._wait(handle.unsubscribe(name))
+                    print(f"Unsubscribed from {name}; this world hears {', '.join(sorted(heard))}.")
+                    return handle.subscriptions
+                case [name]:
+                    return self._wait(handle.events(since=args.since, last=args.last, kind=name))
+        except UnknownEvent as exc:
+            raise UsageError(f"%mc events: {exc}") from None
+        except ValueError as exc:
+            if isinstance(exc, McbewsError):
+                raise
+            raise UsageError(f"%mc events: {exc}") from None
+        raise UsageError("usage: %mc events [list | on EVENT | off EVENT | EVENT] "
+                         "[--last N] [--since CURSOR]")  # fmt: skip
 
     def _sub_call(self, rest: str) -> Any:
         capability, _, params = rest.partition(" ")

@@ -179,11 +179,16 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
     SubCommand("caps", "the capabilities this world's addon offers, with their parameters"),
     SubCommand(
         "events",
-        "the event log as a DataFrame: the last N entries, or those after a cursor",
+        "the event log as a DataFrame (the last N entries, or those after a cursor); "
+        "EVENT: that game event's table; list: every game event and whether it is "
+        "subscribed; on/off EVENT: subscribe or unsubscribe",
         (
+            Option(("words",), ("[list | on EVENT | off EVENT | EVENT]",), {"nargs": "*"}),
             Option(("--last",), "N", {"type": int, "default": 20}),
             Option(("--since",), "CURSOR", {"type": int, "default": None}),
+            Option(("--unknown-ok",), None, {"dest": "unknown_ok"}),
         ),
+        completes="events",
     ),
     SubCommand("call", "call a capability; values are read as JSON where they parse",
                words="<capability> [key=value ...]", completes="capabilities"),

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...cleantext import clean_text, escape_html
+from ...game_events import GAME_EVENTS, GameEventKind
 from ...gameids import short_id
 from ._style import MUTED as _MUTED
 
@@ -283,6 +284,16 @@ VIEWS: dict[str, View] = {
         Column("player", _get("player")),
         *_WHERE,
     ), picks=("player", "dimension")),
+    # %mc events list, mc.subscriptions: every game event (mcbews_repl/game_events.py).
+    "game_events": View("game_events", (
+        Column("event", _get("event")),
+        Column("source", _get("source")),
+        Column("covers", _get("covers")),
+        Column("status", _get("status")),
+        Column("subscribed", lambda row: "yes" if row.get("subscribed") else "no"),
+        Column("callbacks", _num("callbacks"), align="right"),
+        Column("meaning", _get("meaning"), wrap=True),
+    ), picks=("source", "subscribed")),
 }  # fmt: skip
 
 
@@ -310,6 +321,38 @@ def _by_world(view: View) -> View:
     return View(f"{view.name} by world", columns, view.index, ("world", *view.picks))
 
 
+def _game_event_view(kind: GameEventKind) -> View:
+    """``mc.events(kind="BlockBroken")``: when, which game, who, where, and the event's own
+    fields (the short ids shown; the full ``*_id`` ones stay in the frame)."""
+    types = {c: f.type for f in kind.fields for c in f.columns}
+    own = [
+        c
+        for c in kind.columns
+        if c not in ("player", "x", "y", "z", "dimension", "yaw") and not c.endswith("_id")
+    ]
+
+    def column(name: str) -> Column:
+        if types.get(name) == "float":
+            return Column(name, _num(name, 1), align="right")
+        if types.get(name) == "int":
+            return Column(name, _num(name), align="right")
+        if types.get(name) == "bool":
+            return Column(name, lambda row: "" if _empty(row.get(name)) else
+                          ("yes" if row.get(name) else "no"))  # fmt: skip
+        return Column(name, _get(name), wrap=name in ("message", "properties"))
+
+    return View(f"game_event:{kind.name}", (
+        Column("time", lambda row: _time(row.get("time"))),
+        Column("game", _num("connection"), align="right"),
+        Column("player", _get("player")),
+        Column("x", _num("x", 1), align="right"),
+        Column("y", _num("y", 1), align="right"),
+        Column("z", _num("z", 1), align="right"),
+        *(column(c) for c in own),
+    ), index="cursor", picks=("player",))  # fmt: skip
+
+
+VIEWS.update({f"game_event:{name}": _game_event_view(kind) for name, kind in GAME_EVENTS.items()})
 VIEWS.update({f"{name} by world": _by_world(view) for name, view in list(VIEWS.items())})
 
 

@@ -57,7 +57,7 @@ STOPPED_MAGICS = {
 # mc method calls that fail while the bridge runs. Ours (McbewsError) are one short message;
 # a bad argument of another kind (ValueError, TypeError ...) keeps IPython's traceback.
 OTHER_ERRORS = {"forward_events", "simulate", "events", "wait_connected", "map", "track",
-                "explore"}  # fmt: skip
+                "explore", "unsubscribe"}  # fmt: skip
 LIVE_CALLS = {
     "command": ("await mc.command('say ' + 'x' * 600)", "FrameTooLarge:"),
     "call": ("await mc.call('no_such_cap')", "no such capability: no_such_cap"),
@@ -79,6 +79,9 @@ LIVE_CALLS = {
     "track": ("await mc.track(seconds=0)", "ValueError: seconds=0: give how long to track"),
     "explore": ("mc.explore('inventory')", "TypeError: mc.explore takes a DataFrame"),
     "world": ("mc.world('Nobody')", "NotConnected: no world 'Nobody'; connected: Steve (id"),
+    "on": ("mc.on('BlockBroke', print)", "UnknownEvent: no game event is called 'BlockBroke'"),
+    "subscribe": ("mc.subscribe('Nope')", "UnknownEvent: no game event is called 'Nope'"),
+    "unsubscribe": ("await mc.unsubscribe('PlayerMessage')", "PlayerMessage stays subscribed"),
 }
 # After close(): every call that needs the bridge says it is stopped.
 STOPPED_CALLS = {
@@ -110,6 +113,7 @@ NEVER_FAIL = {
     "close": "stopping twice is allowed",
     "off_ui_chat": "removing an absent callback is allowed",
     "off_event": "removing an absent callback is allowed",
+    "off": "removing an absent callback is allowed (it says how many went: 0)",
 }
 
 

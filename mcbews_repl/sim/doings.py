@@ -1,0 +1,252 @@
+"""What the simulated players do with their hands and feet, and the events the game sends
+for it: break and place blocks, walk, be teleported, get hurt and die, kill mobs, use
+items. ``sim.break_block("Steve", 3, 63, 0)`` changes the world and, when Steve is the
+connected client's player and the bridge subscribed, sends BlockBroken in the corpus's
+shape (game_events.py). Anyone else's doings change the world and send nothing over the
+WebSocket (facts.json ``game_events_connected_client_only``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .game_events import body_of, event_frame, item_object, stack_object
+from .model import AIR, Entity, ItemStack, Player, Vec3, WorldState
+
+__all__ = ["FOODS", "MONSTERS", "PlayerDoings"]
+
+# Items a player eats (ItemUsed useMethod 1); flint and steel sets on fire (10): the two use
+# methods the corpus knows (facts.json game_events.ItemUsed).
+FOODS = frozenset({"minecraft:apple", "minecraft:bread", "minecraft:cooked_beef",
+                   "minecraft:carrot", "minecraft:baked_potato", "minecraft:cookie"})  # fmt: skip
+_USE_METHODS = {"eat": 1, "ignite": 10}
+# Mobs whose MobKilled says isMonster true (a slime does in the capture; the rest assumed).
+MONSTERS = frozenset({"minecraft:zombie", "minecraft:skeleton", "minecraft:creeper",
+                      "minecraft:spider", "minecraft:slime", "minecraft:husk",
+                      "minecraft:drowned", "minecraft:enderman", "minecraft:witch"})  # fmt: skip
+# PlayerDied causes by name (facts.json game_events.PlayerDied codes).
+DEATH_CAUSES = {"entity": 2, "projectile": 3, "fall": 5, "fire": 6, "lava": 8, "drowning": 9,
+                "explosion": 11, "void": 12, "kill": 13}  # fmt: skip
+# Teleport causes by name (facts.json game_events.PlayerTeleported codes).
+TELEPORT_CAUSES = {"projectile": 1, "chorus_fruit": 2, "command": 3}
+
+
+def _full(type_id: str) -> str:
+    return type_id if ":" in type_id else f"minecraft:{type_id}"
+
+
+class PlayerDoings:
+    """The part of :class:`SimWorld` that plays players' actions (needs ``world``,
+    ``client`` and ``event_version``)."""
+
+    world: WorldState
+    client: Any
+    event_version: int
+
+    # --- sending ---------------------------------------------------------------------------
+
+    def fire_event(self, name: str, player: str, **values: Any) -> bool:
+        """Send the event ``name`` reporting ``player`` (its body keys as the game spells
+        them in ``values``); True if it went out: the player is the connected client's and
+        the bridge subscribed to ``name``.
+
+        Raises:
+            ValueError: no such player, or an event or key the corpus does not record.
+        """
+        who = self._player(player)
+        body = body_of(name, who, **values)
+        if who.name != self.world.local_player or self.client is None:
+            return False  # another player's doing: the connection hears none of it
+        return bool(self.client.report_event(name, event_frame(name, body, self.event_version)))
+
+    def _player(self, name: str) -> Player:
+        found = self.world.players.get(name)
+        if found is None:
+            people = ", ".join(p for p, v in self.world.players.items() if not v.simulated)
+            raise ValueError(f"no player {name!r} in the simulated world: {people}")
+        return found
+
+    def _in_hand(self, player: Player) -> ItemStack | None:
+        return player.inventory[player.selected_slot]
+
+    # --- blocks ----------------------------------------------------------------------------
+
+    def break_block(self, player: str, x: int, y: int, z: int) -> str:
+        """``player`` breaks the block at x, y, z by hand (it becomes air); returns what it
+        was. Breaking air changes nothing and sends nothing.
+
+        Raises:
+            ValueError: no such player, or the position is outside the world's height.
+        """
+        who = self._player(player)
+        self._check_height(who, y)
+        broken = self.world.block(who.dimension, x, y, z)
+        if broken == AIR:
+            return broken
+        self.world.set_block(who.dimension, x, y, z, AIR)
+        self.fire_event(
+            "BlockBroken",
+            player,
+            block=item_object(broken),
+            count=1,
+            destructionMethod=0,
+            tool=stack_object(self._in_hand(who)),
+            variant=0,
+        )
+        return broken
+
+    def place_block(self, player: str, x: int, y: int, z: int, block: str) -> None:
+        """``player`` places ``block`` at x, y, z by hand (from the stack in hand when it
+        holds that block, which loses one). ``/setblock`` and ``/fill`` send no BlockPlaced
+        (facts.json ``commands_fire_no_block_placed``): this is the way a player's does.
+
+        Raises:
+            ValueError: no such player, or the position is outside the world's height.
+        """
+        who = self._player(player)
+        self._check_height(who, y)
+        block = _full(block)
+        self.world.set_block(who.dimension, x, y, z, block)
+        stack = self._in_hand(who)
+        if stack is not None and stack.type_id == block:
+            stack.amount -= 1
+            if stack.amount <= 0:
+                who.inventory[who.selected_slot] = None
+        tool = stack if stack is not None and stack.type_id == block else ItemStack(block, 0)
+        self.fire_event(
+            "BlockPlaced",
+            player,
+            block=item_object(block),
+            count=1,
+            placedUnderWater=False,
+            placementMethod=0,
+            tool=stack_object(tool),
+        )
+
+    def _check_height(self, who: Player, y: int) -> None:
+        low, high = self.world.height_range(who.dimension)
+        if not low <= y < high:
+            raise ValueError(f"y {y} is outside the {who.dimension}'s height ({low}..{high - 1})")
+
+    # --- moving ----------------------------------------------------------------------------
+
+    def walk(self, player: str, x: float, y: float, z: float) -> float:
+        """``player`` walks to x, y, z; returns the metres walked (PlayerTravelled, then
+        PlayerTransform, as the capture shows them in that order)."""
+        who = self._player(player)
+        start = who.location
+        metres = math.dist((start.x, start.y, start.z), (x, y, z))
+        if metres > 0:
+            who.yaw = math.degrees(math.atan2(-(x - start.x), z - start.z))
+        who.location = Vec3(float(x), float(y), float(z))
+        self.fire_event("PlayerTravelled", player, isUnderwater=False, metersTravelled=metres,
+                        newBiome=0, travelMethod=0)  # fmt: skip
+        self.fire_event("PlayerTransform", player)
+        return metres
+
+    def teleport(
+        self, player: str, x: float, y: float, z: float, *, cause: str = "command"
+    ) -> None:
+        """``player`` is teleported to x, y, z (cause: command, projectile, chorus_fruit).
+
+        Raises:
+            ValueError: no such player, or an unknown cause.
+        """
+        who = self._player(player)
+        if cause not in TELEPORT_CAUSES:
+            raise ValueError(f"cause is one of {', '.join(TELEPORT_CAUSES)}, not {cause!r}")
+        start = who.location
+        metres = math.dist((start.x, start.y, start.z), (x, y, z))
+        who.location = Vec3(float(x), float(y), float(z))
+        self.fire_event("PlayerTeleported", player, cause=TELEPORT_CAUSES[cause],
+                        itemType=1, metersTravelled=metres)  # fmt: skip
+
+    # --- fighting --------------------------------------------------------------------------
+
+    def hurt(self, player: str, damage: float, *, cause: str = "entity") -> bool:
+        """``player`` takes ``damage`` (half hearts); at 0 health they die (PlayerDied) and
+        respawn at full health. No WebSocket event reports damage short of death. Returns
+        whether they died.
+
+        Raises:
+            ValueError: no such player, a negative damage or an unknown cause.
+        """
+        who = self._player(player)
+        if cause not in DEATH_CAUSES:
+            raise ValueError(f"cause is one of {', '.join(DEATH_CAUSES)}, not {cause!r}")
+        if damage < 0:
+            raise ValueError(f"damage is a number of half hearts, 0 or more, not {damage}")
+        who.health = max(who.health - damage, 0.0)
+        if who.health > 0:
+            return False
+        killer = {"color": 0, "id": 1, "type": 1, "variant": -1}  # as the captured frame's
+        self.fire_event("PlayerDied", player, cause=DEATH_CAUSES[cause], inRaid=False,
+                        killer=killer)  # fmt: skip
+        who.health = who.max_health
+        return True
+
+    def kill_mob(self, player: str, mob: str = "minecraft:zombie") -> Vec3:
+        """``player`` kills a ``mob`` with what they hold: the nearest of that type if one
+        is in the world (it is removed), else one that stood in front of them. Returns where
+        it died (MobKilled)."""
+        who = self._player(player)
+        mob = _full(mob)
+        victim = self._nearest(who, mob)
+        where = victim.location if victim else Vec3(who.location.x, who.location.y,
+                                                     who.location.z + 1.0)  # fmt: skip
+        if victim is not None:
+            self.world.remove_entity(victim)
+        empty = stack_object(None)
+        victim_object = {"color": 0, "dimension": 0, "id": -253403070417 - len(mob),
+                         "position": where.to_dict(), "type": mob, "variant": 0,
+                         "yRot": 0.0}  # fmt: skip
+        self.fire_event("MobKilled", player, armorFeet=empty, armorHead=empty, armorLegs=empty,
+                        armorTorso=empty, isMonster=mob in MONSTERS, killMethodType=2,
+                        playerIsHiddenFrom=False, victim=victim_object,
+                        weapon=stack_object(self._in_hand(who)))  # fmt: skip
+        return where
+
+    def _nearest(self, who: Player, mob: str) -> Entity | None:
+        same = [e for e in self.world.entities if e.type_id == mob and e.dimension == who.dimension]
+        return min(same, key=lambda e: e.location.distance2(who.location), default=None)
+
+    # --- items -----------------------------------------------------------------------------
+
+    def use_item(
+        self, player: str, item: str | None = None, *, use_method: str | None = None
+    ) -> None:
+        """``player`` uses ``item`` (default: what they hold): eats food (one is used up) or
+        sets a fire with flint and steel (ItemUsed); ``use_method`` ("eat", "ignite") for any
+        other item.
+
+        Raises:
+            ValueError: no such player, nothing to use, or an item whose use the corpus
+                does not know and no ``use_method``.
+        """
+        who = self._player(player)
+        stack = self._in_hand(who)
+        type_id = _full(item) if item else (stack.type_id if stack else None)
+        if type_id is None:
+            raise ValueError(
+                f"{player} holds nothing: name the item, use_item({player!r}, 'bread')"
+            )
+        if use_method is None:
+            use_method = (
+                "eat"
+                if type_id in FOODS
+                else "ignite"
+                if type_id.endswith("flint_and_steel")
+                else None
+            )
+        if use_method not in _USE_METHODS:
+            raise ValueError(
+                f"the corpus knows how food is eaten and flint and steel ignites; for {type_id} "
+                f"say how: use_method='eat' or 'ignite'"
+            )
+        if use_method == "eat" and stack is not None and stack.type_id == type_id:
+            stack.amount -= 1
+            if stack.amount <= 0:
+                who.inventory[who.selected_slot] = None
+        self.fire_event("ItemUsed", player, count=1, item=item_object(type_id),
+                        useMethod=_USE_METHODS[use_method])  # fmt: skip

@@ -203,10 +203,13 @@ def encode_tags_request(
     capability: str,
     payload: Mapping[str, Any] | None = None,
     *,
+    to: str | None = None,
     budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
     frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
 ) -> str:
-    """``scriptevent mcbews:tags_req {...}``: the request as the chat transport writes it.
+    """``scriptevent mcbews:tags_req {...}``: the request as the chat transport writes it,
+    with ``"to"``, the player to write the answer on, when given (the addon takes the script
+    event's source player first; ``to`` is for a game that reports no source).
 
     Raises:
         ValueError: the id is not 1-24 letters and digits.
@@ -214,8 +217,11 @@ def encode_tags_request(
     """
     if not tag_id_ok(request_id):
         raise ValueError(f"a tags request id must be 1-{TAG_ID_MAX_CHARS} letters and digits")
-    body = encode_request_body(request_id, capability, payload, dumps_wire)
-    line = f"scriptevent {TAGS_REQUEST_EVENT} {body}"
+
+    def dumps(body: dict[str, Any]) -> str:
+        return dumps_wire(body if to is None else {**body, "to": to})
+
+    line = f"scriptevent {TAGS_REQUEST_EVENT} {encode_request_body(request_id, capability, payload, dumps)}"
     if not _fits(line, budget_bytes, frame_budget_bytes):
         size, frame = utf8_len(line), command_frame_bytes(line)
         raise FrameTooLarge(

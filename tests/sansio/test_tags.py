@@ -48,7 +48,9 @@ def test_the_vectors_limits_are_the_wires() -> None:
 
 @pytest.mark.parametrize("case", VECTORS["requests"], ids=lambda c: c["name"])
 def test_request_vectors(case: dict[str, Any]) -> None:
-    line = encode_tags_request(case["request_id"], case["capability"], case["payload"])
+    line = encode_tags_request(
+        case["request_id"], case["capability"], case["payload"], to=case.get("to")
+    )
     assert line == case["line"]
 
 

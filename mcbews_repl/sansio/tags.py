@@ -221,7 +221,8 @@ def encode_tags_request(
     def dumps(body: dict[str, Any]) -> str:
         return dumps_wire(body if to is None else {**body, "to": to})
 
-    line = f"scriptevent {TAGS_REQUEST_EVENT} {encode_request_body(request_id, capability, payload, dumps)}"
+    body = encode_request_body(request_id, capability, payload, dumps)
+    line = f"scriptevent {TAGS_REQUEST_EVENT} {body}"
     if not _fits(line, budget_bytes, frame_budget_bytes):
         size, frame = utf8_len(line), command_frame_bytes(line)
         raise FrameTooLarge(

@@ -27,7 +27,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
-from ..exceptions import McbewsError, RequestTimeout
+from ..exceptions import CapabilityError, McbewsError, RequestTimeout
 from ..sansio import (
     ENCRYPT_SUBPROTOCOL,
     BridgeProtocol,
@@ -52,7 +52,7 @@ from .results import CommandResult
 from .runner import CommandRunner
 from .settings import Settings
 from .tags import TagCalls, TagReader
-from .transport import Transport, TransportChoice
+from .transport import NO_ANSWER_CODES, Transport, TransportChoice
 from .uichat import UiChatHooks, UiChatQueue
 from .window import CommandWindow
 
@@ -447,12 +447,15 @@ class GameConnection:
         try:
             result = await calls[transport](capability, payload, remaining)
         except RequestTimeout:
-            self._transport.note(timed_out=True)  # three in a row: probe every way again
+            self._transport.note(failed=True)  # three in a row: probe every way again
+            raise
+        except CapabilityError as exc:  # an answer, even a refusal, unless none came back
+            self._transport.note(failed=exc.code in NO_ANSWER_CODES)
             raise
         except McbewsError:
-            self._transport.note(timed_out=False)  # an answer, even a refusal
+            self._transport.note(failed=False)
             raise
-        self._transport.note(timed_out=False)
+        self._transport.note(failed=False)
         return result
 
     @same_call(GameCalls.send_text)

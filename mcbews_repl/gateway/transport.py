@@ -27,6 +27,7 @@ from ..vocabulary import EventKind
 from .settings import TransportMode
 
 __all__ = [
+    "NO_ANSWER_CODES",
     "ORDER",
     "Probe",
     "Transport",
@@ -65,7 +66,7 @@ class TransportChoice:
     chosen: Transport | None = None
     state: Literal["probing", "chosen", "none"] = "probing"
     verdicts: dict[str, str] = field(default_factory=dict)
-    timeouts: int = 0  # calls in a row that timed out on the chosen transport
+    timeouts: int = 0  # calls in a row that got nothing readable on the chosen transport
     reprobes: int = 0
     _decided: asyncio.Event = field(default_factory=asyncio.Event)
     _tasks: set[asyncio.Task[object]] = field(default_factory=set)
@@ -118,10 +119,11 @@ class TransportChoice:
             return await self.choose()
         return self.chosen
 
-    def note(self, timed_out: bool) -> None:
-        """A call on the chosen transport ended: after ``TRANSPORT_REPROBE_TIMEOUTS`` timeouts
+    def note(self, failed: bool) -> None:
+        """A call on the chosen transport ended, ``failed`` when nothing readable came back (a
+        timeout, or a reply that is no answer): after ``TRANSPORT_REPROBE_TIMEOUTS`` such calls
         in a row, every way is probed again (calls wait for the new choice)."""
-        if not timed_out:
+        if not failed:
             self.timeouts = 0
             return
         self.timeouts += 1
@@ -164,7 +166,7 @@ async def _verdict(probe: Probe) -> str:
     try:
         await probe()
     except CapabilityError as exc:
-        if exc.code in _NOT_THE_ADDONS:  # ours: what came back was no answer at all
+        if exc.code in NO_ANSWER_CODES:  # ours: what came back was no answer at all
             return f"no readable answer ({exc.code})"
         return "answers"  # an answer, even a refusal, proves the way works
     except CommandFailed as exc:
@@ -180,7 +182,7 @@ async def _verdict(probe: Probe) -> str:
 
 # The bridge's own codes for what came back without being an answer (a pull reply the game
 # left empty, pages that do not fit): the way does not carry the addon's answers.
-_NOT_THE_ADDONS = ("MALFORMED_RESPONSE", "ANSWER_LOST")
+NO_ANSWER_CODES = ("MALFORMED_RESPONSE", "ANSWER_LOST")
 
 
 def _first_sentence(text: str, limit: int = 80) -> str:

@@ -243,6 +243,17 @@ class GameConnection:
         """What each transport's probe showed (``answers``, or why not)."""
         return dict(self._transport.verdicts)
 
+    async def try_transports(self, timeout: float) -> dict[str, str]:
+        """Ask ``list_capabilities`` over each way answers can travel, whichever this
+        connection uses: ``{"pull": "answers", "chat": "no answer", ...}`` (the doctor)."""
+        self._link.check_open()
+        timed: dict[Transport, Any] = {
+            "pull": partial(self._pull.call, _PROBE, {}, timeout, record=False),
+            "chat": partial(self._calls.call, _PROBE, {}, timeout, record=False),
+            "tags": partial(self._tags.call, _PROBE, {}, timeout, record=False),
+        }
+        return await self._transport.try_each(timed)
+
     async def wait_ready(self) -> None:
         """Wait until the handshake (subscribe, getlocalplayername, the transport probe)
         finished or failed."""

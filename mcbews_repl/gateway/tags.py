@@ -24,6 +24,7 @@ from .. import limits
 from ..exceptions import CapabilityError, CommandFailed, McbewsError, RequestTimeout
 from ..sansio import (
     MALFORMED_RESPONSE,
+    TAG_LIST_COMMAND,
     UI_CHAT_MAX_BYTES,
     CapabilityResult,
     TagMessage,
@@ -37,7 +38,6 @@ from ..sansio import (
     read_tag_list,
     short_id,
 )
-from ..sansio.tags import TAG_LIST_COMMAND
 from ..vocabulary import EventKind
 from .calls import failure_fields
 from .results import CommandResult
@@ -94,6 +94,7 @@ class TagReader:
         self._last_hello = float("-inf")
         self._due: list[str] = []  # acks to send with the next read
         self._finished: dict[str, None] = {}
+        self._held: set[tuple[str, int]] = set()  # the pages the last read showed
         self.polling = False  # read for UI chat while nothing waits (the chosen transport)
         self.reads = 0
         self.failures = 0
@@ -162,11 +163,13 @@ class TagReader:
                 await self._pause(backoff)
                 backoff = min(backoff * 2, limits.POLL_BACKOFF_MAX_SECONDS)
                 continue
-            if not found and not self._waiting:
-                await self._pause(self.interval)
+            if not found:  # nothing new: a tick's pause while calls wait, else the poll's
+                pause = limits.TAGS_IDLE_READ_SECONDS if self._waiting else self.interval
+                await self._pause(pause)
 
     async def _pause(self, seconds: float) -> None:
-        """Sleep, but wake at once when a call starts waiting."""
+        """Sleep, but wake at once when a new call starts waiting (its first read then goes
+        at once)."""
         self._wake.clear()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(seconds):
@@ -206,7 +209,14 @@ class TagReader:
         for page in read.pages:
             self._route(page, acks)
         self._due = encode_tags_acks(acks.items())
-        return bool(read.pages)
+        return self._progress(read.pages)
+
+    def _progress(self, pages: tuple[TagPage, ...]) -> bool:
+        """True when a read found a page not held before (more may follow at once)."""
+        seen = {(p.message_id, p.index) for p in pages}
+        new = len(seen - self._held)
+        self._held = seen
+        return new > 0
 
     async def flush(self) -> None:
         """Send the acks still due (the last call's final one) without another read."""

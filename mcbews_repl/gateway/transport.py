@@ -119,6 +119,12 @@ class TransportChoice:
             return await self.choose()
         return self.chosen
 
+    async def try_each(self, probes: dict[Transport, Probe] | None = None) -> dict[str, str]:
+        """Every way's verdict, each probed whatever the others showed (the doctor's "which
+        work on this world"); the choice is left as it is."""
+        chosen = probes if probes is not None else self.probes
+        return {name: await _verdict(chosen[name]) for name in ORDER}
+
     def note(self, failed: bool) -> None:
         """A call on the chosen transport ended, ``failed`` when nothing readable came back (a
         timeout, or a reply that is no answer): after ``TRANSPORT_REPROBE_TIMEOUTS`` such calls

@@ -17,6 +17,7 @@ from mcbews_repl.repl.show import Status, status_fields
 from mcbews_repl.sansio import read_tag_list
 from mcbews_repl.sansio.wire import TAGS_WINDOW_PAGES
 from mcbews_repl.sim import SimWorld, default_world
+from mcbews_repl.sim.facts import TAG_MAX_CHARS, restricted_execution
 
 NEITHER: dict[str, Any] = {"report_custom_command_messages": False, "report_simulated_chat": False}
 
@@ -172,3 +173,20 @@ async def test_the_choice_is_made_again_when_the_chosen_way_stops_answering() ->
             "pull",
             "tags",
         ]
+
+
+def test_the_sims_tag_rules_follow_the_corpus() -> None:
+    """addTag's limit and its refusal in restricted execution are the corpus' facts, and a
+    list of several tags keeps the captured shape around each name."""
+    limit, refused = TAG_MAX_CHARS, restricted_execution()["refused"]
+    assert limit == 255 and {"Entity::addTag", "Entity::removeTag"} <= set(refused)
+    sim = SimWorld(fast=True)
+    assert sim.api.handle("add_tag", {"name": "Steve", "tag": "x" * limit}) is True
+    with pytest.raises(ValueError, match="ArgumentOutOfBoundsError"):
+        sim.api.handle("add_tag", {"name": "Steve", "tag": "x" * (limit + 1)})
+    assert sim.api.handle("remove_tag", {"name": "Steve", "tag": "x" * limit}) is True
+    sim.world.players["Steve"].tags = {"builder", "mcbews.a.k1.1.1.YQ."}
+    listed = sim.run_command("tag Steve list").status_message
+    assert listed.startswith("Steve has 2 tags: ")
+    assert "\u00a7abuilder\u00a7r, \u00a7amcbews.a.k1.1.1.YQ.\u00a7r" in listed
+    assert [p.message_id for p in read_tag_list(listed).pages] == ["k1"]

@@ -109,10 +109,10 @@ class TagReader:
     # --- calls ------------------------------------------------------------------------------
 
     def expect(self, request_id: str) -> asyncio.Future[str]:
-        """Wait for the answer under ``request_id`` (before its request goes down)."""
+        """Wait for the answer under ``request_id`` (before its request goes down; then
+        :meth:`wake`, so the first read goes right behind the request)."""
         waiting = _Waiting(request_id)
         self._waiting[request_id] = waiting
-        self.wake()
         return waiting.done
 
     def forget(self, request_id: str) -> None:
@@ -356,7 +356,11 @@ class TagCalls:
         answered = self._reader.expect(request_id)
         try:
             async with asyncio.timeout(timeout):
-                sent = await self._run(line)
+                # The request first, then the read woken behind it: tasks start in the order
+                # they are made, so both are in the same tick where the game runs them in order.
+                sending = asyncio.ensure_future(self._run(line))
+                self._reader.wake()
+                sent = await sending
                 if not sent.ok:
                     raise CommandFailed(sent.status_code, sent.status_message, line[:60])
                 text = await answered

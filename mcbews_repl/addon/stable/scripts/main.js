@@ -1533,7 +1533,7 @@ var BridgeRuntime = class {
   }
   onRequest(request) {
     if (this.host.spawnBridge === void 0) {
-      this.host.warn("[mcbews] this pack answers only through /mcbews:ask and /mcbews:pull; a request by chat was ignored (the bridge tries both ways when a game connects)");
+      this.host.warn("[mcbews] this pack answers through /mcbews:ask and /mcbews:pull, or as tags; a request by chat was ignored (the bridge tries each way when a game connects)");
       return;
     }
     if (this.bridge() === void 0) {

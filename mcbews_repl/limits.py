@@ -214,8 +214,8 @@ TAGS_IDLE_READ_SECONDS: Final = _bound(
     "tags_idle_read",
     0.05,
     "seconds",
-    "while a call waits and the last read found no new page, the next waits this long: one "
-    "game tick (commands run at ticks, so reading sooner shows nothing new), so a world "
+    "while a call waits and two reads in a row found no new page, the next waits this long: "
+    "one game tick (commands run at ticks, so reading sooner shows nothing new), so a world "
     "where nothing answers is read 20 times a second, not as fast as frames can go",
     setting=False,
 )

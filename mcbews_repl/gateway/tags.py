@@ -95,6 +95,7 @@ class TagReader:
         self._due: list[str] = []  # acks to send with the next read
         self._finished: dict[str, None] = {}
         self._held: set[tuple[str, int]] = set()  # the pages the last read showed
+        self._dry = 0  # reads in a row that found nothing new
         self.polling = False  # read for UI chat while nothing waits (the chosen transport)
         self.reads = 0
         self.failures = 0
@@ -125,6 +126,7 @@ class TagReader:
 
     def wake(self) -> None:
         """Read soon: a call waits, or polling just started."""
+        self._dry = 0
         self._wake.set()
         if self._task is None or self._task.done():
             # No call scope: the reader outlives the call that started it.
@@ -163,7 +165,11 @@ class TagReader:
                 await self._pause(backoff)
                 backoff = min(backoff * 2, limits.POLL_BACKOFF_MAX_SECONDS)
                 continue
-            if not found:  # nothing new: a tick's pause while calls wait, else the poll's
+            # A read is a command, answered at a tick: reading again at once reads once a
+            # tick. After two reads in a row with nothing new (the script writes at its own
+            # phase of the tick), a tick's pause while calls wait, else the poll's.
+            self._dry = 0 if found else self._dry + 1
+            if self._dry >= _DRY_READS_AT_ONCE:
                 pause = limits.TAGS_IDLE_READ_SECONDS if self._waiting else self.interval
                 await self._pause(pause)
 
@@ -307,6 +313,10 @@ class TagReader:
 
 
 _TOO_LARGE = ("too_many_pages", "message_too_large")
+# Reads with nothing new that go at once before the reader pauses (a request's answer is
+# written in the tick's script phase, after the commands that tick, so the second read is
+# the first that can show it).
+_DRY_READS_AT_ONCE = 2
 # Ids of messages read to their end that a read may still show once (the ack not yet taken).
 _FINISHED_KEPT = 256
 

@@ -1,5 +1,7 @@
-"""Both transports side by side through the simulated world: pull (custom-command results,
-the stable pack) and chat (the bridge player's whispers, the beta pack).
+"""The three transports side by side through the simulated world: pull (custom-command
+results, the stable pack), chat (the bridge player's whispers, the beta pack) and tags (page
+tags on the connected player read with ``tag @s list``, the stable pack, in a world where
+neither a custom command's message nor the bridge player's chat comes back).
 
     make bench-transports  # or: .venv/bin/python benchmarks/bench_transports.py [--quick]
 
@@ -52,6 +54,12 @@ from mcbews_repl.sim import SimWorld, WorldState
 TRANSPORTS: dict[str, dict[str, Any]] = {
     "pull": {"pack": "stable", "beta_apis": False},
     "chat": {"pack": "beta", "beta_apis": True},
+    "tags": {
+        "pack": "stable",
+        "beta_apis": False,
+        "report_custom_command_messages": False,
+        "report_simulated_chat": False,
+    },
 }
 NO_POLLING_S = 3600.0  # the poller's interval while calls are measured: off, in effect
 IDLE_SECONDS = 5.0  # how long a connection is watched doing nothing
@@ -188,19 +196,24 @@ def snapshot_rows(results: dict[str, dict[int, dict[str, list[Outcome]]]]) -> li
     return rows
 
 
-INTRO = """## Transports side by side: pull and chat
+INTRO = """## Transports side by side: pull, chat and tags
 
 `make bench-transports` runs `benchmarks/bench_transports.py` (`--quick` for a short look).
 The gateway and the simulated world (the real addon in QuickJS, its clock at the game's 20
 ticks a second) run in one process. *pull*: the stable pack in a world without Beta APIs,
 answers as custom-command results ([protocol.md](protocol.md#the-pull-transport)); *chat*:
-the beta pack with Beta APIs, answers as the bridge player's `tell` lines. Game ticks are the
+the beta pack with Beta APIs, answers as the bridge player's `tell` lines; *tags*: the stable
+pack in a world where neither of those comes back, answers as page tags on the connected
+player read with `tag @s list` ([protocol.md](protocol.md#the-tags-transport)). Game ticks are the
 ticks the world ran from the call to its answer (50 ms each); wall time is what the caller
 waited (median / p99), the ticks included, so it is mostly game time. Commands are the
 commandRequests the bridge sent for the call (the UI chat poller is off while calls are
 measured); for chat, also the chunk lines the bridge player sent. Answer KiB is the size of
 the results as Python holds them. The snapshots' world is `bench_answers.py`'s: every
-player's 36 inventory and 5 equipment slots full, about 4 KB of answer each.
+player's 36 inventory and 5 equipment slots full, about 4 KB of answer each. Tags carries a
+page of 156 bytes as a 208-character tag and shows 32 at a time, so a large answer takes a
+round (an ack and a read, one tick) per 5 KB: about as slow as chat for 50 inventories,
+8 times slower than pull, and its idle reads cost about what pull's polls do.
 """
 
 

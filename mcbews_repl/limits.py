@@ -169,7 +169,7 @@ CALLBACK_FAILURES_PRINTED: Final = _bound(
     setting=False,
 )
 
-# --- the pull transport ----------------------------------------------------------------------
+# --- the pull transport (and the probes of every transport) -----------------------------------
 PROBE_TIMEOUT_SECONDS: Final = _bound(
     "probe_timeout",
     3.0,
@@ -197,6 +197,43 @@ POLL_BACKOFF_MAX_SECONDS: Final = _bound(
     30.0,
     "seconds",
     "the longest wait between polls after failures",
+    setting=False,
+)
+
+# --- the tags transport ----------------------------------------------------------------------
+TAGS_HELLO_SECONDS: Final = _bound(
+    "tags_hello",
+    2.0,
+    "seconds",
+    "a connection that reads tags says so (scriptevent mcbews:tags_poll) this often: well "
+    "within the 5 s the addon counts a reader live (wire.json pull_poll_live_seconds), so UI "
+    "chat for it is written as tags on its player",
+    setting=False,
+)
+TAGS_IDLE_READ_SECONDS: Final = _bound(
+    "tags_idle_read",
+    0.05,
+    "seconds",
+    "while a call waits and two reads in a row found no new page, the next waits this long: "
+    "one game tick (commands run at ticks, so reading sooner shows nothing new), so a world "
+    "where nothing answers is read 20 times a second, not as fast as frames can go",
+    setting=False,
+)
+TAGS_UI_READING_MAX: Final = _bound(
+    "tags_ui_reading_max",
+    8,
+    "messages",
+    "UI chat messages read from tags at once, each at most 64 KiB; more stay on the player "
+    "until these are read (the addon's TTL bounds them), so a flood holds little here",
+    setting=False,
+)
+TRANSPORT_REPROBE_TIMEOUTS: Final = _bound(
+    "transport_reprobe_timeouts",
+    3,
+    "timeouts",
+    "calls in a row that time out on a connection's chosen transport before every way is "
+    "probed again (a pack reloaded, an update that changed what the game reports): one slow "
+    "call is not a broken way, three in a row likely are",
     setting=False,
 )
 

@@ -4,7 +4,8 @@
 //
 // Two transports carry answers and UI chat up (docs/protocol.md). Chat: the bridge player's
 // `tell @s` lines (only in the beta pack, whose host can spawn that player). Pull: the result
-// messages of the custom commands mcbews:ask, mcbews:pull and mcbews:poll (both packs).
+// messages of the custom commands mcbews:ask, mcbews:pull and mcbews:poll (both packs). Tags:
+// page tags on the requesting player, read back by the bridge with `tag @s list` (both packs).
 import type { Player } from "@minecraft/server";
 import type { CapabilityContext, CommandOutcome, EntityInfo, Registry } from "./capability.js";
 import { TELL_WRAPPER } from "./chunks.js";
@@ -12,10 +13,12 @@ import { encodeAnswer, errorAnswer, type Answer } from "./answer.js";
 import { applyPolicyCommand, decodePolicy, encodePolicy, POLICY_EVENT, type CommandPolicy } from "./policy.js";
 import { BoundedQueue } from "./queue.js";
 import { CancelledIds, readCancelIds } from "./cancel.js";
+import { isObject, parseJson } from "./json.js";
 import { parseRequest } from "./request.js";
 import { decodeAskHex, isPullId, PullStore } from "./pull.js";
 import { answerWith, decideRequest, describeError, routeRequest, type IdRule, type RouteOutcome } from "./router.js";
 import { formatForDisplay, parseTextFrame, TextReassembler } from "./textresp.js";
+import { isTagId, readAcks, tagChanges, TagStore } from "./tags.js";
 import { pullUiId, uiChatBody, uiChatLines, uiMessageId } from "./uichat.js";
 import {
   BRIDGE_PLAYER,
@@ -25,7 +28,11 @@ import {
   PULL_POLL_LIVE_SECONDS,
   PULL_REQUEST_EVENT,
   PULL_TTL_SECONDS,
+  TAGS_ACK_EVENT,
+  TAGS_POLL_EVENT,
+  TAGS_REQUEST_EVENT,
   TEXT_RESPONSE_EVENT,
+  UI_CHAT_WAITING_MAX,
 } from "./wire.js";
 
 export interface Host {
@@ -79,6 +86,10 @@ const TICKS_PER_SECOND = 20;
 const pullIdRule: IdRule = (id) =>
   isPullId(id) ? null : `the request id ${JSON.stringify(id.slice(0, 80))} is not 1-64 letters and digits, so no mcbews:pull could fetch its answer`;
 
+/** The tags transport's rule: its ids are part of every page tag's name. */
+const tagsIdRule: IdRule = (id) =>
+  isTagId(id) ? null : `the request id ${JSON.stringify(id.slice(0, 80))} is not 1-24 letters and digits, so its page tags could not be named`;
+
 /** The request id a queued request message names, or null. */
 function requestIdOf(message: string): string | null {
   const parsed = parseRequest(message);
@@ -102,10 +113,15 @@ export class BridgeRuntime {
   private readonly outbox: BoundedQueue<string>;
   private readonly text = new TextReassembler();
   readonly pull = new PullStore();
+  /** Answers and UI chat kept as page tags, by the player they are written on. */
+  readonly tags = new TagStore();
+  /** Players whose connection reads tags, and the tick each last said so. */
+  private readonly tagReaders = new Map<string, number>();
   /** Ids the bridge cancelled lately (mcbews:cancel): their answers are dropped, not kept. */
   readonly cancelled = new CancelledIds(PULL_TTL_SECONDS * TICKS_PER_SECOND);
   private uiCounter = 0;
   private evictionsWarned = 0;
+  private tagEvictionsWarned = 0;
   private lastBridgeCheck = Number.NEGATIVE_INFINITY;
   private lastExpire = 0;
 
@@ -141,6 +157,9 @@ export class BridgeRuntime {
     else if (id === TEXT_RESPONSE_EVENT) this.onTextFrame(message);
     else if (id === POLICY_EVENT) this.onPolicy(message, source);
     else if (id === CANCEL_EVENT) this.onCancel(message);
+    else if (id === TAGS_REQUEST_EVENT) this.onTagsRequest(message, source);
+    else if (id === TAGS_ACK_EVENT) this.onTagsAck(message, source);
+    else if (id === TAGS_POLL_EVENT) this.markTagReader(source);
   }
 
   /** `scriptevent mcbews:cancel <id> ...`: drop everything held for those ids. */
@@ -151,6 +170,7 @@ export class BridgeRuntime {
     for (const id of ids) {
       this.cancelled.add(id, now);
       this.pull.forget(id);
+      this.syncTags(this.tags.forget(id));
       this.text.discard(id);
       this.outbox.removeWhere((line) => chunkRequestId(line) === id);
       this.requests.removeWhere((request) => requestIdOf(request.message) === id);
@@ -159,7 +179,7 @@ export class BridgeRuntime {
 
   private onRequest(request: QueuedRequest): void {
     if (this.host.spawnBridge === undefined) {
-      this.host.warn("[mcbews] this pack answers only through /mcbews:ask and /mcbews:pull; a request by chat was ignored (the bridge tries both ways when a game connects)");
+      this.host.warn("[mcbews] this pack answers through /mcbews:ask and /mcbews:pull, or as tags; a request by chat was ignored (the bridge tries each way when a game connects)");
       return;
     }
     if (this.bridge() === undefined) {
@@ -276,6 +296,105 @@ export class BridgeRuntime {
     return last !== null && this.host.currentTick() - last <= PULL_POLL_LIVE_SECONDS * TICKS_PER_SECOND;
   }
 
+  // --- the tags transport ------------------------------------------------------------------
+
+  /** `scriptevent mcbews:tags_req {...}`: answer it as page tags on the player who sent it. */
+  private onTagsRequest(message: string, source: string | null): void {
+    // The source player, else the one the request names ("to"): how a script event's source is
+    // reported for a command run over the WebSocket is not relied on.
+    const reader = source ?? this.namedReader(message);
+    if (reader === null) {
+      this.host.warn("[mcbews] dropped a tags request: it came from no player and names none in the world, so there is no one to write the answer on");
+      return;
+    }
+    this.markTagReader(reader);
+    const decision = decideRequest(message, this.context(reader), false, tagsIdRule);
+    if (decision.kind === "drop") {
+      this.host.warn(`[mcbews] dropped a tags request: ${decision.reason}`);
+      return;
+    }
+    const id = decision.requestId;
+    if (decision.kind === "answer") return this.keepTagAnswer(id, reader, decision.answer);
+    void decision.start().then((answer) => this.keepTagAnswer(id, reader, answer));
+  }
+
+  /** The player a tags request names in "to", when that player is in the world. */
+  private namedReader(message: string): string | null {
+    const parsed = parseJson(message);
+    const to = parsed.ok && isObject(parsed.value) ? parsed.value["to"] : undefined;
+    if (typeof to !== "string") return null;
+    return this.host.players().some((p) => p.name === to && p.name !== BRIDGE_PLAYER) ? to : null;
+  }
+
+  private keepTagAnswer(id: string, reader: string, answer: Answer): void {
+    if (this.cancelled.has(id)) return; // the bridge stopped waiting while it was worked on
+    const tick = this.host.currentTick();
+    let kept = this.tags.put("answer", id, reader, encodeAnswer(answer), tick);
+    if (!kept.ok) {
+      const fallback = errorAnswer("CAPABILITY_FAILED", `the answer is too large to keep: ${kept.error}`);
+      kept = this.tags.put("answer", id, reader, encodeAnswer(fallback), tick);
+    }
+    for (const name of kept.touched) this.syncTags(name);
+    this.warnTagEvictions();
+  }
+
+  /** `scriptevent mcbews:tags_ack <id>:<next> ...`: the bridge holds those pages. */
+  private onTagsAck(message: string, source: string | null): void {
+    this.markTagReader(source);
+    const { acks, refused } = readAcks(message);
+    if (refused.length > 0) this.host.warn(`[mcbews] a tags ack named ${refused.length} word(s) that are not acks (ignored): ${refused.slice(0, 3).join(" ")}`);
+    const touched = new Set<string>();
+    for (const ack of acks) {
+      const reader = this.tags.ack(ack.id, ack.next, this.host.currentTick());
+      if (reader !== null) touched.add(reader);
+    }
+    for (const name of touched) this.syncTags(name);
+  }
+
+  private markTagReader(source: string | null): void {
+    if (source !== null) this.tagReaders.set(source, this.host.currentTick());
+  }
+
+  /** The player of a connection that read tags lately (the latest), or null. */
+  private liveTagReader(): string | null {
+    const now = this.host.currentTick();
+    let best: [string, number] | null = null;
+    for (const [name, tick] of this.tagReaders) {
+      if (now - tick > PULL_POLL_LIVE_SECONDS * TICKS_PER_SECOND) this.tagReaders.delete(name);
+      else if (best === null || tick >= best[1]) best = [name, tick];
+    }
+    return best === null ? null : best[0];
+  }
+
+  /** Make `reader`'s page tags what the store wants now (never touching other tags). */
+  private syncTags(reader: string | null): void {
+    if (reader === null) return;
+    const player = this.host.players().find((p) => p.name === reader);
+    if (player === undefined) return; // left: its tags are swept when it is back
+    try {
+      const { add, remove } = tagChanges(player.getTags(), this.tags.wanted(reader));
+      for (const tag of remove) player.removeTag(tag);
+      for (const tag of add) player.addTag(tag);
+    } catch (err) {
+      this.host.warn(`[mcbews] could not write the answer tags on ${reader}: ${describeError(err)}`);
+    }
+  }
+
+  private warnTagEvictions(): void {
+    if (this.tags.evicted === this.tagEvictionsWarned) return;
+    this.host.warn(`[mcbews] tag store full: dropped ${this.tags.evicted - this.tagEvictionsWarned} unread answer(s)`);
+    this.tagEvictionsWarned = this.tags.evicted;
+  }
+
+  /** Every player's page tags as the store wants them: the TTL's removals, and tags left from an
+   * earlier session (a world saved with some, a player who left while an answer stood on them). */
+  private sweepTags(): void {
+    for (const player of this.host.players()) {
+      if (player.name === BRIDGE_PLAYER) continue;
+      this.syncTags(player.name);
+    }
+  }
+
   private onTextFrame(message: string): void {
     const parsed = parseTextFrame(message);
     if (!parsed.ok) {
@@ -308,6 +427,8 @@ export class BridgeRuntime {
   submitUiChat(player: string, message: string): string | null {
     this.uiCounter += 1;
     const tick = this.host.currentTick();
+    const tagReader = this.pullReaderLive() ? null : this.liveTagReader();
+    if (tagReader !== null) return this.keepTagUi(tagReader, player, message, tick);
     if (this.host.spawnBridge !== undefined && this.bridge() !== undefined && !this.pullReaderLive()) {
       const lines = uiChatLines(uiMessageId(tick, this.uiCounter), player, message);
       if (!lines.ok) return lines.error;
@@ -319,6 +440,17 @@ export class BridgeRuntime {
     return this.pull.enqueueUi(pullUiId(tick, this.uiCounter), body, tick);
   }
 
+  /** A UI chat message for a connection that reads tags: page tags on its player. */
+  private keepTagUi(reader: string, player: string, message: string, tick: number): string | null {
+    const body = uiChatBody(player, message);
+    if (body === null) return "the message is empty";
+    if (this.tags.count("ui") >= UI_CHAT_WAITING_MAX) return `${UI_CHAT_WAITING_MAX} messages already wait for the notebook to read them`;
+    const kept = this.tags.put("ui", pullUiId(tick, this.uiCounter), reader, body, tick);
+    if (!kept.ok) return kept.error;
+    for (const name of kept.touched) this.syncTags(name);
+    return null;
+  }
+
   /** Called every tick by main.ts. */
   onTick(): void {
     const now = this.host.currentTick();
@@ -327,6 +459,8 @@ export class BridgeRuntime {
       this.lastExpire = now;
       for (const id of this.text.expire(now)) this.host.warn(`[mcbews] text response ${id} expired incomplete`);
       this.pull.expire(now);
+      this.tags.expire(now);
+      this.sweepTags();
       this.cancelled.expire(now);
     }
   }

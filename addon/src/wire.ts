@@ -36,6 +36,14 @@ export const EMPTY_REPLY = "MCBEWS|EMPTY";
 export const CANCEL_EVENT = "mcbews:cancel";
 /** docs/protocol.md, paged answers: the chat transport sends page k of n of a large answer as a chunked message whose id is <request_id>~<kk>/<nn>, two digits each */
 export const ANSWER_PAGE_MARKER = "~";
+/** docs/protocol.md, tags transport: a capability request whose answer the addon writes as tags on the request's source player */
+export const TAGS_REQUEST_EVENT = "mcbews:tags_req";
+/** docs/protocol.md, tags transport: `scriptevent mcbews:tags_ack <id>:<next> ...`, the bridge holds every page of <id> before <next>; the addon removes those tags and shows the next ones (past the last page: removes all) */
+export const TAGS_ACK_EVENT = "mcbews:tags_ack";
+/** docs/protocol.md, tags transport: a reader says it reads tags (UI chat for it is then written as tags on its player) */
+export const TAGS_POLL_EVENT = "mcbews:tags_poll";
+/** docs/protocol.md, tags transport: a page tag is mcbews.<a|u>.<id>.<i>.<n>.<base64url>. (dot-separated, letters, digits, '-', '_' only) */
+export const TAG_PAGE_PREFIX = "mcbews";
 /** docs/protocol.md, mcbews v1, requests and answers: v is fixed at 2 */
 export const REQUEST_VERSION = 2;
 /** docs/protocol.md, mcbews v1, requests and answers: the addon's error codes inside the answer's JSON */
@@ -95,3 +103,11 @@ export const UI_CHAT_WAITING_MAX = 64;
 export const CANCEL_IDS_KEPT = 256;
 /** docs/protocol.md, UI chat: our choice; a poll within the last 5 s means a connection reads UI chat by pulling, so the beta pack queues it instead of sending it as chat */
 export const PULL_POLL_LIVE_SECONDS = 5;
+/** docs/protocol.md, tags transport: the @minecraft/server 2.4.0 typings of Entity.addTag, 'The tag must be less than 256 characters' (mcbews_repl/sim/evidence/facts.json tag_max_chars) */
+export const TAG_MAX_CHARS = 255;
+/** docs/protocol.md, tags transport: our choice; 156 bytes are 208 base64url characters, so a page tag with the longest id (24) and page numbers (5 digits) is 255 characters, the most addTag takes */
+export const TAG_PAGE_BYTES = 156;
+/** docs/protocol.md, tags transport: our choice; ids on this transport are 1-24 letters and digits (the gateway's are 12, the addon's UI chat ids at most 22), so every page tag fits 255 characters */
+export const TAG_ID_MAX_CHARS = 24;
+/** docs/protocol.md, tags transport: our choice; at most 32 page tags stand on one player at a time (about 8.4 KB of `tag list` output); no source gives the longest statusMessage the game sends, so one read's output stays small (measured in docs/benchmarks.md) */
+export const TAGS_WINDOW_PAGES = 32;

@@ -178,7 +178,7 @@ describe("the runtime's pull commands", () => {
     tick(rt, 50, fake);
     expect(rt.queuedRequests).toBe(0);
     expect(fake.spawn.count).toBe(0);
-    expect(fake.warnings.some((w) => w.includes("answers only through /mcbews:ask and /mcbews:pull"))).toBe(true);
+    expect(fake.warnings.some((w) => w.includes("a request by chat was ignored"))).toBe(true);
   });
 
   it("UI chat waits for mcbews:poll in the stable pack", () => {

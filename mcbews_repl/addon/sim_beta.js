@@ -108,6 +108,10 @@ var NONE_REPLY = "MCBEWS|NONE";
 var EMPTY_REPLY = "MCBEWS|EMPTY";
 var CANCEL_EVENT = "mcbews:cancel";
 var ANSWER_PAGE_MARKER = "~";
+var TAGS_REQUEST_EVENT = "mcbews:tags_req";
+var TAGS_ACK_EVENT = "mcbews:tags_ack";
+var TAGS_POLL_EVENT = "mcbews:tags_poll";
+var TAG_PAGE_PREFIX = "mcbews";
 var REQUEST_VERSION = 2;
 var COMMAND_LINE_BUDGET_BYTES = 461;
 var UPSTREAM_CHUNK_CODE_POINTS = 256;
@@ -125,6 +129,9 @@ var PULL_TTL_SECONDS = 30;
 var UI_CHAT_WAITING_MAX = 64;
 var CANCEL_IDS_KEPT = 256;
 var PULL_POLL_LIVE_SECONDS = 5;
+var TAG_PAGE_BYTES = 156;
+var TAG_ID_MAX_CHARS = 24;
+var TAGS_WINDOW_PAGES = 32;
 
 // src/capabilities/getBlocks.ts
 var MAX_BLOCKS_PER_REQUEST = 4096;
@@ -1259,6 +1266,176 @@ function formatForDisplay(response) {
   return `${style}[${response.role}${title}]§r ${response.text}`;
 }
 
+// src/tags.ts
+var TICKS_PER_SECOND3 = 20;
+var ID2 = new RegExp(`^[A-Za-z0-9]{1,${TAG_ID_MAX_CHARS}}$`);
+var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+function isTagId(id) {
+  return ID2.test(id);
+}
+function isPageTag(tag) {
+  return tag.startsWith(`${TAG_PAGE_PREFIX}.`);
+}
+function utf8Bytes(text) {
+  const out = [];
+  for (const point of text) {
+    let code = point.codePointAt(0);
+    if (code >= 55296 && code <= 57343) code = 65533;
+    if (code < 128) out.push(code);
+    else if (code < 2048) out.push(192 | code >> 6, 128 | code & 63);
+    else if (code < 65536) out.push(224 | code >> 12, 128 | code >> 6 & 63, 128 | code & 63);
+    else out.push(240 | code >> 18, 128 | code >> 12 & 63, 128 | code >> 6 & 63, 128 | code & 63);
+  }
+  return out;
+}
+function base64url(bytes) {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const [a, b, c] = [bytes[i], bytes[i + 1], bytes[i + 2]];
+    out += B64[a >> 2] + B64[(a & 3) << 4 | (b ?? 0) >> 4];
+    if (b !== void 0) out += B64[(b & 15) << 2 | (c ?? 0) >> 6];
+    if (c !== void 0) out += B64[c & 63];
+  }
+  return out;
+}
+function encodePageTags(kind, id, text, pageBytes = TAG_PAGE_BYTES) {
+  const bytes = utf8Bytes(text);
+  const total = Math.max(1, Math.ceil(bytes.length / pageBytes));
+  const letter = kind === "answer" ? "a" : "u";
+  const tags = [];
+  for (let i = 0; i < total; i++) {
+    tags.push(`${TAG_PAGE_PREFIX}.${letter}.${id}.${i + 1}.${total}.${base64url(bytes.slice(i * pageBytes, (i + 1) * pageBytes))}.`);
+  }
+  return tags;
+}
+function readAcks(message) {
+  const acks = [];
+  const refused = [];
+  for (const word of message.split(/\s+/)) {
+    if (word === "") continue;
+    const [id, next, extra] = word.split(":");
+    const page = next !== void 0 && /^[1-9][0-9]{0,6}$/.test(next) ? Number(next) : NaN;
+    if (id === void 0 || extra !== void 0 || !isTagId(id) || Number.isNaN(page)) refused.push(word.slice(0, 80));
+    else acks.push({ id, next: page });
+  }
+  return { acks, refused };
+}
+var DEFAULT_TAG_OPTIONS = {
+  pageBytes: TAG_PAGE_BYTES,
+  windowPages: TAGS_WINDOW_PAGES,
+  maxEntryBytes: PULL_ANSWER_MAX_BYTES,
+  maxTotalBytes: PULL_STORE_MAX_BYTES,
+  maxEntries: PULL_STORE_MAX_ENTRIES,
+  ttlTicks: PULL_TTL_SECONDS * TICKS_PER_SECOND3
+};
+var TagStore = class {
+  constructor(options = DEFAULT_TAG_OPTIONS) {
+    this.options = options;
+  }
+  options;
+  entries = /* @__PURE__ */ new Map();
+  totalBytes = 0;
+  /** Entries dropped to make room before they were read (the runtime warns). */
+  evicted = 0;
+  get size() {
+    return this.entries.size;
+  }
+  get bytes() {
+    return this.totalBytes;
+  }
+  /** Keep `text` under `id` for `reader`; evicts the oldest to make room. Returns the readers
+   * whose tags changed (an evicted entry may have been another player's). */
+  put(kind, id, reader, text, tick) {
+    const tags = encodePageTags(kind, id, text, this.options.pageBytes);
+    const bytes = tags.reduce((sum, tag) => sum + tag.length, 0);
+    const size = utf8Bytes(text).length;
+    if (size > this.options.maxEntryBytes) {
+      return { ok: false, error: `${size} bytes, more than the ${this.options.maxEntryBytes} an answer may have`, touched: [] };
+    }
+    const touched = /* @__PURE__ */ new Set([reader]);
+    const old = this.drop(id);
+    if (old !== void 0) touched.add(old);
+    while (this.entries.size >= this.options.maxEntries || this.totalBytes + bytes > this.options.maxTotalBytes) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done === true) break;
+      const gone = this.drop(oldest.value);
+      if (gone !== void 0) touched.add(gone);
+      this.evicted += 1;
+    }
+    this.entries.set(id, { kind, reader, tags, next: 1, bytes, tick });
+    this.totalBytes += bytes;
+    return { ok: true, touched: [...touched] };
+  }
+  /** The bridge holds every page of `id` before `next`: those go, the next are shown; past the
+   * last page the entry goes. The reader whose tags changed, or null (nothing kept under id). */
+  ack(id, next, tick) {
+    const entry = this.entries.get(id);
+    if (entry === void 0) return null;
+    if (next > entry.tags.length) {
+      this.drop(id);
+      return entry.reader;
+    }
+    entry.next = Math.max(entry.next, next);
+    entry.tick = tick;
+    return entry.reader;
+  }
+  /** Drop what is kept under `id` (cancelled); the reader whose tags change, or null. */
+  forget(id) {
+    return this.drop(id) ?? null;
+  }
+  /** Drop entries older than the TTL; returns the readers whose tags changed. */
+  expire(tick) {
+    const touched = /* @__PURE__ */ new Set();
+    for (const [id, entry] of [...this.entries]) {
+      if (tick - entry.tick >= this.options.ttlTicks) {
+        this.drop(id);
+        touched.add(entry.reader);
+      }
+    }
+    return [...touched];
+  }
+  /** The page tags that should stand on `reader` now: at most a window of them, taken round
+   * by round (each message's next page, then each one's page after that...), so a small answer
+   * is never stuck behind a large one. */
+  wanted(reader) {
+    const mine = [...this.entries.values()].filter((e) => e.reader === reader);
+    const out = /* @__PURE__ */ new Set();
+    for (let depth = 0; ; depth++) {
+      let added = false;
+      for (const entry of mine) {
+        const tag = entry.tags[entry.next - 1 + depth];
+        if (tag === void 0) continue;
+        if (out.size >= this.options.windowPages) return out;
+        out.add(tag);
+        added = true;
+      }
+      if (!added) return out;
+    }
+  }
+  /** How many messages of `kind` are kept. */
+  count(kind) {
+    let n = 0;
+    for (const entry of this.entries.values()) if (entry.kind === kind) n += 1;
+    return n;
+  }
+  /** Every player that has something kept for it. */
+  readers() {
+    return new Set([...this.entries.values()].map((e) => e.reader));
+  }
+  drop(id) {
+    const entry = this.entries.get(id);
+    if (entry === void 0) return void 0;
+    this.entries.delete(id);
+    this.totalBytes -= entry.bytes;
+    return entry.reader;
+  }
+};
+function tagChanges(current, wanted) {
+  const ours = current.filter(isPageTag);
+  const have = new Set(ours);
+  return { remove: ours.filter((t) => !wanted.has(t)), add: [...wanted].filter((t) => !have.has(t)) };
+}
+
 // src/uichat.ts
 function uiMessageId(tick, counter) {
   return `ui-${tick}-${counter}`;
@@ -1287,8 +1464,9 @@ var DEFAULT_OPTIONS = {
   bridgeCheckTicks: 40,
   expireEveryTicks: 20
 };
-var TICKS_PER_SECOND3 = 20;
+var TICKS_PER_SECOND4 = 20;
 var pullIdRule = (id) => isPullId(id) ? null : `the request id ${JSON.stringify(id.slice(0, 80))} is not 1-64 letters and digits, so no mcbews:pull could fetch its answer`;
+var tagsIdRule = (id) => isTagId(id) ? null : `the request id ${JSON.stringify(id.slice(0, 80))} is not 1-24 letters and digits, so its page tags could not be named`;
 function requestIdOf(message) {
   const parsed = parseRequest(message);
   return parsed.ok ? parsed.request.requestId : parsed.requestId;
@@ -1313,10 +1491,15 @@ var BridgeRuntime = class {
   outbox;
   text = new TextReassembler();
   pull = new PullStore();
+  /** Answers and UI chat kept as page tags, by the player they are written on. */
+  tags = new TagStore();
+  /** Players whose connection reads tags, and the tick each last said so. */
+  tagReaders = /* @__PURE__ */ new Map();
   /** Ids the bridge cancelled lately (mcbews:cancel): their answers are dropped, not kept. */
-  cancelled = new CancelledIds(PULL_TTL_SECONDS * TICKS_PER_SECOND3);
+  cancelled = new CancelledIds(PULL_TTL_SECONDS * TICKS_PER_SECOND4);
   uiCounter = 0;
   evictionsWarned = 0;
+  tagEvictionsWarned = 0;
   lastBridgeCheck = Number.NEGATIVE_INFINITY;
   lastExpire = 0;
   get queuedRequests() {
@@ -1338,6 +1521,9 @@ var BridgeRuntime = class {
     else if (id === TEXT_RESPONSE_EVENT) this.onTextFrame(message);
     else if (id === POLICY_EVENT) this.onPolicy(message, source);
     else if (id === CANCEL_EVENT) this.onCancel(message);
+    else if (id === TAGS_REQUEST_EVENT) this.onTagsRequest(message, source);
+    else if (id === TAGS_ACK_EVENT) this.onTagsAck(message, source);
+    else if (id === TAGS_POLL_EVENT) this.markTagReader(source);
   }
   /** `scriptevent mcbews:cancel <id> ...`: drop everything held for those ids. */
   onCancel(message) {
@@ -1347,6 +1533,7 @@ var BridgeRuntime = class {
     for (const id of ids) {
       this.cancelled.add(id, now);
       this.pull.forget(id);
+      this.syncTags(this.tags.forget(id));
       this.text.discard(id);
       this.outbox.removeWhere((line) => chunkRequestId(line) === id);
       this.requests.removeWhere((request) => requestIdOf(request.message) === id);
@@ -1354,7 +1541,7 @@ var BridgeRuntime = class {
   }
   onRequest(request) {
     if (this.host.spawnBridge === void 0) {
-      this.host.warn("[mcbews] this pack answers only through /mcbews:ask and /mcbews:pull; a request by chat was ignored (the bridge tries both ways when a game connects)");
+      this.host.warn("[mcbews] this pack answers through /mcbews:ask and /mcbews:pull, or as tags; a request by chat was ignored (the bridge tries each way when a game connects)");
       return;
     }
     if (this.bridge() === void 0) {
@@ -1455,7 +1642,94 @@ var BridgeRuntime = class {
   /** A connection read UI chat by polling lately: queue it for mcbews:poll rather than chat. */
   pullReaderLive() {
     const last = this.pull.lastPollTick;
-    return last !== null && this.host.currentTick() - last <= PULL_POLL_LIVE_SECONDS * TICKS_PER_SECOND3;
+    return last !== null && this.host.currentTick() - last <= PULL_POLL_LIVE_SECONDS * TICKS_PER_SECOND4;
+  }
+  // --- the tags transport ------------------------------------------------------------------
+  /** `scriptevent mcbews:tags_req {...}`: answer it as page tags on the player who sent it. */
+  onTagsRequest(message, source) {
+    const reader = source ?? this.namedReader(message);
+    if (reader === null) {
+      this.host.warn("[mcbews] dropped a tags request: it came from no player and names none in the world, so there is no one to write the answer on");
+      return;
+    }
+    this.markTagReader(reader);
+    const decision = decideRequest(message, this.context(reader), false, tagsIdRule);
+    if (decision.kind === "drop") {
+      this.host.warn(`[mcbews] dropped a tags request: ${decision.reason}`);
+      return;
+    }
+    const id = decision.requestId;
+    if (decision.kind === "answer") return this.keepTagAnswer(id, reader, decision.answer);
+    void decision.start().then((answer) => this.keepTagAnswer(id, reader, answer));
+  }
+  /** The player a tags request names in "to", when that player is in the world. */
+  namedReader(message) {
+    const parsed = parseJson(message);
+    const to = parsed.ok && isObject(parsed.value) ? parsed.value["to"] : void 0;
+    if (typeof to !== "string") return null;
+    return this.host.players().some((p) => p.name === to && p.name !== BRIDGE_PLAYER) ? to : null;
+  }
+  keepTagAnswer(id, reader, answer) {
+    if (this.cancelled.has(id)) return;
+    const tick = this.host.currentTick();
+    let kept = this.tags.put("answer", id, reader, encodeAnswer(answer), tick);
+    if (!kept.ok) {
+      const fallback = errorAnswer("CAPABILITY_FAILED", `the answer is too large to keep: ${kept.error}`);
+      kept = this.tags.put("answer", id, reader, encodeAnswer(fallback), tick);
+    }
+    for (const name of kept.touched) this.syncTags(name);
+    this.warnTagEvictions();
+  }
+  /** `scriptevent mcbews:tags_ack <id>:<next> ...`: the bridge holds those pages. */
+  onTagsAck(message, source) {
+    this.markTagReader(source);
+    const { acks, refused } = readAcks(message);
+    if (refused.length > 0) this.host.warn(`[mcbews] a tags ack named ${refused.length} word(s) that are not acks (ignored): ${refused.slice(0, 3).join(" ")}`);
+    const touched = /* @__PURE__ */ new Set();
+    for (const ack of acks) {
+      const reader = this.tags.ack(ack.id, ack.next, this.host.currentTick());
+      if (reader !== null) touched.add(reader);
+    }
+    for (const name of touched) this.syncTags(name);
+  }
+  markTagReader(source) {
+    if (source !== null) this.tagReaders.set(source, this.host.currentTick());
+  }
+  /** The player of a connection that read tags lately (the latest), or null. */
+  liveTagReader() {
+    const now = this.host.currentTick();
+    let best = null;
+    for (const [name, tick] of this.tagReaders) {
+      if (now - tick > PULL_POLL_LIVE_SECONDS * TICKS_PER_SECOND4) this.tagReaders.delete(name);
+      else if (best === null || tick >= best[1]) best = [name, tick];
+    }
+    return best === null ? null : best[0];
+  }
+  /** Make `reader`'s page tags what the store wants now (never touching other tags). */
+  syncTags(reader) {
+    if (reader === null) return;
+    const player = this.host.players().find((p) => p.name === reader);
+    if (player === void 0) return;
+    try {
+      const { add, remove } = tagChanges(player.getTags(), this.tags.wanted(reader));
+      for (const tag of remove) player.removeTag(tag);
+      for (const tag of add) player.addTag(tag);
+    } catch (err) {
+      this.host.warn(`[mcbews] could not write the answer tags on ${reader}: ${describeError(err)}`);
+    }
+  }
+  warnTagEvictions() {
+    if (this.tags.evicted === this.tagEvictionsWarned) return;
+    this.host.warn(`[mcbews] tag store full: dropped ${this.tags.evicted - this.tagEvictionsWarned} unread answer(s)`);
+    this.tagEvictionsWarned = this.tags.evicted;
+  }
+  /** Every player's page tags as the store wants them: the TTL's removals, and tags left from an
+   * earlier session (a world saved with some, a player who left while an answer stood on them). */
+  sweepTags() {
+    for (const player of this.host.players()) {
+      if (player.name === BRIDGE_PLAYER) continue;
+      this.syncTags(player.name);
+    }
   }
   onTextFrame(message) {
     const parsed = parseTextFrame(message);
@@ -1487,6 +1761,8 @@ var BridgeRuntime = class {
   submitUiChat(player, message) {
     this.uiCounter += 1;
     const tick = this.host.currentTick();
+    const tagReader = this.pullReaderLive() ? null : this.liveTagReader();
+    if (tagReader !== null) return this.keepTagUi(tagReader, player, message, tick);
     if (this.host.spawnBridge !== void 0 && this.bridge() !== void 0 && !this.pullReaderLive()) {
       const lines = uiChatLines(uiMessageId(tick, this.uiCounter), player, message);
       if (!lines.ok) return lines.error;
@@ -1497,6 +1773,16 @@ var BridgeRuntime = class {
     if (body === null) return "the message is empty";
     return this.pull.enqueueUi(pullUiId(tick, this.uiCounter), body, tick);
   }
+  /** A UI chat message for a connection that reads tags: page tags on its player. */
+  keepTagUi(reader, player, message, tick) {
+    const body = uiChatBody(player, message);
+    if (body === null) return "the message is empty";
+    if (this.tags.count("ui") >= UI_CHAT_WAITING_MAX) return `${UI_CHAT_WAITING_MAX} messages already wait for the notebook to read them`;
+    const kept = this.tags.put("ui", pullUiId(tick, this.uiCounter), reader, body, tick);
+    if (!kept.ok) return kept.error;
+    for (const name of kept.touched) this.syncTags(name);
+    return null;
+  }
   /** Called every tick by main.ts. */
   onTick() {
     const now = this.host.currentTick();
@@ -1505,6 +1791,8 @@ var BridgeRuntime = class {
       this.lastExpire = now;
       for (const id of this.text.expire(now)) this.host.warn(`[mcbews] text response ${id} expired incomplete`);
       this.pull.expire(now);
+      this.tags.expire(now);
+      this.sweepTags();
       this.cancelled.expire(now);
     }
   }

@@ -13,6 +13,11 @@ run (the ``request_id`` inside a capability request). So a request is matched by
 - ``mcbews:pull <id> <page>``: the same with its id marked;
 - ``mcbews:poll``: the command, answered in order, and once the recorded polls are used up
   with a recorded ``MCBEWS|EMPTY`` (the bridge polls for as long as it is connected);
+- the tags transport's request (``scriptevent mcbews:tags_req {...}``) like the others;
+  its reads (``tag @s list``), acks (``scriptevent mcbews:tags_ack ...``) and hellos
+  (``scriptevent mcbews:tags_poll``) by their kind, answered in order, and once the
+  recorded ones are used up with the last recorded again (how many reads a run makes
+  depends on its timing; the page tags in the answers carry the recorded ids, rewritten);
 - a text-response frame (``scriptevent mcbews:text_resp {...}``): the kind alone, since
   how a text is cut into frames may change while the game's answer (an empty success)
   does not;
@@ -36,6 +41,10 @@ from ..sansio import (
     POLL_COMMAND,
     PULL_COMMAND,
     PULL_REQUEST_EVENT,
+    TAG_LIST_COMMAND,
+    TAGS_ACK_EVENT,
+    TAGS_POLL_EVENT,
+    TAGS_REQUEST_EVENT,
     TEXT_RESPONSE_EVENT,
 )
 
@@ -54,6 +63,9 @@ class RequestKey:
     # Asked again and again (the UI chat poll): once the recorded ones are used up, a
     # recorded answer whose statusMessage is this is given again.
     idle: str | None = None
+    # Asked as often as a run's timing makes it (the tags transport's reads): once the
+    # recorded ones are used up, the last recorded answer is given again.
+    again: bool = False
 
 
 def _json_after(line: str, prefix: str) -> dict[str, Any] | None:
@@ -73,7 +85,7 @@ def _marked(shown: str, request: dict[str, Any] | None) -> RequestKey | None:
 
 def _capability_request(line: str) -> RequestKey | None:
     """A request as a script event, over chat (bridge_req) or pull (pull_req)."""
-    for event in (BRIDGE_REQUEST_EVENT, PULL_REQUEST_EVENT):
+    for event in (BRIDGE_REQUEST_EVENT, PULL_REQUEST_EVENT, TAGS_REQUEST_EVENT):
         prefix = f"scriptevent {event} "
         if line.startswith(prefix):
             return _marked(line, _json_after(line, prefix))
@@ -103,6 +115,17 @@ def _poll(line: str) -> RequestKey | None:
     return RequestKey(line, idle=EMPTY_REPLY) if line == POLL_COMMAND else None
 
 
+def _tags_traffic(line: str) -> RequestKey | None:
+    """A read of the player's tags, an ack or a hello: by kind (their number is timing)."""
+    if line == TAG_LIST_COMMAND:
+        return RequestKey(line, again=True)
+    for event in (TAGS_ACK_EVENT, TAGS_POLL_EVENT):
+        head = f"scriptevent {event}"
+        if line == head or line.startswith(head + " "):
+            return RequestKey(head, again=True)
+    return None
+
+
 def _text_response(line: str) -> RequestKey | None:
     prefix = f"scriptevent {TEXT_RESPONSE_EVENT} "
     return RequestKey(prefix.rstrip()) if line.startswith(prefix) else None
@@ -114,6 +137,7 @@ RULES: list[Callable[[str], RequestKey | None]] = [
     _ask,
     _pull,
     _poll,
+    _tags_traffic,
     _text_response,
 ]
 

@@ -27,7 +27,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from ..sansio import CANCEL_EVENT, EMPTY_REPLY, POLL_COMMAND
+from ..sansio import CANCEL_EVENT, EMPTY_REPLY, POLL_COMMAND, TAG_LIST_COMMAND, read_tag_list
 from ..sim import (
     GameCipher,
     HandshakeRefused,
@@ -162,7 +162,7 @@ class ReplayGame:
 
     def _owed(self, request: Request) -> bool:
         """A recorded answer still to give (an idle poll answer is not owed to anyone)."""
-        idle = (
+        idle = request.key.again or (
             request.key.idle is not None
             and request.answers
             and (_status_message(request.answers[0][1]) == request.key.idle)
@@ -260,12 +260,33 @@ class ReplayGame:
 
     def _take(self, key: RequestKey) -> Request | None:
         same = [r for r in self.script.requests if r.answers and r.key.key == key.key]
+        if key.key == TAG_LIST_COMMAND:
+            return self._take_read(same)
         for request in same:
             if not request.used:
                 return request
         if key.idle is not None:  # used up: an idle answer again (a poll finding nothing)
             return next((r for r in same if _status_message(r.answers[0][1]) == key.idle), None)
+        if key.again and same:  # used up: the last one again (a tag read, an ack)
+            return same[-1]
         return None
+
+    def _take_read(self, same: list[Request]) -> Request | None:
+        """A tag read: the first unused recorded read whose answer pages belong to requests
+        this run made (their ids known), else the last recorded read with no page of ours in
+        it (a run reads as often as its timing makes it, so order alone would not line up)."""
+        blank = None
+        for request in same:
+            pages = read_tag_list(_status_message(request.answers[0][1])).pages
+            ours = {p.message_id for p in pages if p.kind == "answer"}
+            if not ours:
+                if not request.used and pages:  # UI chat: the addon's ids, as recorded
+                    return request
+                if not pages:
+                    blank = request
+            elif not request.used and ours <= set(self._ids):
+                return request
+        return blank
 
     def _answer(self, request_id: str, key: RequestKey, data: dict[str, Any]) -> None:
         now = asyncio.get_running_loop().time()

@@ -19,7 +19,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..exceptions import CapabilityError, CommandFailed, RequestTimeout
@@ -91,9 +91,29 @@ class AddonCheck:
         self.capture = capture
 
     async def run(self) -> Check:
-        """Check 4: whether the pack answers, first over the pull transport, then
-        with a capability call; the verdict and what to do.
-        """
+        """Check 4: whether the pack answers (the pull probe, then a capability call), and
+        then which of the ways answers can travel work on this world, each tried alone."""
+        check = await self._answers()
+        paths = await self.game.try_transports(self.call_wait)
+        working = [name for name, verdict in paths.items() if verdict == "answers"]
+        said = "; ".join(f"{name}: {verdict}" for name, verdict in paths.items())
+        names = ", ".join(working) if working else "none"
+        observed = (
+            f"{check.observed.rstrip('.')}. Answer paths on this world: {said} (working: {names})"
+        )
+        next_step = check.next_step
+        if check.verdict != "ok" and working:
+            first = working[0]
+            next_step = (
+                f"answers can travel by {names} here: serve(transport='auto') (or "
+                f"'{first}') uses it. {next_step}"
+            ).strip()
+        data = {**check.data, "paths": paths, "working_paths": working}
+        return replace(check, observed=observed, next_step=next_step, data=data)
+
+    async def _answers(self) -> Check:
+        """Whether the pack answers, first over the pull transport, then with a capability
+        call on the connection's transport; the verdict and what to do."""
         nobody = f"doctor{secrets.token_hex(4)}"  # nothing is kept under this id
         pull = PullProbe.of(await self._command(f"{PULL_COMMAND} {nobody} 1"))
         start = time.monotonic()

@@ -6,10 +6,11 @@ the connection is made, so none calls back into it: the :class:`Link` (link.py) 
 state and sends every frame, the :class:`CommandRunner` (runner.py) runs every command
 line through the :class:`CommandWindow`, the :class:`ConnectionLog` (eventlog.py) records,
 and what the game sends is read and handled by :class:`Inbound` (inbound.py), which hands
-UI chat to the callbacks' queue itself. Capability answers travel one of two ways, chosen
-when the game connects (transport.py): as custom-command results (pull.py) or as the
-bridge player's chat (calls.py). When the game goes away, everything still pending on it
-fails at once with :class:`GameDisconnected`, the websockets error chained as its cause.
+UI chat to the callbacks' queue itself. Capability answers travel one of three ways, chosen
+when the game connects (transport.py): as custom-command results (pull.py), as the
+bridge player's chat (calls.py) or as tags on the connected player (tags.py). When the game
+goes away, everything still pending on it fails at once with :class:`GameDisconnected`, the
+websockets error chained as its cause.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
-from ..exceptions import McbewsError, RequestTimeout
+from ..exceptions import CapabilityError, McbewsError, RequestTimeout
 from ..sansio import (
     ENCRYPT_SUBPROTOCOL,
     BridgeProtocol,
@@ -52,7 +53,8 @@ from .results import CommandResult
 from .runner import CommandRunner
 from .settings import Settings
 from .subscriptions import ALWAYS_SUBSCRIBED, SubscriptionBook, world_key
-from .transport import TransportChoice
+from .tags import TagCalls, TagReader
+from .transport import NO_ANSWER_CODES, Transport, TransportChoice
 from .uichat import UiChatHooks, UiChatQueue
 from .window import CommandWindow
 
@@ -153,12 +155,21 @@ class GameConnection:
         inbound = self._inbound
         self._poller = Poller(run, inbound.handle, inbound.reject, interval=settings.poll_interval)
         self._polling: asyncio.Task[None] | None = None
+        self._tag_reader = TagReader(
+            run,
+            inbound.handle,
+            inbound.reject,
+            interval=settings.poll_interval,
+            local_player=lambda: self.local_player,
+        )
+        self._tags = TagCalls(run, self._tag_reader, record, where=where, cancelled=cancelled)
         probe = settings.probe_timeout
         self._transport = TransportChoice(
             settings.transport,
             {
                 "pull": partial(self._pull.call, _PROBE, {}, probe, record=False),
                 "chat": partial(self._calls.call, _PROBE, {}, probe, record=False),
+                "tags": partial(self._tags.call, _PROBE, {}, probe, record=False),
             },
             record,
         )
@@ -205,13 +216,14 @@ class GameConnection:
         return {
             "commands_in_flight": self._window.in_flight,
             "commands_queued": self._window.queued,
-            "calls_pending": len(self._calls) + self._pull.pending,
+            "calls_pending": len(self._calls) + self._pull.pending + self._tags.pending,
             "bridge_requests_pending": self.proto.pending_requests,
             "retries": self._window.retries,
             "ui_chats_running": self.ui_chats.running,
             "ui_chats_queued": self.ui_chats.queued,
             "ui_chats_queued_bytes": self.ui_chats.queued_bytes,
             "ui_chat_polls": self._poller.polls,
+            "tag_reads": self._tag_reader.reads,
             "frames_in": self.frames_in,
             "frames_out": self.frames_out,
         }
@@ -219,14 +231,16 @@ class GameConnection:
     @property
     def pending(self) -> int:
         """Commands in flight or queued plus capability calls awaiting an answer (UI chat
-        polls excluded: they are the pull transport's idle traffic)."""
-        busy = self._window.in_flight + self._window.queued - self._poller.in_window
-        return max(busy, 0) + len(self._calls) + self._pull.pending
+        polls and tag reads excluded: they are the pull and tags transports' idle traffic)."""
+        idle = self._poller.in_window + self._tag_reader.in_window
+        busy = self._window.in_flight + self._window.queued - idle
+        return max(busy, 0) + len(self._calls) + self._pull.pending + self._tags.pending
 
     @property
     def transport(self) -> str:
         """How answers travel: ``pull`` (custom-command results), ``chat`` (the bridge
-        player's chat), ``probing`` (not known yet) or ``none`` (no addon answers)."""
+        player's chat), ``tags`` (tags on the connected player), ``probing`` (not known
+        yet) or ``none`` (no addon answers)."""
         if self._transport.state == "chosen":
             return str(self._transport.chosen)
         return self._transport.state
@@ -235,6 +249,17 @@ class GameConnection:
     def transport_verdicts(self) -> dict[str, str]:
         """What each transport's probe showed (``answers``, or why not)."""
         return dict(self._transport.verdicts)
+
+    async def try_transports(self, timeout: float) -> dict[str, str]:
+        """Ask ``list_capabilities`` over each way answers can travel, whichever this
+        connection uses: ``{"pull": "answers", "chat": "no answer", ...}`` (the doctor)."""
+        self._link.check_open()
+        timed: dict[Transport, Any] = {
+            "pull": partial(self._pull.call, _PROBE, {}, timeout, record=False),
+            "chat": partial(self._calls.call, _PROBE, {}, timeout, record=False),
+            "tags": partial(self._tags.call, _PROBE, {}, timeout, record=False),
+        }
+        return await self._transport.try_each(timed)
 
     async def wait_ready(self) -> None:
         """Wait until the handshake (subscribe, getlocalplayername, the transport probe)
@@ -306,8 +331,7 @@ class GameConnection:
         except McbewsError as exc:
             _log.warning("connection #%d: subscriptions not restored: %s", self.id, exc)
         try:
-            if await self._transport.choose() == "pull":
-                self._start_polling()
+            self._read_ui_chat(await self._transport.choose())
         finally:
             self._ready.set()
 
@@ -359,6 +383,15 @@ class GameConnection:
             self._inbound.listening.discard(name)
         await self._link.send(frame)
 
+    def _read_ui_chat(self, transport: Transport | None) -> None:
+        """Read UI chat the way answers travel: by polling (pull) or reading tags (tags);
+        chat brings it by itself. Each stops on close."""
+        self._tag_reader.polling = False
+        if transport == "pull":
+            self._start_polling()
+        elif transport == "tags" and not self.closed:
+            self._tag_reader.start_polling()
+
     def _start_polling(self) -> None:
         """Read UI chat by polling, once this connection pulls (the poll stops on close)."""
         if self._polling is None and not self.closed:
@@ -386,6 +419,7 @@ class GameConnection:
     def _close_down(self, cause: BaseException | None) -> None:
         self._link.close()
         self._transport.cancel()
+        self._tag_reader.close()
         self.cancel_notices.close()
         if self._polling is not None:
             self._polling.cancel()
@@ -477,12 +511,23 @@ class GameConnection:
             ) from exc
         self._link.check_open()
         remaining = max(deadline - time.monotonic(), 0.001)
-        if transport == "pull":
-            self._start_polling()
-            return await self._pull.call(capability, payload, remaining)
-        if transport == "chat":
-            return await self._calls.call(capability, payload, remaining)
-        raise RequestTimeout(f"connection #{self.id}: {self._transport.explain()}")
+        if transport is None:
+            raise RequestTimeout(f"connection #{self.id}: {self._transport.explain()}")
+        self._read_ui_chat(transport)
+        calls = {"pull": self._pull.call, "chat": self._calls.call, "tags": self._tags.call}
+        try:
+            result = await calls[transport](capability, payload, remaining)
+        except RequestTimeout:
+            self._transport.note(failed=True)  # three in a row: probe every way again
+            raise
+        except CapabilityError as exc:  # an answer, even a refusal, unless none came back
+            self._transport.note(failed=exc.code in NO_ANSWER_CODES)
+            raise
+        except McbewsError:
+            self._transport.note(failed=False)
+            raise
+        self._transport.note(failed=False)
+        return result
 
     @same_call(GameCalls.send_text)
     async def send_text(

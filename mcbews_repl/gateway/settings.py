@@ -26,9 +26,9 @@ EncryptPolicy = bool | Literal["auto"]
 _ENCRYPTION_MODES = ("cfb8", "cfb")  # mcpews 4.0.1's modes; "cfb8" is what the game asks for
 _HANDSHAKE_FORMS = ("auto", "ws:encrypt", "command")
 # serve(transport=...): "auto" probes the ways answers can travel and prefers pull
-# (docs/protocol.md); "pull" or "chat" skips the probe and uses that one.
-TransportMode = Literal["auto", "pull", "chat"]
-_TRANSPORTS = ("auto", "pull", "chat")
+# (docs/protocol.md); "pull", "chat" or "tags" skips the probe and uses that one.
+TransportMode = Literal["auto", "pull", "chat", "tags"]
+_TRANSPORTS = ("auto", "pull", "chat", "tags")
 
 # Buffers live 30 s (wire.json); sweeping once a second keeps them within 3 % of that.
 _EXPIRE_INTERVAL_SECONDS = 1.0

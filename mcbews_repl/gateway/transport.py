@@ -1,13 +1,16 @@
 """Which way answers travel on one connection, found out when the game connects.
 
-Two transports can carry the addon's answers and UI chat up (docs/protocol.md): the pull
-transport (custom-command results; the stable pack and the beta pack) and the chat
-transport (the bridge player's ``tell @s``; the beta pack only, and resting on a behaviour no
-public capture shows). With ``transport="auto"`` each is probed with ``list_capabilities``:
-pull first, and it is chosen when it answers; chat only when pull does not, and chosen
-when it answers. (Probing chat after pull answered would only make the stable pack log that
-it ignored a chat request.) A connection where neither answers is probed again by its next
-call (a pack may have been applied and ``/reload`` run since).
+Three transports can carry the addon's answers and UI chat up (docs/protocol.md): the pull
+transport (custom-command results; the stable pack and the beta pack), the chat transport
+(the bridge player's ``tell @s``; the beta pack only) and the tags transport (page tags on
+the connected player, read with ``tag @s list``; both packs). Pull and chat each rest on a
+behaviour no public capture shows; tags rests only on captured steps, but is the slowest
+(two commands a round of 32 pages). With ``transport="auto"`` each is probed with
+``list_capabilities`` in that order, and the first that answers is chosen. (Probing chat
+after pull answered would only make the stable pack log that it ignored a chat request.) A
+connection where none answers is probed again by its next call (a pack may have been applied
+and ``/reload`` run since), and so is one whose chosen way stops answering: calls that time
+out ``TRANSPORT_REPROBE_TIMEOUTS`` times in a row run the choice again.
 """
 
 from __future__ import annotations
@@ -19,20 +22,32 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..exceptions import CapabilityError, CommandFailed, McbewsError, RequestTimeout
+from ..limits import TRANSPORT_REPROBE_TIMEOUTS
 from ..vocabulary import EventKind
 from .settings import TransportMode
 
-__all__ = ["Probe", "Transport", "TransportChoice", "TransportMode", "describe_transport"]
+__all__ = [
+    "NO_ANSWER_CODES",
+    "ORDER",
+    "Probe",
+    "Transport",
+    "TransportChoice",
+    "TransportMode",
+    "describe_transport",
+]
 
 _log = logging.getLogger("mcbews_repl.gateway")
 
-Transport = Literal["pull", "chat"]
+Transport = Literal["pull", "chat", "tags"]
+# The order of the probes: the fastest first, the one resting only on captured steps last.
+ORDER: tuple[Transport, ...] = ("pull", "chat", "tags")
 Probe = Callable[[], Awaitable[object]]
 
 # How each transport carries answers, for the event log and the status panel.
 _HOW = {
     "pull": "custom-command results (pull)",
     "chat": "the bridge player's chat (chat)",
+    "tags": "tags on the connected player (tags)",
 }
 
 
@@ -51,8 +66,10 @@ class TransportChoice:
     chosen: Transport | None = None
     state: Literal["probing", "chosen", "none"] = "probing"
     verdicts: dict[str, str] = field(default_factory=dict)
+    timeouts: int = 0  # calls in a row that got nothing readable on the chosen transport
+    reprobes: int = 0
     _decided: asyncio.Event = field(default_factory=asyncio.Event)
-    _tasks: set[asyncio.Task[str]] = field(default_factory=set)
+    _tasks: set[asyncio.Task[object]] = field(default_factory=set)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def choose(self) -> Transport | None:
@@ -64,12 +81,13 @@ class TransportChoice:
             self._decided.clear()
             self.state = "probing"
             self.verdicts = {}
-            for name in ("pull", "chat"):
+            self.timeouts = 0
+            for name in ORDER:
                 if await self._spawn(name, self.probes[name]) == "answers":
                     return self._decide(name)
             return self._decide(None)
 
-    def _spawn(self, name: Transport, probe: Probe) -> asyncio.Task[str]:
+    def _spawn(self, name: Transport, probe: Probe) -> asyncio.Future[str]:
         async def run() -> str:
             self.verdicts[name] = "probing"
             verdict = await _verdict(probe)
@@ -101,6 +119,30 @@ class TransportChoice:
             return await self.choose()
         return self.chosen
 
+    async def try_each(self, probes: dict[Transport, Probe] | None = None) -> dict[str, str]:
+        """Every way's verdict, each probed whatever the others showed (the doctor's "which
+        work on this world"); the choice is left as it is."""
+        chosen = probes if probes is not None else self.probes
+        return {name: await _verdict(chosen[name]) for name in ORDER}
+
+    def note(self, failed: bool) -> None:
+        """A call on the chosen transport ended, ``failed`` when nothing readable came back (a
+        timeout, or a reply that is no answer): after ``TRANSPORT_REPROBE_TIMEOUTS`` such calls
+        in a row, every way is probed again (calls wait for the new choice)."""
+        if not failed:
+            self.timeouts = 0
+            return
+        self.timeouts += 1
+        if self.mode != "auto" or self.state != "chosen":
+            return
+        if self.timeouts >= TRANSPORT_REPROBE_TIMEOUTS:
+            self.reprobes += 1
+            self._decided.clear()
+            self.state = "probing"
+            task = asyncio.ensure_future(self.choose())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
     @property
     def decided(self) -> bool:
         """True once the connection's transport is chosen (or none works)."""
@@ -129,7 +171,9 @@ async def _verdict(probe: Probe) -> str:
     """What one probe shows: ``answers``, or why not, in a few words."""
     try:
         await probe()
-    except CapabilityError:
+    except CapabilityError as exc:
+        if exc.code in NO_ANSWER_CODES:  # ours: what came back was no answer at all
+            return f"no readable answer ({exc.code})"
         return "answers"  # an answer, even a refusal, proves the way works
     except CommandFailed as exc:
         return f"refused by the game: {_first_sentence(exc.message)}"
@@ -140,6 +184,11 @@ async def _verdict(probe: Probe) -> str:
     except McbewsError as exc:
         return f"failed: {type(exc).__name__}"
     return "answers"
+
+
+# The bridge's own codes for what came back without being an answer (a pull reply the game
+# left empty, pages that do not fit): the way does not carry the addon's answers.
+NO_ANSWER_CODES = ("MALFORMED_RESPONSE", "ANSWER_LOST")
 
 
 def _first_sentence(text: str, limit: int = 80) -> str:

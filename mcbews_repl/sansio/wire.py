@@ -45,6 +45,14 @@ __all__ = [
     "REQUEST_VERSION",
     "ROOT_PREFIX",
     "SCRIPTEVENT_MESSAGE_MAX_CHARS",
+    "TAGS_ACK_EVENT",
+    "TAGS_POLL_EVENT",
+    "TAGS_REQUEST_EVENT",
+    "TAGS_WINDOW_PAGES",
+    "TAG_ID_MAX_CHARS",
+    "TAG_MAX_CHARS",
+    "TAG_PAGE_BYTES",
+    "TAG_PAGE_PREFIX",
     "TEXT_FRAME_INTERVAL_SECONDS",
     "TEXT_PRELUDE_SECONDS",
     "TEXT_RESPONSE_EVENT",
@@ -95,6 +103,11 @@ NONE_REPLY: Final[str] = _name("none_reply")
 EMPTY_REPLY: Final[str] = _name("empty_reply")
 ANSWER_PAGE_MARKER: Final[str] = _name("answer_page_marker")
 CANCEL_EVENT: Final[str] = _name("cancel_event")
+# The tags transport (docs/protocol.md): requests as script events, answers as page tags.
+TAGS_REQUEST_EVENT: Final[str] = _name("tags_request_event")
+TAGS_ACK_EVENT: Final[str] = _name("tags_ack_event")
+TAGS_POLL_EVENT: Final[str] = _name("tags_poll_event")
+TAG_PAGE_PREFIX: Final[str] = _name("tag_page_prefix")
 ERROR_CODES: Final[tuple[str, ...]] = tuple(_M["error_codes"]["value"])
 TEXT_ROLES: Final[tuple[str, ...]] = tuple(_M["text_roles"]["value"])
 
@@ -120,3 +133,7 @@ PULL_ANSWER_MAX_BYTES: Final[int] = int(_limit("pull_answer_max_bytes"))
 PULL_TTL_SECONDS: Final[float] = float(_limit("pull_ttl_seconds"))
 CHAT_ANSWER_MAX_PAGES: Final[int] = int(_limit("chat_answer_max_pages"))
 CANCEL_IDS_KEPT: Final[int] = int(_limit("cancel_ids_kept"))
+TAG_MAX_CHARS: Final[int] = int(_limit("tag_max_chars"))
+TAG_PAGE_BYTES: Final[int] = int(_limit("tag_page_bytes"))
+TAG_ID_MAX_CHARS: Final[int] = int(_limit("tag_id_max_chars"))
+TAGS_WINDOW_PAGES: Final[int] = int(_limit("tags_window_pages"))

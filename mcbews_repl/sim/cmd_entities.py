@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from .cmdtypes import CommandError, CommandOutcome, Context, Handler
-from .facts import item_name, text
+from .facts import TAG_LIST_SEPARATOR, item_name, text
 from .model import EQUIPMENT_SLOTS, Entity, ItemStack, Player, Vec3
 from .parse import Reader
 from .selectors import players_only
@@ -264,7 +264,7 @@ def _tag_list(targets: list[Entity]) -> str:
     """One line for one entity, a combined line for several; each tag shown ``§a<tag>§r``."""
 
     def listed(tags: list[str]) -> str:
-        return ", ".join(f"\u00a7a{t}\u00a7r" for t in tags)
+        return TAG_LIST_SEPARATOR.join(f"\u00a7a{t}\u00a7r" for t in tags)
 
     if len(targets) == 1:
         e = targets[0]

@@ -44,6 +44,8 @@ __all__ = [
     "SCRIPT_ENGINE_SENDER",
     "SIMULATION_DISTANCE_CHUNKS",
     "SUCCESS",
+    "TAG_LIST_SEPARATOR",
+    "TAG_MAX_CHARS",
     "TOO_MANY_PENDING",
     "corpus",
     "default_states",
@@ -190,6 +192,9 @@ COMMAND_LINE_BUDGET_BYTES: Final[int] = _fact("limits", "command_line_bytes")
 FRAME_BUDGET_BYTES: Final[int] = _fact("limits", "frame_bytes")
 MAX_IN_FLIGHT_COMMANDS: Final[int] = _fact("limits", "max_in_flight_commands")
 SCRIPTEVENT_MESSAGE_MAX_CHARS: Final[int] = _fact("limits", "scriptevent_message_chars")
+# Tags (facts.json): the longest addTag takes, and how /tag list joins several names.
+TAG_MAX_CHARS: Final[int] = _fact("limits", "tag_max_chars")
+TAG_LIST_SEPARATOR: Final[str] = _fact("behaviours", "tag_list_separator")
 
 FILL_MAX_BLOCKS: Final[int] = _fact("limits", "fill_max_blocks")
 CLONE_MAX_BLOCKS: Final[int] = _fact("limits", "clone_max_blocks")

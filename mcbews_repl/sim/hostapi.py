@@ -20,6 +20,7 @@ from .custom import CustomCommandSpec
 from .defaults import make_player
 from .facts import (
     SCRIPT_ENGINE_SENDER,  # the chat name of commands a dimension runs
+    TAG_MAX_CHARS,
     default_states,
     text,
 )
@@ -176,6 +177,38 @@ class HostApi:
         if result.status_code == FAILED_TO_PARSE:
             raise RuntimeError(result.status_message)  # runCommand throws CommandError here
         return {"successCount": result.success_count if result.status_code == 0 else 0}
+
+    def op_add_tag(self, args: dict[str, Any]) -> bool:
+        """``Entity.addTag``: False when the player has it already.
+
+        Raises:
+            ValueError: the tag is longer than the game takes (facts.json ``tag_max_chars``;
+                the game throws ArgumentOutOfBoundsError), or no such player.
+        """
+        tags = self._player(args).tags
+        tag = str(args["tag"])
+        if len(tag) > TAG_MAX_CHARS:
+            raise ValueError(
+                f"ArgumentOutOfBoundsError: a tag of {len(tag)} characters (at most "
+                f"{TAG_MAX_CHARS})"
+            )
+        if tag in tags:
+            return False
+        tags.add(tag)
+        return True
+
+    def op_remove_tag(self, args: dict[str, Any]) -> bool:
+        """``Entity.removeTag``: whether the player had it."""
+        tags = self._player(args).tags
+        had = str(args["tag"]) in tags
+        tags.discard(str(args["tag"]))
+        return had
+
+    def _player(self, args: dict[str, Any]) -> Player:
+        player = self.world.players.get(str(args["name"]))
+        if player is None:
+            raise ValueError(f"player {args['name']} is no longer in the world")
+        return player
 
     def op_send_message(self, args: dict[str, Any]) -> None:
         """``sendMessage``: to one player's screen, or every player's."""

@@ -209,6 +209,9 @@
     getGameMode() { return state(this._name).gameMode; }
     getTags() { return [...state(this._name).tags]; }
     hasTag(tag) { return state(this._name).tags.includes(tag); }
+    // Writes: refused in restricted execution; the host checks the tag's length (facts.json).
+    addTag(tag) { privileged("Entity::addTag"); const added = call("add_tag", { name: this._name, tag: String(tag) }); invalidate(); return added; }
+    removeTag(tag) { privileged("Entity::removeTag"); const had = call("remove_tag", { name: this._name, tag: String(tag) }); invalidate(); return had; }
     sendMessage(message) { call("send_message", { name: this._name, message: rawText(message) }); }
     runCommand(command) { privileged("Entity::runCommand"); return runCommand({ player: this._name }, command); }
     getComponent(id) {

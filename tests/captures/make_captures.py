@@ -115,7 +115,10 @@ DOCTOR_MODES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "doctor_beta_pack_without_beta_apis": ({}, {"pack": "beta", "beta_apis": False}),
     "doctor_encryption_required": ({"encrypt": False}, {"require_encryption": True}),
     "doctor_script_error": ({}, {"script_error": True}),
-    "doctor_custom_command_message_lost": ({}, {"report_custom_command_messages": False}),
+    "doctor_custom_command_message_lost": (
+        {"transport": "pull"},
+        {"report_custom_command_messages": False},
+    ),
     "doctor_chat_lost": (
         {"transport": "chat"},
         {"pack": "beta", "beta_apis": True, "report_simulated_chat": False},

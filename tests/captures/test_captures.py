@@ -47,6 +47,7 @@ async def test_the_doctors_captures_are_here_too_each_failure_replayed() -> None
     # and the replay says so instead of failing.
     report = await replay_capture(HERE / "doctor_encryption_required.jsonl")
     start = report.games[1].before_capture
-    assert report.ok and start[0] == "getlocalplayername" and len(start) == 3
+    assert report.ok and start[0] == "getlocalplayername"
     assert start[1].startswith("mcbews:ask ") and "mcbews:bridge_req" in start[2]
-    assert "3 from before the recording began" in report.describe()
+    assert "mcbews:tags_req" in start[3] and set(start[4:]) == {"tag @s list"}
+    assert f"{len(start)} from before the recording began" in report.describe()

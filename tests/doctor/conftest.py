@@ -26,7 +26,15 @@ MODES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "encryption_required": ({"encrypt": False}, {"require_encryption": True}),
     "script_error": ({}, {"script_error": True}),
     "script_error_by_chat": ({"transport": "chat"}, {**BETA, "script_error": True}),
-    "custom_command_message_lost": ({}, {"report_custom_command_messages": False}),
+    "custom_command_message_lost": (
+        {"transport": "pull"},
+        {"report_custom_command_messages": False},
+    ),
+    # Neither a custom command's message nor the bridge player's chat comes back: only tags.
+    "neither_premise": (
+        {},
+        {**BETA, "report_custom_command_messages": False, "report_simulated_chat": False},
+    ),
     "chat_lost": ({"transport": "chat"}, {**BETA, "report_simulated_chat": False}),
     "zh_CN": ({}, {"language": "zh_CN"}),
     "ja_JP": ({}, {"language": "ja_JP"}),

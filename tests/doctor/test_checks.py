@@ -142,6 +142,29 @@ async def test_a_game_that_does_not_return_custom_command_messages(tmp_path: Pat
     assert share in addon.next_step
 
 
+async def test_a_world_where_only_tags_answer(tmp_path: Path) -> None:
+    report = await diagnose("neither_premise", tmp_path)
+    addon = report.check(4)
+    assert addon.verdict == "ok" and addon.data["transport"] == "tags"
+    assert addon.data["working_paths"] == ["tags"]
+    printed = report_plain(report)
+    assert "through tags on the connected player (tags)" in printed
+    assert "mcbews:pull ran (status 0) but its message did not come back" in printed
+    assert (
+        "Answer paths on this world: pull: no readable answer (MALFORMED_RESPONSE); "
+        "chat: no answer; tags: answers (working: tags)"
+    ) in " ".join(printed.split())
+
+
+async def test_a_world_held_to_a_way_that_fails_names_the_ways_that_work(
+    tmp_path: Path,
+) -> None:
+    report = await diagnose("custom_command_message_lost", tmp_path)
+    addon = report.check(4)
+    assert addon.verdict != "ok" and addon.data["working_paths"] == ["tags"]
+    assert "answers can travel by tags here: serve(transport='auto')" in addon.next_step
+
+
 async def test_a_game_that_keeps_the_bridge_players_chat_from_the_websocket(
     tmp_path: Path,
 ) -> None:

@@ -1,5 +1,6 @@
 """How each game's answers travel, as a person sees it: %mc sim's pack and world options,
-the status panel's "answers by pull" or "by chat", and what a world without an addon says."""
+the status panel's "answers by pull", "by chat" or "by tags", and what a world without an
+addon says."""
 
 from __future__ import annotations
 
@@ -77,6 +78,24 @@ def test_the_chat_transport_when_it_is_the_setting(shell: Any) -> None:
         html, text = shown(shell, status)
         assert ", answers by chat, " in text and ", answers by chat, " in html
         assert "answers through the bridge player's chat (chat)" in text
+        mc = mc_of(shell)
+        [row] = mc.inventory("Steve").result(20).groupby("player")["amount"].sum().items()
+        assert row[0] == "Steve" and row[1] > 0
+    finally:
+        shell.run_line_magic("config", "McbewsRepl.transport = 'auto'")
+        shell.run_line_magic("mc", "serve --port 0")
+        shell.run_line_magic("mc", "sim")
+    assert [c.transport for c in mc_of(shell).connections] == ["pull"]
+
+
+def test_the_tags_transport_when_it_is_the_setting(shell: Any) -> None:
+    try:
+        shell.run_line_magic("config", "McbewsRepl.transport = 'tags'")
+        shell.run_line_magic("mc", "serve --port 0")
+        status = shell.run_line_magic("mc", "sim")
+        html, text = shown(shell, status)
+        assert ", answers by tags, " in text and ", answers by tags, " in html
+        assert "answers through tags on the connected player (tags)" in text
         mc = mc_of(shell)
         [row] = mc.inventory("Steve").result(20).groupby("player")["amount"].sum().items()
         assert row[0] == "Steve" and row[1] > 0

@@ -8,6 +8,10 @@ Every capability call here travels a real path, each test both ways (``route``):
 - ``beta-chat``: the beta pack with Beta APIs on, the chat transport set. Python ->
   /scriptevent -> the addon's router -> `tell @s` chunks by MCBEWS_BRIDGE -> PlayerMessage ->
   the gateway's reassembly -> Python.
+- ``beta-tags``: the beta pack in a world where neither premise holds (a custom command's
+  message does not come back, the bridge player's chat does not reach the WebSocket), the
+  transport probed as on any connection. Python -> /scriptevent mcbews:tags_req -> the
+  addon's router -> page tags on Steve (addTag) -> `tag @s list` -> Python, acked away.
 """
 
 from __future__ import annotations
@@ -34,6 +38,13 @@ FAST_BRIDGE: dict[str, Any] = {"text_prelude": 0.0, "text_interval": 0.0}
 ROUTES: dict[str, dict[str, Any]] = {
     "stable-pull": {"pack": "stable", "beta_apis": False, "transport": "auto"},
     "beta-chat": {"pack": "beta", "beta_apis": True, "transport": "chat"},
+    "beta-tags": {
+        "pack": "beta",
+        "beta_apis": True,
+        "transport": "auto",
+        "report_custom_command_messages": False,
+        "report_simulated_chat": False,
+    },
 }
 
 
@@ -46,7 +57,8 @@ def encrypted(request: pytest.FixtureRequest) -> bool:
 
 @pytest.fixture(params=list(ROUTES))
 def route(request: pytest.FixtureRequest) -> str:
-    """... and both ways: the pull transport (stable pack) and the chat one (beta pack)."""
+    """... and every way: the pull transport (stable pack), the chat one (beta pack), and the
+    tags one (beta pack, in a world where the other two fail)."""
     return str(request.param)
 
 

@@ -1,8 +1,10 @@
 """Every shipped capability gives the same answer whichever way it travels.
 
-One world, copied three times: the stable pack answering by pull, the beta pack answering by
-pull, and the beta pack answering by chat. Each capability the addon lists is called in all
-three with the same arguments; results and refusals must be equal.
+One world, copied five times: the stable pack answering by pull, the beta pack answering by
+pull, the beta pack answering by chat, and both packs answering by tags in a world where
+neither a custom command's message nor the bridge player's chat comes back. Each capability
+the addon lists is called in all five with the same arguments; results and refusals must be
+equal.
 """
 
 from __future__ import annotations
@@ -18,10 +20,14 @@ import mcbews_repl
 from mcbews_repl import CapabilityError
 from mcbews_repl.sim import SimWorld, WorldState, default_world
 
+# A world where neither premise of pull and chat holds: only the tags transport answers.
+NEITHER: dict[str, Any] = {"report_custom_command_messages": False, "report_simulated_chat": False}
 SETUPS: dict[str, tuple[dict[str, Any], str]] = {
     "stable-pull": ({"pack": "stable"}, "auto"),
     "beta-pull": ({"pack": "beta", "beta_apis": True}, "pull"),
     "beta-chat": ({"pack": "beta", "beta_apis": True}, "chat"),
+    "stable-tags": ({"pack": "stable", **NEITHER}, "auto"),
+    "beta-tags": ({"pack": "beta", "beta_apis": True, **NEITHER}, "auto"),
 }
 
 
@@ -86,6 +92,6 @@ async def test_every_capability_answers_alike_both_ways(
         for payload in payloads:
             got = {name: await outcome(mc, capability, payload) for name, mc in bridges.items()}
             first = got["stable-pull"]
-            assert got["beta-pull"] == first and got["beta-chat"] == first, (capability, payload)
+            assert all(answer == first for answer in got.values()), (capability, payload, got)
             refused += "error" in first
     assert refused == 5  # the refusals were compared too, not only the answers

@@ -141,6 +141,21 @@ export class Player {
   getTags(): string[] {
     return [...(this.init.tags ?? [])];
   }
+  /** Entity.addTag: false when it is already there; throws past 255 characters (the typings). */
+  addTag(tag: string): boolean {
+    if (tag.length > 255) throw new Error(`ArgumentOutOfBoundsError: a tag of ${tag.length} characters`);
+    const tags = (this.init.tags ??= []);
+    if (tags.includes(tag)) return false;
+    tags.push(tag);
+    return true;
+  }
+  removeTag(tag: string): boolean {
+    const tags = this.init.tags ?? [];
+    const at = tags.indexOf(tag);
+    if (at < 0) return false;
+    tags.splice(at, 1);
+    return true;
+  }
   getTotalXp(): number {
     return this.init.xp?.total ?? 0;
   }

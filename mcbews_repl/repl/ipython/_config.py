@@ -85,10 +85,10 @@ class McbewsRepl(Configurable):
         "own, 127.0.0.1, is not held to it); one more is refused.",
     ).tag(config=True)
     transport = CaselessStrEnum(
-        ["auto", "pull", "chat"],
+        ["auto", "pull", "chat", "tags"],
         "auto",
-        help="How answers travel: 'auto' (probe both, prefer custom-command results), "
-        "'pull' or 'chat'.",
+        help="How answers travel: 'auto' (probe pull, chat, then tags; the first that "
+        "answers), 'pull', 'chat' or 'tags'.",
     ).tag(config=True)
 
     sim_pack = CaselessStrEnum(

@@ -113,6 +113,7 @@ class Status:
 _ANSWERS = {
     "pull": "answers by pull",
     "chat": "answers by chat",
+    "tags": "answers by tags",
     "probing": "asking how the addon answers",
     "none": "no addon answers",
 }

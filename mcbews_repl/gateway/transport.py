@@ -5,8 +5,9 @@ transport (custom-command results; the stable pack and the beta pack), the chat 
 (the bridge player's ``tell @s``; the beta pack only) and the tags transport (page tags on
 the connected player, read with ``tag @s list``; both packs). Pull and chat each rest on a
 behaviour no public capture shows; tags rests only on captured steps, but is the slowest
-(two commands a round of 32 pages). With ``transport="auto"`` each is probed with
-``list_capabilities`` in that order, and the first that answers is chosen. (Probing chat
+(a round of 32 pages a tick). With ``transport="auto"`` pull is probed with
+``list_capabilities`` first; when it does not answer, chat and tags side by side, and the
+first of them in that order that answers is chosen. (Probing chat
 after pull answered would only make the stable pack log that it ignored a chat request.) A
 connection where none answers is probed again by its next call (a pack may have been applied
 and ``/reload`` run since), and so is one whose chosen way stops answering: calls that time
@@ -82,10 +83,20 @@ class TransportChoice:
             self.state = "probing"
             self.verdicts = {}
             self.timeouts = 0
-            for name in ORDER:
-                if await self._spawn(name, self.probes[name]) == "answers":
-                    return self._decide(name)
-            return self._decide(None)
+            try:
+                return self._decide(await self._probe_in_order())
+            except asyncio.CancelledError:  # the call that asked gave up: none, for now
+                self._decide(None)
+                raise
+
+    async def _probe_in_order(self) -> Transport | None:
+        """Pull first; when it does not answer, the others side by side (a world where none
+        answers waits one probe, not two), the first of them in order that answers."""
+        first, *rest = ORDER
+        if await self._spawn(first, self.probes[first]) == "answers":
+            return first
+        said = await asyncio.gather(*(self._spawn(name, self.probes[name]) for name in rest))
+        return next((n for n, v in zip(rest, said, strict=True) if v == "answers"), None)
 
     def _spawn(self, name: Transport, probe: Probe) -> asyncio.Future[str]:
         async def run() -> str:

@@ -71,6 +71,7 @@ async def test_chat_is_chosen_when_pull_does_not_answer(auto: Bridge) -> None:
         assert connection.transport_verdicts == {
             "pull": "refused by the game: Unknown command: mcbews:ask.",
             "chat": "answers",
+            "tags": "no answer",  # asked beside chat; the fake game has no tags
         }
         assert await auto.call("list_capabilities") == {"capabilities": []}
         assert not any(line.startswith("mcbews:poll") for line in game.commands)

@@ -25,7 +25,10 @@ SIM = str(Path(sys.executable).with_name("mcbews-repl"))
 
 def cells(folder: Path) -> dict[str, str]:
     return {
-        "load": "%config McbewsRepl.port = 0\n%load_ext mcbews_repl",
+        # Held to pull: on auto, a world that loses custom-command messages answers by tags,
+        # and the diagnosis of the lost messages is what this test reads.
+        "load": "%config McbewsRepl.port = 0\n%config McbewsRepl.transport = 'pull'\n"
+        "%load_ext mcbews_repl",
         "sim": "%mc sim",
         "doctor": f"%mc doctor --capture {folder}/healthy.jsonl",
         "bad_option": "%mc doctor --bogus",

@@ -38,6 +38,7 @@ from ..toolkit import game_strings, read_game_text
 from ..vocabulary import SPOKEN_CHAT_TYPES, EventKind
 from .records import CallRecord, Capture, FrameRecord, Record
 from .redact_pull import PageStreams, redact_ask
+from .redact_tags import TagStreams
 
 __all__ = ["Placeholders", "redact"]
 
@@ -168,6 +169,7 @@ class _Redactor:
         self.streams: dict[int, _Stream] = {}  # id(frame) -> its stream
         self.texts: dict[str, dict[int, str]] = {}  # text response id -> its parts
         self.pages = PageStreams()  # answers and UI chat over the pull transport
+        self.tags = TagStreams()  # ... and over the tags transport
         self.dropped = 0
 
     # --- pass 1: what is a name, which frames form a stream ---------------------------
@@ -180,7 +182,7 @@ class _Redactor:
             if isinstance(record, CallRecord):
                 self._names_in_call(record)
             elif record.dir == "in":
-                if not self.pages.collect(record):
+                if not self.pages.collect(record) and not self.tags.collect(record):
                     self._names_in_frame(record, open_streams)
             else:
                 self._names_in_text_frame(record)
@@ -190,6 +192,8 @@ class _Redactor:
         for pages in self.pages.streams.values():
             if pages.complete:
                 _names_in_answer(_load(pages.text()), self.marks)
+        for text in self.tags.texts():
+            _names_in_answer(_load(text), self.marks)
 
     def _names_in_call(self, record: CallRecord) -> None:
         if record.kind in (EventKind.UI_CHAT, EventKind.TEXT):
@@ -270,6 +274,9 @@ class _Redactor:
         for record in self.capture.records:
             if isinstance(record, CallRecord):
                 out.append(self._call(record))
+                continue
+            if id(record) in self.tags.frames:
+                out.append(self.tags.rewrite(record, self._message, self.marks.sub))
                 continue
             pages = self.pages.by_frame.get(id(record))
             if pages is not None:
@@ -409,6 +416,11 @@ def redact(capture: Capture, *, token: str | None = None) -> Capture:
     if redactor.dropped:
         work.header.notes.append(
             f"redaction left out {redactor.dropped} frame(s) of chunked messages the "
+            "capture does not hold whole"
+        )
+    if redactor.tags.dropped:
+        work.header.notes.append(
+            f"redaction left out {redactor.tags.dropped} page tag(s) of messages the "
             "capture does not hold whole"
         )
     return work

@@ -18,13 +18,20 @@ FAST_BRIDGE: dict[str, Any] = {"text_prelude": 0.0, "text_interval": 0.0}
 
 @asynccontextmanager
 async def recorded_session(
-    path: Path, *, encrypted: bool = False, redact: bool = False, **recording: Any
+    path: Path,
+    *,
+    encrypted: bool = False,
+    redact: bool = False,
+    bridge: dict[str, Any] | None = None,
+    world: dict[str, Any] | None = None,
+    **recording: Any,
 ) -> AsyncIterator[tuple[mcbews_repl.Bridge, SimWorld, Recorder]]:
     """A bridge recording to ``path`` from the start, and a simulated world connected to it
-    (requiring encryption when ``encrypted``); the recording stops on the way out."""
+    (requiring encryption when ``encrypted``; ``bridge`` and ``world`` add options to
+    either); the recording stops on the way out."""
     async with (
-        mcbews_repl.serve(port=0, encrypt=encrypted, **FAST_BRIDGE) as mc,
-        SimWorld(fast=True, require_encryption=encrypted) as sim,
+        mcbews_repl.serve(port=0, encrypt=encrypted, **FAST_BRIDGE, **(bridge or {})) as mc,
+        SimWorld(fast=True, require_encryption=encrypted, **(world or {})) as sim,
     ):
         recorder = start_recording(mc, path, redact=redact, **recording)
         await sim.connect(mc.url)

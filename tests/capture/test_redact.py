@@ -9,10 +9,18 @@ from typing import Any
 
 import pytest
 
-from mcbews_repl.capture import CallRecord, Capture, FrameRecord, Header, redact
-from mcbews_repl.sansio import Channel, format_chunk, reassemble_chunks, split_payload
+from mcbews_repl.capture import CallRecord, Capture, FrameRecord, Header, read_capture, redact
+from mcbews_repl.sansio import (
+    Channel,
+    dumps_wire,
+    format_chunk,
+    reassemble_chunks,
+    split_payload,
+)
 from mcbews_repl.sansio.chunks import parse_chunk
 from mcbews_repl.sansio.pull import Page, decode_reply, format_page, split_pages
+from mcbews_repl.sansio.tags import TagMessage, encode_page_tags, read_tag_list
+from mcbews_repl.sansio.wire import TAG_PAGE_BYTES
 from mcbews_repl.testing import replay_capture
 
 from ..corpus import lang
@@ -177,3 +185,81 @@ def test_pulled_pages_are_joined_redacted_and_cut_again_even_into_more_pages() -
     assert {p["name"] for p in whole["result"]["players"]} == {"Player2"}
     asked = bytes.fromhex(lines[0].split(" ")[1]).decode()
     assert '"target":"Player2"' in asked and "Al" not in asked
+
+
+# A world where only the tags transport answers (custom-command messages and the bridge
+# player's chat lost): answers and UI chat come back as page tags in `tag @s list` answers.
+TAGS_ONLY_WORLD = {
+    "pack": "beta",
+    "beta_apis": True,
+    "report_custom_command_messages": False,
+    "report_simulated_chat": False,
+}
+
+
+def tag_texts(capture: Capture) -> list[str]:
+    """Every whole message the capture's page tags carry, decoded."""
+    held: dict[tuple[str, str], TagMessage] = {}
+    for frame in capture.frames:
+        body = (frame.json() or {}).get("body") if frame.dir == "in" else None
+        status = body.get("statusMessage") if isinstance(body, dict) else None
+        for page in read_tag_list(status).pages:
+            key = (page.kind, page.message_id)
+            held.setdefault(key, TagMessage(page.kind, page.message_id)).add(page)
+    return [m.text() or "" for m in held.values() if m.complete]
+
+
+async def test_answers_and_ui_chat_carried_in_page_tags_are_redacted_and_still_replay(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tags.jsonl"
+    async with recorded_session(
+        path, redact=True, bridge={"transport": "tags"}, world=TAGS_ONLY_WORLD
+    ) as (mc, sim, _):
+        await notebook_flow(mc, sim)
+        assert mc.connections[0].transport == "tags"
+    capture = read_capture(path)
+    texts = tag_texts(capture)
+    assert texts, "the recording holds no page tags: the tags transport was not used"
+    joined = "\n".join(texts)
+    assert "Player1" in joined or "Player2" in joined
+    for name in ("Steve", "Alex"):
+        assert name not in joined
+        assert all(name not in (f.text or "") for f in capture.frames), name
+    assert "hello notebook" not in joined and "[chat " in joined, joined
+    report = await replay_capture(path)
+    assert report.ok, report.describe()
+
+
+def tag_read(*tags: str, rid: str = "r1") -> str:
+    listed = ", ".join(f"\u00a7a{t}\u00a7r" for t in tags)
+    answer = {"statusCode": 0, "statusMessage": f"Steve has {len(tags)} tags: {listed}"}
+    header = {"requestId": rid, "messagePurpose": "commandResponse", "version": 1}
+    return json.dumps({"header": header, "body": answer})
+
+
+def test_a_message_in_page_tags_that_grows_gets_its_extra_pages_beside_its_last() -> None:
+    # One page filled to the byte with a short name: "Player2" needs a second page.
+    answer = {"ok": True, "result": {"players": [{"name": "Al"}]}}
+    padding = TAG_PAGE_BYTES - len(dumps_wire({**answer, "p": ""}))
+    text = dumps_wire({**answer, "p": "x" * padding})
+    (tag,) = encode_page_tags("answer", "a1", text)
+    capture = capture_of([("out", command("tag @s list")), ("in", tag_read(tag, "mine"))])
+    redacted = redact(capture)
+    (read,) = [f for f in redacted.frames if f.dir == "in"]
+    status = (read.json() or {})["body"]["statusMessage"]
+    pages = read_tag_list(status).pages
+    assert [(p.index, p.total) for p in pages] == [(1, 2), (2, 2)]
+    assert "mine" in status and "Steve" not in status  # the words around the tags redacted
+    whole = b"".join(p.payload for p in pages).decode()
+    assert json.loads(whole)["result"]["players"] == [{"name": "Player2"}]  # Steve is 1
+
+
+def test_page_tags_of_a_message_the_capture_does_not_hold_whole_are_left_out() -> None:
+    text = dumps_wire({"ok": True, "result": {"name": "Alex", "p": "y" * 2 * TAG_PAGE_BYTES}})
+    first, *_rest = encode_page_tags("answer", "a2", text)
+    capture = capture_of([("out", command("tag @s list")), ("in", tag_read(first))])
+    redacted = redact(capture)
+    (read,) = [f for f in redacted.frames if f.dir == "in"]
+    assert read_tag_list((read.json() or {})["body"]["statusMessage"]).pages == ()
+    assert any("left out 1 page tag" in note for note in redacted.header.notes)

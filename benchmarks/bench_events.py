@@ -330,7 +330,7 @@ def flood_rows(
         for transport in TRANSPORTS:
             got = results.get((flood.kind, transport))
             if not isinstance(got, FloodOutcome):
-                rows.append(f"| {flood.label} | {transport} | **FAILED**: {got} | | | | | |")
+                rows.append(f"| {flood.label} | {transport} | **FAILED**: {got} | | | | | | |")
                 continue
             dropped = got.fired - got.heard
             rate = got.heard / got.seconds if got.seconds else 0.0
@@ -339,12 +339,13 @@ def flood_rows(
                                      if got.callback_drops else "")  # fmt: skip
             rows.append(
                 f"| {flood.label} | {transport} | {got.fired:,} in {got.ticks} ticks | "
-                f"{got.fired / got.breaking:,.0f} | {rate:,.0f} | {lost} | "
+                f"{got.fired / got.breaking:,.0f} | {rate:,.0f} | "
+                f"{got.heard / max(got.ticks, 1) * 20:,.0f} | {lost} | "
                 f"{statistics.median(lat):.0f} / {_percentile(lat, 0.99):.0f} | {got.refused:,} |"
             )
     if not any(f.kind == addon_kind for f in chosen):
         rows.append(f"| addon {addon_kind} | all | not measured: the vocabulary has no addon "
-                    "kind of that name yet | | | | | |")  # fmt: skip
+                    "kind of that name yet | | | | | | |")  # fmt: skip
     return rows
 
 
@@ -377,8 +378,9 @@ is the connected client's own, so its flood is the host's alone; a kind the addo
 for every player is flooded by 30 players, and is measured once the vocabulary has one
 (`ADDON_KIND`). Broken a second is the world's pace: a world whose ticks fall behind the
 game's 20 a second (a busy machine) breaks fewer. Delivered a second are the callbacks that
-ran per second of wall time, the tail included; dropped is what was broken but never heard
-once the stream drained;
+ran per second of wall time, the tail included, and per game second (20 of the world's
+ticks), which does not depend on how far the world fell behind; dropped is what was broken
+but never heard once the stream drained;
 latency is the world's tick when the callback ran less the tick of the break (0: the same
 tick). Refused counts what the gateway refused or dropped of the game's events meanwhile.
 """
@@ -404,9 +406,9 @@ def page(
         "",
         "#### A thousand events a second",
         "",
-        "| events | transport | broken | broken a second | delivered a second | dropped | "
-        "latency ticks p50 / p99 | refused |",
-        "|---|---|---|---|---|---|---|---|",
+        "| events | transport | broken | broken a second | delivered a second | delivered a "
+        "game second (20 ticks) | dropped | latency ticks p50 / p99 | refused |",
+        "|---|---|---|---|---|---|---|---|---|",
         *flood_rows(results, chosen, addon_kind),
         "",
         f"#### The event log, per {per:,} events",

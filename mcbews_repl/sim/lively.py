@@ -103,15 +103,15 @@ class Lively:
     def set(
         self, on: bool, rate: float | None = None, players: Iterable[str] | None = None
     ) -> None:
-        """Turn it on or off; ``rate`` and ``players`` (None: everyone) when given."""
+        """Turn it on or off; ``rate`` when given (else as it was), ``players`` who acts
+        (None: everyone)."""
+        chosen = None if players is None else frozenset(str(p) for p in players)
+        unknown = sorted((chosen or frozenset()) - set(self._world.world.players))
+        if unknown:
+            raise ValueError(f"no player {', '.join(unknown)} in the simulated world")
         if rate is not None:
             self.rate = check_rate(rate)
-        if players is not None:
-            chosen = frozenset(str(p) for p in players)
-            unknown = sorted(chosen - set(self._world.world.players))
-            if unknown:
-                raise ValueError(f"no player {', '.join(unknown)} in the simulated world")
-            self.players = chosen
+        self.players = chosen
         self.on = bool(on)
 
     @property

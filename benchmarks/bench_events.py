@@ -57,6 +57,7 @@ import mcbews_repl
 from mcbews_repl.game_events import GAME_EVENTS, Source
 from mcbews_repl.gateway import EventLog
 from mcbews_repl.gateway.inbound import event_summary, event_values
+from mcbews_repl.limits import LOG_CONNECTION_MAX_BYTES
 from mcbews_repl.repl.handle import Minecraft
 from mcbews_repl.repl.handle._simulate import SimHandle, make_world
 from mcbews_repl.sansio import BridgeProtocol, GameEventReceived
@@ -419,6 +420,10 @@ def page(
         f"| {per:,} | {mem.held_bytes / 2**20:.1f} MiB ({mem.held_bytes / per:,.0f} B each) | "
         f"{mem.estimated_bytes / 2**20:.1f} MiB ({mem.estimated_bytes / per:,.0f} B each) | "
         f"{mem.kept_by_one_connection:,} |",
+        "",
+        f"One connection's share of the log ({LOG_CONNECTION_MAX_BYTES / 2**20:g} MiB, as the "
+        f"log estimates) holds {mem.kept_by_one_connection:,} such events; the estimate is "
+        f"{1 - mem.estimated_bytes / mem.held_bytes:.0%} below what tracemalloc sees held.",
         "",
         "#### The map and a track, polled or pushed",
         "",

@@ -17,7 +17,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks captures test test-fast lint pytest addon-test wheel wheel-smoke bench bench-peers bench-answers bench-transports bench-worlds bench-languages soak clean
+.PHONY: run demo notebooks captures test test-fast lint pytest addon-test wheel wheel-smoke bench bench-peers bench-answers bench-transports bench-events bench-worlds bench-languages soak clean
 
 # An older Python is refused here, before the venv and pip: pip's resolver can search for
 # minutes before it says so. (sys.exit with a message prints it and exits 1.)
@@ -122,6 +122,12 @@ bench-answers: $(STAMP)
 # whispers): a small call, snapshots of 1, 10 and 50 full inventories, the cost at idle.
 bench-transports: $(STAMP)
 	$(BIN)/python benchmarks/bench_transports.py $(ARGS)
+
+# Game events: a thousand a second through each transport (the WebSocket's, and the addon's
+# every-player kind once the vocabulary has one), latency in ticks, the event log's memory
+# per 10,000, and the map's and a track's commands polled against pushed.
+bench-events: $(STAMP)
+	$(BIN)/python benchmarks/bench_events.py $(ARGS)
 
 # A classroom at scale: 1, 10, 30 and 50 simulated worlds on one bridge; mc.each.players()
 # and mc.each.inventory() times, commands per second, bridge memory per world.

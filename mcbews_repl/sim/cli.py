@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from ..cleantext import clean_text
 from .facts import ENGLISH, languages
+from .lively import LIVELY_RATE
 from .simworld import SimWorld
 
 __all__ = ["cli_main"]
@@ -65,6 +66,19 @@ def _parser() -> argparse.ArgumentParser:
         help=f"the game's language, which all its text is in ({', '.join(languages())}; "
         f"default {ENGLISH})",
     )
+    parser.add_argument(
+        "--lively",
+        nargs="?",
+        type=float,
+        const=LIVELY_RATE,
+        default=None,
+        metavar="RATE",
+        help="the players act by themselves at random: RATE doings a second each "
+        f"(default {LIVELY_RATE:g})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="the seed of the world's random choices (0)"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log the simulator's work")
     return parser
 
@@ -80,6 +94,8 @@ async def _serve(args: argparse.Namespace) -> None:
         report_custom_command_messages=not args.no_custom_command_messages,
         script_error=args.script_error,
         language=args.language,
+        seed=args.seed,
+        lively=False if args.lively is None else args.lively,
     )
     await sim.run(args.url)
 

@@ -29,6 +29,7 @@ from .doings import PlayerDoings
 from .facts import CUSTOM_COMMAND_FAILURE, ENGLISH, MODERN_EVENT_VERSION, speaking, text
 from .host import HANG_THRESHOLD_MS, ScriptHost, Watchdog, bundled_addon, declared_dependencies
 from .hostapi import HostApi, HostOptions
+from .lively import Lively
 from .model import ChatLine, WorldState
 from .packs import LoadedPack, find_script_pack, load_pack, reload_handler
 from .selectors import CommandOrigin
@@ -50,7 +51,8 @@ Edition = Literal["bedrock", "education"]
 
 class SimWorld(PlayerDoings):
     """A simulated Bedrock world that hosts the real addon and connects like the game.
-    Its players' doings (``break_block``, ``walk`` ...) come from :class:`PlayerDoings`."""
+    Its players' doings (``break_block``, ``walk`` ...) come from :class:`PlayerDoings`;
+    ``lively=True`` (or a rate) or :meth:`lively` has them act by themselves (lively.py)."""
 
     def __init__(
         self,
@@ -76,6 +78,7 @@ class SimWorld(PlayerDoings):
         hang_threshold_ms: int = HANG_THRESHOLD_MS,
         watchdog: Watchdog = "engine",
         language: str = ENGLISH,
+        lively: bool | float = False,
     ) -> None:
         if addon is not None and not isinstance(addon, bool | str | os.PathLike):
             raise TypeError(
@@ -145,6 +148,10 @@ class SimWorld(PlayerDoings):
         self._active = False  # something happened this tick: fast mode ticks again at once
         self._started = False
         self.loop: asyncio.AbstractEventLoop | None = None  # set by start()
+        # The players acting by themselves (lively.py): True, or a rate in doings a second.
+        self.liveliness = Lively(self, seed)
+        if lively is not False:
+            self.lively(True, None if lively is True else float(lively))
 
     @property
     def hosts_addon(self) -> bool:
@@ -171,6 +178,7 @@ class SimWorld(PlayerDoings):
             with speaking(self.language):
                 self._load_addon()
         self.clock.add_listener(self._tick)
+        self.clock.add_listener(self.liveliness.on_tick)
         self.clock.start()
 
     def _load_addon(self) -> None:
@@ -327,6 +335,19 @@ class SimWorld(PlayerDoings):
     def inbox(self, player: str) -> list[str]:
         """Everything ``player`` has been shown: text responses, tells, tellraw, say."""
         return list(self.world.players[player].inbox)
+
+    def lively(
+        self, on: bool = True, rate: float | None = None, players: list[str] | None = None
+    ) -> Lively:
+        """Let the players act by themselves at random (walk, break and place blocks, fight,
+        get hurt, eat), ``rate`` doings a second each (default 1), or stop them; ``players``
+        chooses who (default: everyone). Seeded by the world's ``seed`` (lively.py).
+
+        Raises:
+            ValueError: a rate that is not a positive number up to 200, or an unknown player.
+        """
+        self.liveliness.set(on, rate, players)
+        return self.liveliness
 
     @property
     def watchdog(self) -> Watchdog:

@@ -339,7 +339,45 @@ def check_08_classroom(nb: Any, out: str) -> None:
     )
 
 
+def pivot(html: str) -> dict[str, dict[str, str]]:
+    """A pandas table's HTML (one index level, as ``unstack`` gives) as row -> column -> cell."""
+    table = html.split("<table", 1)[1].split("</table>", 1)[0]
+    head, body = table.split("</thead>", 1)
+    columns = re.findall(r"<th>(.*?)</th>", head.split("</tr>", 1)[0])[1:]
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", body, re.S):
+        [name] = re.findall(r"<th>(.*?)</th>", row)
+        rows[name] = dict(zip(columns, re.findall(r"<td>(.*?)</td>", row), strict=True))
+    return rows
+
+
+def check_09_events(nb: Any, out: str) -> None:
+    listing = texts(cell_with(nb, "mc.subscriptions"))
+    for name in ("BlockBroken", "MobKilled", "PlayerTravelled"):
+        assert re.search(
+            rf"{name}\s+websocket\s+the connected client only\s+captured\s+yes", listing
+        )
+    live = texts(cell_with(nb, "follow=True"))
+    assert ">game_event</td>" in live and "BlockBroken by " in live
+    told = cell_with(nb, "GameText(ben.sim.inbox")
+    assert "Ben is shown:" in texts(told)
+    [html] = [o["data"]["text/html"] for o in told.outputs if "text/html" in o.get("data", {})]
+    assert "Diamonds, Ben! Well found." in html and "§" not in html  # in colour, no codes
+    broke = pivot(texts(cell_with(nb, "who_broke_what =")))
+    assert set(broke) == {"Ana", "Ben", "Chloe"}
+    assert broke["Ben"]["diamond_ore"] == "1" and broke["Ana"]["diamond_ore"] == "0"
+    looked = re.search(r"the map looked (\d+) times and sent (\d+) commands: (.*)", out)
+    assert looked is not None, "the map's line"
+    looks, commands = int(looked.group(1)), int(looked.group(2))
+    assert looks >= 10 and commands * 5 <= looks, (looks, commands)  # polled: 2 a look
+    assert looked.group(3).startswith("players as PlayerTravelled events put them")
+    mobs = pivot(texts(cell_with(nb, "per_player =")))
+    assert all(int(mobs[name]["mobs"]) > 0 for name in ("Ana", "Ben", "Chloe"))
+    assert images(nb) == 2  # the heat map, the mobs per player
+
+
 PROTOTYPING = "05_prototyping_a_capability.ipynb"
+EVENTS = "09_events.ipynb"
 CHECKS = {
     "01_getting_started.ipynb": check_01_getting_started,
     "02_exploring_a_world.ipynb": check_02_exploring_a_world,
@@ -349,6 +387,7 @@ CHECKS = {
     "06_protocol_step_by_step.ipynb": check_06_protocol_step_by_step,
     "07_mapping_a_region.ipynb": check_07_mapping_a_region,
     "08_classroom.ipynb": check_08_classroom,
+    EVENTS: check_09_events,
 }
 # What runs again with the beta pack: the UI chat bot and the inventory over chat (what the
 # chat transport was made for), a world tour and the block map over pull.
@@ -361,9 +400,21 @@ BETA_RUNS = [
 ]
 
 
-@pytest.mark.parametrize("name", sorted(set(CHECKS) - {PROTOTYPING}))
+@pytest.mark.parametrize("name", sorted(set(CHECKS) - {PROTOTYPING, EVENTS}))
 def test_notebook(name: str) -> None:
     CHECKS[name](*executed(name, "stable-pull"))
+
+
+def test_events_notebook_with_its_map_on_screen() -> None:
+    """Notebook 09 with its live map on screen: a cell after the map's says so, as the page's
+    livemap.js does once the map is visible (no browser here), so the map looks while the
+    class plays, from pushed positions."""
+    nb = nbformat.read(NOTEBOOKS / EVENTS, as_version=4)
+    after = nb.cells.index(cell_with(nb, "ana.map(")) + 1
+    shown = "m.widget._handle_custom_msg({'visible': True}, [])  # what livemap.js sends"
+    nb.cells.insert(after, nbformat.v4.new_code_cell(shown))
+    run_notebook(nb, NOTEBOOKS)
+    check_09_events(nb, "\n".join(texts(c) for c in nb.cells))
 
 
 def test_prototyping_runs_with_no_node_on_path(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from ..show import Status
 from ._callbacks import CallbackRunner
 from ._counters import counter_rows
 from ._events import EventCallbacks
+from ._pushed import PushedPositions
 from ._ui_chat import UiChatCallbacks
 from ._worlds import CALLED, Roster, RoutedBridge, WorldRecord, WorldRef
 
@@ -82,6 +83,10 @@ class Core:
             self.callbacks, runtime, self.bridge, self.submit, self.world_of_id
         )
         self.events = EventCallbacks(self.bridge.log, self.callbacks, self.world_of_id)
+        # Players' positions from the events that push them: what maps and tracks read
+        # instead of asking the world, while they cover everyone (_pushed.py).
+        self.positions = PushedPositions()
+        bridge.log.add_listener(self.positions.on_entry)
         self.sim: Any = None  # the simulated world, once `%mc sim` started one
         self.sims: list[Any] = []  # the simulated class of mc.simulate(worlds=N)
         self.sim_defaults: dict[str, Any] = {}

@@ -236,6 +236,18 @@ class SimHandle:
         in ``values``); True if it went out (the connected client's player, subscribed)."""
         return self.on_loop(lambda: self.raw.fire_event(name, player, **values))
 
+    def lively(
+        self, on: bool = True, rate: float | None = None, players: list[str] | None = None
+    ) -> Any:
+        """Let the players act by themselves at random (walk, break and place blocks, kill
+        mobs, get hurt, eat), ``rate`` doings a second each (default 1); ``lively(False)``
+        stops them. Returns the lively mode (its ``done`` counts, its latest ``log``).
+
+        Raises:
+            ValueError: a rate that is not a positive number up to 200, or an unknown player.
+        """
+        return self.on_loop(lambda: self.raw.lively(on, rate, players))
+
     def pause(self) -> None:
         """Pause the game, as its pause menu does: no ticks, so nothing is answered."""
         self.on_loop(setattr, self.raw.clock, "paused", True)

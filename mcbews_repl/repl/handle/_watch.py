@@ -7,9 +7,11 @@ Mixed into :class:`~mcbews_repl.repl.handle.Minecraft` beside the toolkit's meth
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import math
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...gameids import short_id
@@ -80,6 +82,12 @@ class Watch(Handle):
         (``.pause()``, ``.resume()``, ``.stop()``, or its button); elsewhere, or with
         ``live=False``, it is a picture taken once (a text map in a terminal).
 
+        Each look asks the world, unless the world pushes positions: subscribed to
+        ``PlayerTravelled`` (``mc.subscribe("PlayerTravelled")``) or another position
+        event, whose events cover every player the map shows, looks read the pushed
+        positions and send nothing, and ask the world every 15 s (entities, who is
+        there); ``.commands`` counts what the map sent.
+
         Raises:
             ValueError: ``every`` is not a number, or is shorter than the map's shortest
                 interval (the message gives it).
@@ -92,8 +100,10 @@ class Watch(Handle):
         if not (isinstance(every, int | float) and every >= MIN_EVERY_SECONDS):
             raise ValueError(f"every={every!r}: the map looks at most every {MIN_EVERY_SECONDS} s")
 
+        seen = _SeenEntities()  # what the last look that asked the world saw
+
         def look() -> Pending[MapSnapshot]:
-            return self._submit(self._map_snapshot(dimension, entities), "map", "map()")
+            return self._submit(self._map_snapshot(dimension, entities, seen), "map", "map()")
 
         loop = self._kernel_loop
         can_live = loop is not None and _in_kernel() and widgets_available()
@@ -108,26 +118,56 @@ class Watch(Handle):
         picture.first_look()
         return picture
 
-    async def _map_snapshot(self, dimension: str | None, entities: bool) -> MapSnapshot:
-        players_answer = await self._call(Capability.GET_PLAYER_SNAPSHOT, target="@a")
+    async def _map_snapshot(
+        self, dimension: str | None, entities: bool, seen: _SeenEntities
+    ) -> MapSnapshot:
+        """One look: the players (pushed positions when they stand in, _pushed.py, else
+        asked of the world) and the entities (asked with the players, else as last seen)."""
+        game = self._bridge.pick()
+        positions = self._core.positions
+        pusher, why = positions.pusher(game), positions.why_polled(game)
+        if not (why or seen.at or not entities):
+            why = "the map's first look at the entities"
+        players_answer = None if why else positions.stand_in(game)
+        if players_answer is None:
+            players_answer = await self._call(
+                Capability.GET_PLAYER_SNAPSHOT, target="@a", game=game
+            )
+            positions.looked(game, players_answer)
+            if entities:
+                await self._look_at_entities(players_answer, seen)
         people = players_answer.get("players") or []
         points = [_player_point(p) for p in people if isinstance(p, dict)]
-        complete = True
         if entities:
-            found = await self.query.target.entities(limit=64)
-            complete = bool(found.complete)
-            known = {str(p.get("id")) for p in people if isinstance(p, dict)}
-            rows = [e for e in found.entities if e.id not in known]
-            described = await self._types_of([e.id for e in rows])
-            for e in rows:
-                info = described.get(e.id) or {}
-                kind = str(info.get("typeId") or "unknown")
-                if kind == "minecraft:player":
-                    continue  # a player the players' answer leaves out: the bridge's own
-                name, where = str(info.get("nameTag") or ""), _short_dimension(e.dimension)
-                points.append(MapPoint("entity", name, kind, e.x, e.y, e.z, where, e.yaw))
+            points += seen.points
         chosen = dimension or self._map_dimension(points)
-        return MapSnapshot(tuple(points), time.time(), _short_dimension(chosen), complete)
+        source = ""  # said when a position kind is subscribed: pushed, or why not
+        if pusher is not None and not why:
+            when = dt.datetime.fromtimestamp(seen.at).strftime("%H:%M:%S") if seen.at else ""
+            source = f"players as {pusher} events put them" + (
+                f"; entities as seen at {when}" if entities and when else ""
+            )
+        elif pusher is not None:
+            source = f"asked the world ({why})"
+        return MapSnapshot(tuple(points), time.time(), _short_dimension(chosen),
+                           seen.complete, source=source)  # fmt: skip
+
+    async def _look_at_entities(self, players_answer: dict[str, Any], seen: _SeenEntities) -> None:
+        """Ask the world for its entities (not the players) and keep them in ``seen``."""
+        people = players_answer.get("players") or []
+        found = await self.query.target.entities(limit=64)
+        known = {str(p.get("id")) for p in people if isinstance(p, dict)}
+        rows = [e for e in found.entities if e.id not in known]
+        described = await self._types_of([e.id for e in rows])
+        points = []
+        for e in rows:
+            info = described.get(e.id) or {}
+            kind = str(info.get("typeId") or "unknown")
+            if kind == "minecraft:player":
+                continue  # a player the players' answer leaves out: the bridge's own
+            name, where = str(info.get("nameTag") or ""), _short_dimension(e.dimension)
+            points.append(MapPoint("entity", name, kind, e.x, e.y, e.z, where, e.yaw))
+        seen.points, seen.complete, seen.at = points, bool(found.complete), time.time()
 
     def _map_dimension(self, points: Sequence[MapPoint]) -> str:
         local = self._local_player()
@@ -154,7 +194,9 @@ class Watch(Handle):
     ) -> Pending[pd.DataFrame]:
         """Where the players are over ``seconds``: a snapshot every ``every`` seconds, as a
         DataFrame (time, seconds, player, dimension, dimensionId, x, y, z, yaw, health), one
-        row per player and snapshot. ``players`` keeps only those named.
+        row per player and snapshot. ``players`` keeps only those named. As the map does, a
+        snapshot reads pushed positions when the world pushes them for every player (then
+        health is as the world last said it, at most 15 s before).
 
         Raises:
             ValueError: ``seconds`` is not a positive number, ``every`` is shorter than a
@@ -178,9 +220,16 @@ class Watch(Handle):
         async def run() -> pd.DataFrame:
             loop = asyncio.get_running_loop()
             start, rows = loop.time(), []
+            positions = self._core.positions
             for k in range(samples):
                 await asyncio.sleep(max(0.0, start + k * every - loop.time()))
-                answer = await self._call(Capability.GET_PLAYER_SNAPSHOT, target="@a")
+                game = self._bridge.pick()
+                answer = positions.stand_in(game)  # pushed positions, when they cover all
+                if answer is None:
+                    answer = await self._call(
+                        Capability.GET_PLAYER_SNAPSHOT, target="@a", game=game
+                    )
+                    positions.looked(game, answer)
                 rows += track_rows(answer, time.time(), loop.time() - start, wanted)
                 if bar is not None:
                     bar(k + 1, samples)
@@ -206,6 +255,15 @@ class Watch(Handle):
                 f"not {type(frame).__name__}"
             )
         return table_widget(frame)
+
+
+@dataclass
+class _SeenEntities:
+    """A map's entities as its last look that asked the world saw them."""
+
+    points: list[MapPoint] = field(default_factory=list)
+    complete: bool = True
+    at: float = 0.0  # time.time() of that look (0: none yet)
 
 
 def _player_point(p: dict[str, Any]) -> MapPoint:

@@ -149,12 +149,23 @@ class McMagics(ToolkitMagics, AddonMagics, WorldMagics, Magics):
             )
         except ValueError as exc:
             raise UsageError(f"%mc sim: {exc}") from None
-        pending.result(60)
+        started = pending.result(60)
+        if args.lively is not None:
+            self._lively(started, args.lively)
         refused = self.handle.sim.addon_refused if self.handle.sim is not None else None
         if refused:
             print(f"The simulated world did not load its pack: {refused}. Try %mc sim "
                   "--beta-apis on, or --pack stable.")  # fmt: skip
         return self.handle.status()
+
+    def _lively(self, started: Any, rate: float) -> None:
+        """``--lively [RATE]``: the new world's players (every world's) act by themselves."""
+        worlds = started if isinstance(started, list) else [started]
+        try:
+            for world in worlds:
+                world.lively(True, rate)
+        except ValueError as exc:
+            raise UsageError(f"%mc sim --lively: {exc}") from None
 
     def _sub_cmd(self, rest: str) -> Any:
         return self._cmd(rest)

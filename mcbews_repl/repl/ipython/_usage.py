@@ -146,7 +146,8 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
     SubCommand(
         "sim",
         "connect a simulated world running the addon: the stable pack without Beta APIs unless "
-        "told (or your own build of it, or none: --no-addon)",
+        "told (or your own build of it, or none: --no-addon); --lively: its players act by "
+        "themselves, RATE doings a second each",
         (
             Option(("--players",), "Steve,Alex", {"default": None}),
             Option(("--worlds",), "N", {"type": int, "default": None}),
@@ -165,6 +166,9 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
             Option(("--legacy",)),
             Option(("--addon",), "sim_stable.js|PACK_FOLDER", {"default": None}),
             Option(("--no-addon",)),
+            # --lively alone: the simulated world's LIVELY_RATE (a test holds them equal).
+            Option(("--lively",), "[RATE]",
+                   {"nargs": "?", "type": float, "const": 1.0, "default": None}),
         ),
     ),
     SubCommand("worlds", "the worlds as a DataFrame: name, address, players, the latest event; "

@@ -76,6 +76,12 @@ class _Map:
         self.snapshot = MapSnapshot((), 0.0, note="not looked yet")
         self.bounds: Bounds | None = None
         self.refreshes = 0
+        self.commands = 0  # the commands its looks sent to the world
+
+    def _count(self, pending: object) -> None:
+        scope = getattr(pending, "scope", None)
+        if scope is not None:
+            self.commands += int(scope.total("commands_sent"))
 
     def _take(self, snapshot: MapSnapshot) -> None:
         xz = [(p.x, p.z) for p in snapshot.here()]
@@ -102,10 +108,13 @@ class _Map:
 
     def first_look(self) -> None:
         """Look once now, waiting (this runs in a cell); a failure shows on the map."""
+        pending = self._look()
         try:
-            self._take(self._look().result(FIRST_LOOK_SECONDS))
+            self._take(pending.result(FIRST_LOOK_SECONDS))
         except (McbewsError, TimeoutError) as exc:
             self._noted(_why(exc))
+        finally:
+            self._count(pending)
 
 
 class StaticMap(_Map):
@@ -195,8 +204,10 @@ class LiveMap(_Map):
         self.widget.status = self._status(self.paused)
 
     async def _refresh(self) -> None:
+        pending: Pending[MapSnapshot] | None = None
         try:
-            self._take(await self._look())
+            pending = self._look()
+            self._take(await pending)
         except BridgeStopped as exc:
             self._noted(_why(exc))
             self._stopped = True
@@ -205,6 +216,8 @@ class LiveMap(_Map):
         except Exception as exc:  # a bug: say so on the map rather than loop on it
             self._noted(f"stopped by an error: {type(exc).__name__}: {exc}")
             self._stopped = True
+        finally:
+            self._count(pending)
         self.widget.html = self.html()
         self.widget.status = self._status(self.paused)
 
@@ -254,7 +267,8 @@ class LiveMap(_Map):
         }
 
     def __repr__(self) -> str:
-        return f"<LiveMap {self._status(self.paused)}; {self.refreshes} looks>"
+        looks = f"{self.refreshes} looks, {self.commands} commands"
+        return f"<LiveMap {self._status(self.paused)}; {looks}>"
 
 
 def _why(exc: BaseException) -> str:

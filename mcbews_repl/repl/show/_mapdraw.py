@@ -80,6 +80,7 @@ class MapSnapshot:
     dimension: str = "overworld"
     complete: bool = True  # False: more entities matched than one query returns
     note: str = ""  # why the picture may be out of date (no game, an error)
+    source: str = ""  # where the positions came from when not from this look (pushes)
 
     def here(self) -> list[MapPoint]:
         """The players and entities in the dimension drawn."""
@@ -322,6 +323,8 @@ def map_html(snapshot: MapSnapshot, bounds: Bounds, terrain_png: bytes | None = 
     taken = dt.datetime.fromtimestamp(snapshot.taken_at).strftime("%H:%M:%S")
     more = "" if snapshot.complete else " &#183; more entities than one query returns (64)"
     note = f" &#183; {escape_html(snapshot.note)}" if snapshot.note else ""
+    if snapshot.source:
+        note = f" &#183; {escape_html(snapshot.source)}{note}"
     return (
         "<div class='mcbews-map' style='font-family:var(--jp-ui-font-family, sans-serif)'>"
         f"{_svg(snapshot, bounds, terrain_png)}"
@@ -364,6 +367,8 @@ def map_text(snapshot: MapSnapshot, bounds: Bounds, width: int = 60, height: int
         what = f"{name} ({kind})" if p.kind == "entity" and name else name or kind
         lines.append(f"  {_mark(p)}  {what} at {p.where()}")
     lines += [f"  {_name(p)} is in the {clean_text(p.dimension)}" for p in snapshot.elsewhere()]
+    if snapshot.source:
+        lines.append(f"  ({clean_text(snapshot.source)})")
     if snapshot.note:
         lines.append(f"  ({clean_text(snapshot.note)})")
     return "\n".join(lines)

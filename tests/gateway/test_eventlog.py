@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import tracemalloc
+from collections.abc import Callable
 
 import pytest
 
 from mcbews_repl import Bridge, RequestTimeout
 from mcbews_repl.gateway import EventLog, LogEntry
 from mcbews_repl.gateway.eventlog import truncate_text
+from mcbews_repl.vocabulary import EventKind
 
 from .conftest import ConnectGame
 
@@ -189,3 +193,31 @@ async def test_a_cursor_reader_sees_no_gap_but_the_evicted_ones() -> None:
             break
     assert got == log.since(0) and got[0].summary == "quiet"
     assert log.since(cursor)[0].cursor > cursor
+
+
+def _held_and_estimated(fill: Callable[[EventLog], None], count: int) -> tuple[float, float]:
+    log = EventLog(capacity=count, max_bytes=1 << 30, connection_max_bytes=1 << 30)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        fill(log)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    return held / count, log.connection_bytes(1) / count
+
+
+def test_the_byte_estimate_follows_what_game_event_entries_hold() -> None:
+    # A game event is twenty numbers and names: an estimate of its strings alone once
+    # counted 19% under, so a connection's byte bound held more than it said.
+    def fill(log: EventLog) -> None:
+        for k in range(2000):
+            log.append(EventKind.GAME_EVENT, f"Steve broke stone at {k}", 1, event="BlockBroken",
+                       player="Steve", x=k + 0.5, y=64.0, z=k / 3, dimension=0, yaw=k * 1.5,
+                       block="stone", block_id="minecraft:stone", aux=0, count=1,
+                       destruction_method=0, tool=None, tool_id=None)  # fmt: skip
+
+    held, estimated = _held_and_estimated(fill, 2000)
+    assert 0.9 * held <= estimated <= 1.25 * held, (held, estimated)

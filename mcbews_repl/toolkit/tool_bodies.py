@@ -14,6 +14,7 @@ from ..gateway import Bridge
 from ..vocabulary import Capability
 from . import results as _t
 from .context import ChatContexts
+from .validate import check_holder
 from .world import Scoreboard, WorldQueries
 
 __all__ = ["ToolBodies"]
@@ -78,6 +79,7 @@ class ToolBodies:
 
     async def tool_inventory(self, *, player: str, limit: int) -> dict[str, Any]:
         """The ``inventory`` tool: one player's occupied slots and equipment."""
+        check_holder(player, "player")  # one named player: never a selector
         asked = await self._capability(Capability.GET_INVENTORY_SNAPSHOT, target=player)
         found = asked.get("players")
         mine = next((p for p in found or [] if p.get("name") == player), None)
@@ -269,6 +271,7 @@ class ToolBodies:
 
     async def tool_send_text(self, *, player: str, text: str) -> dict[str, Any]:
         """The ``send_text`` tool: show text in a player's addon chat panel."""
+        check_holder(player, "player")
         frames = await self._bridge.send_text(player, text)
         return {"ok": True, "frames": frames, "describe": f"shown to {player} in {frames} frame(s)"}
 

@@ -88,6 +88,54 @@ class Tools(ToolBodies):
         """:meth:`json_schemas` as indented JSON text, for a file an LLM harness reads."""
         return json.dumps(self.json_schemas(), indent=2)
 
+    def anthropic_schemas(self) -> list[dict[str, Any]]:
+        """The catalogue as Anthropic-style tool definitions: ``name``, ``description``,
+        ``input_schema`` (the same JSON Schema as :meth:`json_schemas`' ``parameters``)."""
+        out = []
+        for spec in CATALOGUE:
+            function = spec.function()["function"]
+            out.append({"name": spec.name, "description": function["description"],
+                        "input_schema": function["parameters"]})  # fmt: skip
+        return out
+
+    async def answer(self, call: dict[str, Any]) -> dict[str, Any]:
+        """Run one tool call as a model asked for it, and the message that answers it.
+
+        ``call`` is an OpenAI-style tool call (``{"id", "type": "function", "function":
+        {"name", "arguments": "<JSON text>"}}``; the answer is ``{"role": "tool",
+        "tool_call_id", "content"}``) or an Anthropic-style ``tool_use`` block (``{"type":
+        "tool_use", "id", "name", "input"}``; the answer is a ``tool_result`` block with
+        ``is_error``). ``content`` is the result as JSON text. Never raises: a call of
+        neither shape, or arguments that are not a JSON object, are answered as failures.
+        """
+        if not isinstance(call, dict):
+            call = {}
+        if call.get("type") == "tool_use":
+            given = call.get("input")
+            result = await self._call_with(call.get("name"), given)
+            return {"type": "tool_result", "tool_use_id": call.get("id"),
+                    "content": json.dumps(result, ensure_ascii=False, default=repr),
+                    "is_error": not result.get("ok")}  # fmt: skip
+        found = call.get("function")
+        function: dict[str, Any] = found if isinstance(found, dict) else {}
+        text = function.get("arguments")
+        try:
+            given = json.loads(text) if isinstance(text, str) and text.strip() else {}
+        except ValueError as exc:
+            given = exc
+        result = await self._call_with(function.get("name"), given)
+        return {"role": "tool", "tool_call_id": call.get("id"),
+                "content": json.dumps(result, ensure_ascii=False, default=repr)}  # fmt: skip
+
+    async def _call_with(self, name: object, given: object) -> dict[str, Any]:
+        if isinstance(given, ValueError):
+            return failure(f"the arguments are not JSON: {given}", "send a JSON object")
+        if given is None:
+            given = {}
+        if not isinstance(given, dict) or not all(isinstance(k, str) for k in given):
+            return failure("the arguments are not a JSON object", "send a JSON object")
+        return await self.call(name if isinstance(name, str) else repr(name), **given)
+
     async def call(self, name: str, /, **kwargs: Any) -> dict[str, Any]:
         """Run tool ``name``; always returns a dict with ``ok`` and ``describe``.
 

@@ -152,6 +152,16 @@ class ToolsHandle:
     def export_json(self) -> str:
         return self.tools.export_json()
 
+    def anthropic_schemas(self) -> list[dict[str, Any]]:
+        """The tools as Anthropic-style definitions (``name``, ``description``,
+        ``input_schema``)."""
+        return self.tools.anthropic_schemas()
+
+    def answer(self, call: dict[str, Any]) -> Pending[dict[str, Any]]:
+        """Run a model's tool call (OpenAI- or Anthropic-style) under the guard; the
+        message that answers it (never failing: failures are data)."""
+        return self._submit(self.tools.answer(call), "tool call")
+
     def call(self, name: str, /, **kwargs: Any) -> Pending[dict[str, Any]]:
         """Run a tool on the runtime thread; the result never raises (failures are data)."""
         return self._submit(self.tools.call(name, **kwargs), f"tool {name}")

@@ -199,3 +199,22 @@ def test_handle_tools_are_guarded(shell: Any, tmp_path: Any) -> None:
     assert [(e.tool, e.verdict) for e in audit_entries(audit)] == [
         ("score_set", "allowed"), ("command", "refused"),
     ]  # fmt: skip
+
+
+def test_the_agent_loop_of_the_docs_runs(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[3] / "docs" / "agents.md").read_text("utf-8")
+    marker = "<!-- the agent loop (tests/repl/ipython/test_explore.py runs it) -->"
+    after = page.split(marker, 1)[1]
+    code = after.split("```python\n", 1)[1].split("```", 1)[0]
+    expected = after.split("It prints what each call did, the refusal among them:\n\n```\n")[1]
+    expected = expected.split("```", 1)[0]
+    try:
+        result = shell.run_cell(code)
+        assert result.success, result.error_in_exec
+    finally:
+        from mcbews_repl.toolkit import Policy
+
+        mc_of(shell).tools.use_policy(Policy())
+    assert capsys.readouterr().out == expected

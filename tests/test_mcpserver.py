@@ -123,6 +123,8 @@ HOSTILE: list[tuple[str, dict[str, Any], str]] = [
     ("region", {"x": 0, "y": 0, "z": 0, "dx": 16, "dy": 16, "dz": 16, "block": "stone"},
      "positions"),
     ("entities", {"radius": 10**9}, "radius"),
+    ("blocks", {"x1": -10**6, "y1": 0, "z1": 0, "x2": 10**6, "y2": 300, "z2": 10**6},
+     "at most 4096"),
     ("inventory", {"player": "Steve\nop Alex"}, "control character"),
     ("tags", {"player": "@a"}, "player"),
     ("score_set", {"holder": "Alex @e", "objective": "kills", "value": 1}, "holder"),

@@ -42,6 +42,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "entities": {"entity_type": "minecraft:cow", "x": 0, "y": 64, "z": 0, "radius": 50},
     "block": {"x": 2, "y": 64, "z": 2, "block": "minecraft:chest"},
     "region": {"x": -2, "y": 63, "z": -2, "dx": 4, "dy": 2, "dz": 4, "block": "stone"},
+    "blocks": {"x1": -2, "y1": 63, "z1": -2, "x2": 1, "y2": 64, "z2": 1},
     "events": {},
     "chat_context": {"context_id": "ctx_unknown"},
     "command": {"command": "time query daytime"},

@@ -423,6 +423,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--worlds", type=int, default=1, help="with --sim: this many worlds, "
                         f"one per student (at most {WORLDS_MAX})")  # fmt: skip
     parser.add_argument("--policy", help="the guard's policy, a TOML file (docs/agents.md)")
+    parser.add_argument("--init-policy", metavar="FILE", help="write the default policy, "
+                        "every key explained, to FILE to edit, and exit")  # fmt: skip
     parser.add_argument("--audit", help="write every action to this audit log (a capture "
                         "file; it must not exist yet)")  # fmt: skip
     parser.add_argument(
@@ -534,6 +536,17 @@ def mcp_main(argv: Sequence[str] | None = None) -> int:
     """``mcbews-repl mcp``: parse ``argv``, run the server until its client leaves; the
     exit status (2 for a bad option, policy or audit path, said on stderr)."""
     args = _parser().parse_args(argv)
+    if args.init_policy:
+        target = Path(args.init_policy)
+        try:
+            with open(target, "x", encoding="utf-8") as out:
+                out.write(Policy.default_toml())
+        except OSError as exc:
+            _say(f"mcbews-repl mcp: cannot write {target}: {exc.strerror or exc}")
+            return 2
+        print(f"Wrote {target}: the default policy (read-only). Edit it, then: "
+              f"mcbews-repl mcp --policy {target}")  # fmt: skip
+        return 0
     if not args.sim and args.worlds != 1:
         _say("mcbews-repl mcp: --worlds needs --sim (real games connect by themselves)")
         return 2

@@ -22,7 +22,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from mcbews_repl.capture import audit_entries, read_capture
 from mcbews_repl.mcpserver import PROMPTS, RESOURCES, reference_markdown
-from mcbews_repl.toolkit import CATALOGUE
+from mcbews_repl.toolkit import CATALOGUE, Policy
 
 from .toolkit.test_tools import EXAMPLES
 
@@ -202,6 +202,19 @@ def test_bad_options_are_said_on_stderr(tmp_path: Path) -> None:
         )  # fmt: skip
         assert done.returncode == 2 and said in done.stderr, (args, done.stderr)
         assert done.stdout == ""  # stdout is the protocol's
+
+
+def test_init_policy_writes_the_defaults_once(tmp_path: Path) -> None:
+    target = tmp_path / "class.toml"
+    command = [sys.executable, "-m", "mcbews_repl", "mcp", "--init-policy", str(target)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=SESSION_SECONDS, env=env)
+    assert done.returncode == 0 and f"--policy {target}" in done.stdout
+    assert target.read_text(encoding="utf-8") == Policy.default_toml()
+    again = subprocess.run(
+        command, capture_output=True, text=True, timeout=SESSION_SECONDS, env=env
+    )
+    assert again.returncode == 2 and "cannot write" in again.stderr
 
 
 def test_the_agents_page_lists_the_tools_of_the_catalogue() -> None:

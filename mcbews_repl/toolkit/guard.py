@@ -285,6 +285,31 @@ class Policy:
             source="Policy.open()",
         )  # fmt: skip
 
+    @staticmethod
+    def default_toml() -> str:
+        """The default policy as a TOML file a teacher edits: every key with its default
+        and what it does (``mcbews-repl mcp --init-policy FILE`` writes it)."""
+        lines = [
+            "# The guard's policy for mcbews-repl mcp and mc.tools (docs/agents.md).",
+            "# Every key is shown with its default; delete a key to keep its default.",
+            "",
+        ]
+        table = None
+        for key, default, what in POLICY_KEYS:
+            if key.startswith("[["):
+                lines += ["", f"# {what}", "# [[protected_regions]]", '# name = "spawn"',
+                          "# from = [-20, -64, -20]", "# to = [20, 320, 20]"]  # fmt: skip
+                continue
+            parent, _, name = key.rpartition(".")
+            if parent and parent != table:
+                lines += ["", f"[{parent}]"]
+                table = parent
+            lines.append(f"# {what}")
+            value = default if not default.startswith("(") else None
+            left_out = f'# {name} = ["players", "inventory"]  (left out: {default[1:-1]})'
+            lines.append(f"{name} = {value}" if value is not None else left_out)
+        return "\n".join(lines) + "\n"
+
     def but(self, **changes: Any) -> Policy:
         """A copy with some fields changed (``policy.but(read_only=False)``)."""
         return replace(self, **changes)

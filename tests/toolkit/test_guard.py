@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from mcbews_repl.exceptions import PolicyError, Refused
-from mcbews_repl.toolkit import RULES, Guard, Policy, Region, Tools
+from mcbews_repl.toolkit import POLICY_KEYS, RULES, Guard, Policy, Region, Tools
 from mcbews_repl.toolkit.guard import (
     DEFAULT_COMMANDS,
     FORBIDDEN_COMMANDS,
@@ -188,6 +188,14 @@ def test_a_bad_policy_file_names_the_key(tmp_path: Path, text: str, named: str) 
     with pytest.raises(PolicyError) as caught:
         Policy.from_toml(path)
     assert named in str(caught.value) and str(path) in str(caught.value)
+
+
+def test_the_default_policy_file_reads_back_as_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "class.toml"
+    path.write_text(Policy.default_toml(), encoding="utf-8")
+    assert Policy.from_toml(path) == Policy(source=str(path))
+    for key, _, what in POLICY_KEYS:
+        assert what in Policy.default_toml(), key
 
 
 def test_a_missing_policy_file_says_so(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from .exceptions import (
     PolicyError,
     WhichWorld,
 )
-from .gateway import Bridge, GameConnection, serve
+from .gateway import Bridge, GameConnection, LogEntry, serve
 from .optional import needs
 from .toolkit import CATALOGUE, AuditEntry, ChatContexts, Guard, Policy, Tools
 from .version import __version__
@@ -176,6 +176,10 @@ class _OneWorld(Bridge):
     def pick(self, connection: GameConnection | None = None) -> GameConnection:
         """``connection`` if given, else this call's world."""
         return connection if connection is not None else self._game
+
+    def events(self, since: int = 0) -> list[LogEntry]:
+        """This world's entries of the event log after ``since`` (the events tool's)."""
+        return [e for e in self.log.since(since) if e.connection == self._game.id]
 
 
 @dataclass

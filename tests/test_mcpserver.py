@@ -185,6 +185,31 @@ async def test_a_class_needs_each_call_to_name_its_world() -> None:
         assert (await call(session, "players", world="#1"))["world"] == "Ana"
         missing = await call(session, "tags", player="Ana", world="Zed")
         assert "no world 'Zed'" in missing["why"] and "Ana (id 1)" in missing["why"]
+        events = await call(session, "events", world="Ben", limit=200)
+        assert events["ok"] and events["events"], events
+        worlds = json.loads(await text_of(session, "mcbews://worlds"))
+        ben = next(w["id"] for w in worlds if w["name"] == "Ben")
+        connected = [e["summary"].split()[0] for e in events["events"] if e["kind"] == "connected"]
+        assert connected == [f"#{ben}"], events  # Ben's world's events only
+
+
+async def test_without_a_game_the_tools_say_how_to_connect() -> None:
+    env = {"PYTHONPATH": str(ROOT)}
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "mcbews_repl", "mcp", "--port", "0"], env=env
+    )
+    with open(os.devnull, "w") as quiet:
+        async with (
+            stdio_client(params, errlog=quiet) as (read, write),
+            ClientSession(read, write, read_timeout_seconds=SESSION_SECONDS) as s,
+        ):
+            await s.initialize()
+            line = await text_of(s, "mcbews://connect")
+            assert line.startswith("/connect 127.0.0.1:")
+            result = await call(s, "players")
+            assert result["ok"] is False and line in result["why"]
+            uris = [str(r.uri) for r in (await s.list_resources()).resources]
+            assert uris == list(RESOURCES)  # no simulated worlds, no sim/commands
 
 
 def test_bad_options_are_said_on_stderr(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..exceptions import PolicyError, Refused
-from ..gateway import Bridge, CommandResult, GameConnection, Progress
+from ..gateway import Bridge, CommandResult, GameConnection, LogEntry, Progress
 from ..vocabulary import Capability
 
 __all__ = [
@@ -896,6 +896,10 @@ class GuardedBridge(Bridge):
     def pick(self, connection: GameConnection | None = None) -> GameConnection:
         """The game the wrapped bridge would pick (its routing, unchanged)."""
         return self._inner.pick(connection)
+
+    def events(self, since: int = 0) -> list[LogEntry]:
+        """The wrapped bridge's events (a view of one world shows that world's)."""
+        return self._inner.events(since)
 
     async def command(
         self, line: str, *, timeout: float | None = None, connection: GameConnection | None = None

@@ -172,8 +172,10 @@ async def test_every_tool_runs_under_an_open_policy_and_the_audit_reads_back(
     assert {e.verdict for e in entries} == {"allowed", "invalid", "refused"}
 
 
-async def test_a_class_needs_each_call_to_name_its_world() -> None:
-    async with server("--worlds", "3") as session:
+async def test_a_class_is_driven_world_by_world_within_the_guard(tmp_path: Path) -> None:
+    policy = tmp_path / "class.toml"
+    policy.write_text("read_only = false\nprotect_host = false\n", encoding="utf-8")
+    async with server("--worlds", "3", "--policy", str(policy)) as session:
         worlds = json.loads(await text_of(session, "mcbews://worlds"))
         assert [w["name"] for w in worlds] == ["Ana", "Ben", "Chloe"]
         unnamed = await call(session, "players")
@@ -185,6 +187,20 @@ async def test_a_class_needs_each_call_to_name_its_world() -> None:
         assert (await call(session, "players", world="#1"))["world"] == "Ana"
         missing = await call(session, "tags", player="Ana", world="Zed")
         assert "no world 'Zed'" in missing["why"] and "Ana (id 1)" in missing["why"]
+        for name in ("Ana", "Ben", "Chloe"):
+            given = await call(session, "command", command=f"give {name} bread 2", world=name)
+            assert given["ok"] and given["world"] == name, given
+            held = await call(session, "item_count", player=name, item="bread", world=name)
+            assert held["value"] >= 2, held
+            for line, rule in (("kill @a", "forbidden"), (f"tp @a {name}", "named_players"),
+                               (f"op {name}", "forbidden")):  # fmt: skip
+                refused = await call(session, "command", command=line, world=name)
+                assert refused["refused_by"] == rule, refused
+        sent = json.loads(await text_of(session, "mcbews://sim/commands"))
+        for name, lines in sent.items():
+            gives = [line for line in lines if line.startswith("give ")]
+            assert gives == [f"give {name} bread 2"], (name, lines)  # each to its own world
+            assert not [line for line in lines if line.split()[0] in ("kill", "tp", "op")]
         events = await call(session, "events", world="Ben", limit=200)
         assert events["ok"] and events["events"], events
         worlds = json.loads(await text_of(session, "mcbews://worlds"))

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mcbews_repl.exceptions import PolicyError, Refused
 from mcbews_repl.toolkit import POLICY_KEYS, RULES, Guard, Policy, Region, Tools
@@ -290,3 +292,40 @@ def test_the_agents_page_shows_the_rules_and_keys_of_the_code() -> None:
     begin = "<!-- generated: guard rules (mcbews_repl.toolkit.guard.reference_markdown) -->\n"
     shown = page.split(begin, 1)[1].split("<!-- end generated -->", 1)[0]
     assert shown == reference_markdown()
+
+
+# --- properties: however a forbidden command is dressed, it is refused -------------------
+
+_NAMES = sorted(FORBIDDEN_COMMANDS | {"connect", "whitelist"})
+_FULLWIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
+
+
+@st.composite
+def dressed(draw: st.DrawFn) -> str:
+    name = draw(st.sampled_from(_NAMES))
+    name = "".join(c.upper() if draw(st.booleans()) else c for c in name)
+    if draw(st.booleans()):
+        name = "".join(_FULLWIDTH.get(c, c) for c in name)
+    line = "/" * draw(st.integers(0, 3)) + name + draw(st.sampled_from(["", " Alex", " @a x"]))
+    for _ in range(draw(st.integers(0, 3))):
+        target = draw(st.sampled_from(["@a", "Alex", "run", "@s[tag=x]"]))
+        line = f"execute as {target} run " + "/" * draw(st.integers(0, 1)) + line
+    return " " * draw(st.integers(0, 2)) + line
+
+
+@given(dressed())
+def test_a_forbidden_command_is_refused_however_it_is_written(line: str) -> None:
+    with pytest.raises(Refused) as caught:
+        Guard(Policy.open()).check_command(line)
+    assert caught.value.rule in ("forbidden", "unreadable"), line
+
+
+@given(st.text(max_size=80))
+def test_any_line_is_judged_without_crashing(line: str) -> None:
+    guard = Guard(Policy.open())
+    try:
+        guard.check_command(line)
+    except Refused as refused:
+        assert refused.rule in {r.name for r in RULES} and refused.how_to
+    else:
+        assert not any(w[0] in FORBIDDEN_COMMANDS for w in command_chain(line))

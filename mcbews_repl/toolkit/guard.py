@@ -176,7 +176,7 @@ RULES: Final = (
         "named_players",
         "named_players_only",
         "a selector (@a @e @r @p @s @initiator, *) in "
-        "a command that affects players, or in the execute wrapping it",
+        "a command that affects players, or anywhere in an execute that runs a command",
     ),
     Rule(
         "protected_players",
@@ -736,7 +736,9 @@ class Guard:
             if "*" not in allowed and words[0] not in allowed:
                 raise _refuse("command_allowlist", f"the command {words[0]!r} is not allowed",
                               policy=policy, command=words[0])  # fmt: skip
-        affects_players = any(w[0] in PLAYER_COMMANDS for w in chain)
+        # An execute that runs a command runs it once per target it selects: it acts on
+        # players as much as the commands that name them.
+        affects_players = len(chain) > 1 or any(w[0] in PLAYER_COMMANDS for w in chain)
         everything = chain[0]
         if affects_players:
             if policy.named_players_only:

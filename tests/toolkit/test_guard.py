@@ -103,6 +103,7 @@ def test_refusals_name_the_rule_and_its_key() -> None:
         "tp @a 0 64 0": ("named_players", "named_players_only"),
         "give @r diamond": ("named_players", "named_players_only"),
         "scoreboard players reset * kills": ("named_players", "named_players_only"),
+        "execute as @a at @s run summon tnt ~ ~ ~": ("command_allowlist", "commands.allow"),
         "give Ms_Lee diamond": ("protected_players", "protected_players"),
         "give ms_lee diamond": ("protected_players", "protected_players"),
         "tp Teacher 0 0 0": ("protected_players", "protect_host"),
@@ -118,6 +119,22 @@ def test_refusals_name_the_rule_and_its_key() -> None:
     assert {r.name for r in RULES} >= {rule for rule, _ in cases.values()} | {"forbidden"}
     assert guard.check_command("give Steve apple 3") == 0
     assert guard.check_command("fill 10 0 10 12 2 12 glass") == 27
+
+
+def test_an_execute_over_selected_players_needs_named_players() -> None:
+    guard = Guard(OPEN_ACTS.but(commands_allow=("execute", "summon", "say", "list")))
+    refused = refusal(guard, "execute as @a at @s run summon tnt ~ ~ ~")
+    assert refused.rule == "named_players"
+    assert guard.check_command("execute as Alex at Alex run summon cow ~ ~ ~") == 0
+    # A condition's selector runs nothing per target, but the guard does not tell the two
+    # apart: any selector in an execute that runs a command needs named_players_only off.
+    assert refusal(guard, "execute if entity @e[type=cow] run list").rule == "named_players"
+    assert (
+        Guard(OPEN_ACTS.but(commands_allow=("*",), named_players_only=False)).check_command(
+            "execute if entity @e[type=cow] run list"
+        )
+        == 0
+    )
 
 
 def test_named_off_still_protects_inside_selectors() -> None:

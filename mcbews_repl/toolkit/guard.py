@@ -658,6 +658,8 @@ def block_boxes(words: list[str]) -> list[Box3] | None:
         kind, low, high = boxes[0]
         size = [h - lo for lo, h in zip(src[0][1], src[0][2], strict=True)]
         boxes = [(kind, low, tuple(v + s for v, s in zip(low, size, strict=True)))]
+        if any(w.lower() == "move" for w in args[9:]):  # a move also writes air at the source
+            boxes.append(src[0])
     return boxes
 
 

@@ -110,6 +110,7 @@ def test_refusals_name_the_rule_and_its_key() -> None:
         "fill 0 0 0 1 1 1 stone": ("protected_regions", "protected_regions"),
         "setblock ~ ~ ~ stone": ("protected_regions", "protected_regions"),
         "clone 10 0 10 11 1 11 4 4 4": ("protected_regions", "protected_regions"),
+        "clone 0 0 0 1 1 1 40 0 40 replace move": ("protected_regions", "protected_regions"),
         "fill 10 0 10 20 20 20 stone": ("blocks_per_call", "blocks.max_per_call"),
         "fill 10 0 10 12 ^ 12 stone": ("unreadable", "no policy key"),
     }
@@ -119,6 +120,7 @@ def test_refusals_name_the_rule_and_its_key() -> None:
     assert {r.name for r in RULES} >= {rule for rule, _ in cases.values()} | {"forbidden"}
     assert guard.check_command("give Steve apple 3") == 0
     assert guard.check_command("fill 10 0 10 12 2 12 glass") == 27
+    assert guard.check_command("clone 10 0 10 11 1 11 40 0 40 replace move") == 16
 
 
 def test_an_execute_over_selected_players_needs_named_players() -> None:

@@ -131,6 +131,9 @@ PROMPTS: Final = (
 )  # fmt: skip
 
 
+_TOOL_NAMES: Final = frozenset(spec.name for spec in CATALOGUE)
+
+
 def tool_definitions() -> list[dict[str, Any]]:
     """Every tool as MCP lists it: name, description, input schema (the catalogue's, plus
     ``world``) and hints (observe tools are read-only)."""
@@ -261,6 +264,9 @@ class McpSession:
         """Run tool ``name`` on the world its ``world`` argument names; never raises."""
         args = dict(arguments or {}) if isinstance(arguments, dict) else {}
         world = args.pop("world", None)
+        if name not in _TOOL_NAMES:  # "no such tool" first, whichever worlds are connected
+            unknown = Tools(self.bridge, guard=Guard(self.policy, on_action=self._judged))
+            return await unknown.call(name, **args)
         try:
             game, world_name = self.pick(world)
         except (NotConnected, WhichWorld) as exc:

@@ -185,6 +185,7 @@ async def test_a_class_is_driven_world_by_world_within_the_guard(tmp_path: Path)
         assert ben["ok"] and ben["world"] == "Ben" and ben["players"][0]["name"] == "Ben"
         assert (await call(session, "players", world="chloe"))["world"] == "Chloe"
         assert (await call(session, "players", world="#1"))["world"] == "Ana"
+        assert "there is no tool" in (await call(session, "teleport_all"))["why"]
         missing = await call(session, "tags", player="Ana", world="Zed")
         assert "no world 'Zed'" in missing["why"] and "Ana (id 1)" in missing["why"]
         for name in ("Ana", "Ben", "Chloe"):

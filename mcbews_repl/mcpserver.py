@@ -37,7 +37,7 @@ from .exceptions import (
     WhichWorld,
 )
 from .gateway import Bridge, GameConnection, LogEntry, serve
-from .optional import needs
+from .optional import needs, require
 from .toolkit import CATALOGUE, AuditEntry, ChatContexts, Guard, Policy, Tools
 from .version import __version__
 from .vocabulary import Capability
@@ -544,8 +544,14 @@ async def _serve_http(server: Server[Any], port: int) -> None:
 
 def mcp_main(argv: Sequence[str] | None = None) -> int:
     """``mcbews-repl mcp``: parse ``argv``, run the server until its client leaves; the
-    exit status (2 for a bad option, policy or audit path, said on stderr)."""
+    exit status (2 for a bad option, policy or audit path, said on stderr).
+
+    Raises:
+        MissingDependency: the ``mcp`` extra is not installed (before anything starts).
+    """
     args = _parser().parse_args(argv)
+    if not args.init_policy:
+        require("mcp", "mcbews-repl mcp")
     if args.init_policy:
         target = Path(args.init_policy)
         try:

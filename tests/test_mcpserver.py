@@ -246,6 +246,17 @@ def test_bad_options_are_said_on_stderr(tmp_path: Path) -> None:
         assert done.stdout == ""  # stdout is the protocol's
 
 
+def test_without_the_sdk_the_command_names_the_extra() -> None:
+    code = ("import sys; sys.modules['mcp'] = None; from mcbews_repl.cli import main; "
+            "sys.exit(main(['mcp', '--sim']))")  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=SESSION_SECONDS,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert done.returncode == 1 and done.stdout == ""
+    assert 'python -m pip install "mcbews-repl[mcp]"' in done.stderr, done.stderr
+
+
 def test_init_policy_writes_the_defaults_once(tmp_path: Path) -> None:
     target = tmp_path / "class.toml"
     command = [sys.executable, "-m", "mcbews_repl", "mcp", "--init-policy", str(target)]

@@ -32,7 +32,8 @@ DESCRIPTION = (
     "to a folder of yours; docs: where the docs are; demo: a bridge and a simulated world "
     "talking in this terminal; sim: connect a simulated world to a bridge URL; doctor: check a "
     "game step by step and say what to do about what fails; replay: play "
-    "the game from a capture; redact: a copy of a capture to share; addon export: write the "
+    "the game from a capture; redact: a copy of a capture to share; mcp: the tools for AI "
+    "assistants (Model Context Protocol), guarded; addon export: write the "
     "behavior pack to import into Minecraft. In IPython or Jupyter: %load_ext mcbews_repl."
 )
 
@@ -195,6 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("doctor", help="check a game step by step", add_help=False)
     commands.add_parser("replay", help="play the game from a capture", add_help=False)
     commands.add_parser("redact", help="a copy of a capture to share", add_help=False)
+    commands.add_parser(
+        "mcp", help="the tools for AI assistants (Model Context Protocol), guarded", add_help=False
+    )
     addon = commands.add_parser("addon", help="the companion behavior pack")
     addon_cmds = addon.add_subparsers(dest="addon_command", required=True)
     export_cmd = addon_cmds.add_parser(
@@ -262,6 +266,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, rest: l
         from .doctor.cli import doctor_main
 
         return doctor_main(rest)
+    if args.command == "mcp":
+        from .mcpserver import mcp_main
+
+        return mcp_main(rest)
     if args.command in ("replay", "redact"):
         from .capture.cli import redact_main, replay_main
 

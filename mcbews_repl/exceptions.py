@@ -22,6 +22,10 @@
     │                          the grammar (``reason`` is a stable short code)
     ├── EncryptionError        (also ValueError) the ws:encrypt handshake failed (bad key or
     │                          mode, refused, no answer); the connection is closed
+    ├── Refused                the guard's policy refused a tool's action (``rule``, ``why``,
+    │                          ``how_to``: the policy key that changes it); nothing was sent
+    ├── PolicyError            (also ValueError) a guard policy file cannot be read or holds
+    │                          an unknown key or a wrong value (the message names the key)
     ├── ArgumentProblem        (toolkit/schema.py) a tool argument breaks its schema; tools
     │                          turn it into an ``ok: false`` answer
     ├── PrototypeError         a prototype capability did not load (syntax error, its module threw)
@@ -66,7 +70,9 @@ __all__ = [
     "MissingDependency",
     "NotConnected",
     "PackError",
+    "PolicyError",
     "PrototypeError",
+    "Refused",
     "RequestTimeout",
     "UnknownEvent",
     "WhichWorld",
@@ -232,6 +238,26 @@ class CaptureError(McbewsError, ValueError):
 
     The message names the file and, for a bad line, its number, and says what to do.
     """
+
+
+class Refused(McbewsError):
+    """The guard's policy refused a tool's action (toolkit/guard.py); nothing was sent.
+
+    ``rule`` names the rule (docs/agents.md lists them), ``why`` says what it refused and
+    ``how_to`` which policy key changes it; ``more`` holds details (the command ...).
+    """
+
+    def __init__(self, rule: str, why: str, how_to: str, **more: object) -> None:
+        super().__init__(f"refused by {rule}: {why}; {how_to}")
+        self.rule = rule
+        self.why = why
+        self.how_to = how_to
+        self.more = more
+
+
+class PolicyError(McbewsError, ValueError):
+    """A guard policy (a TOML file) cannot be read, or a key is unknown or has a wrong
+    value; the message names the file and the key."""
 
 
 class PrototypeError(McbewsError):

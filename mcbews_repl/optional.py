@@ -18,7 +18,8 @@ from .exceptions import MissingDependency
 __all__ = ["EXTRA_OF", "needs", "require"]
 
 # The extra of pyproject.toml that brings each optional library (by its import name).
-# numpy comes with pandas, traitlets with IPython, ipywidgets with anywidget.
+# numpy comes with pandas, traitlets with IPython, ipywidgets with anywidget, uvicorn (the
+# HTTP server of mcbews-repl mcp --http) with mcp.
 EXTRA_OF: dict[str, str] = {
     "IPython": "repl",
     "ipykernel": "repl",
@@ -30,6 +31,8 @@ EXTRA_OF: dict[str, str] = {
     "ipywidgets": "lab",
     "jupyterlab": "lab",
     "matplotlib": "lab",
+    "mcp": "mcp",
+    "uvicorn": "mcp",
 }
 
 

@@ -32,7 +32,7 @@ def test_pages_by_their_short_names() -> None:
     assert bundled.page("License") == REPO / "LICENSE"
     assert bundled.page("docs/repl.md") == REPO / "docs" / "repl.md"
     assert bundled.page_names()[-3:] == ["readme", "license", "addon"]
-    with pytest.raises(LookupError, match="no page 'nope'; the pages: architecture, "):
+    with pytest.raises(LookupError, match="no page 'nope'; the pages: agents, architecture, "):
         bundled.page("nope")
 
 

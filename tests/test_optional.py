@@ -27,8 +27,9 @@ PACKAGE = REPO / "mcbews_repl"
 # the distribution of the extra that requires them.
 DISTRIBUTION = {"IPython": "ipython", "ipykernel": "ipykernel", "pandas": "pandas",
                 "rich": "rich", "anywidget": "anywidget", "jupyterlab": "jupyterlab",
-                "matplotlib": "matplotlib"}  # fmt: skip
-BROUGHT_BY = {"numpy": "pandas", "traitlets": "ipython", "ipywidgets": "anywidget"}
+                "matplotlib": "matplotlib", "mcp": "mcp"}  # fmt: skip
+BROUGHT_BY = {"numpy": "pandas", "traitlets": "ipython", "ipywidgets": "anywidget",
+              "uvicorn": "mcp"}  # fmt: skip
 
 
 def _optional(node: ast.Import | ast.ImportFrom, optional_modules: set[str]) -> bool:

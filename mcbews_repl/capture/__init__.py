@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..lazy import lazy_names
+from .audit import AUDIT_KIND, AuditDifference, AuditLog, AuditReplay, audit_entries, replay_audit
 from .recorder import STOPPED_ON_REQUEST, Recorder, game_facts, size_text, start_recording
 from .records import CallRecord, Capture, EndRecord, FrameRecord, Header, read_capture
 from .redact import redact
@@ -30,7 +31,11 @@ _LAZY = {
 }
 
 __all__ = [
+    "AUDIT_KIND",
     "STOPPED_ON_REQUEST",
+    "AuditDifference",
+    "AuditLog",
+    "AuditReplay",
     "CallRecord",
     "Capture",
     "Difference",
@@ -41,9 +46,11 @@ __all__ = [
     "ReplayGame",
     "ReplayReport",
     "ReplaySummary",
+    "audit_entries",
     "game_facts",
     "read_capture",
     "redact",
+    "replay_audit",
     "replay_capture",
     "size_text",
     "start_recording",

@@ -161,9 +161,10 @@ class _Driver:
             self.games[conn] = (game, live)
 
     async def run_calls(self) -> None:
-        calls = sorted(
-            (c for c in self.capture.calls if c.kind != EventKind.UI_CHAT), key=lambda c: c.at
-        )
+        # The game's calls; UI chat is compared apart, and a tool action (an audit log's
+        # record, audit.py) is no call of the game's.
+        played = (EventKind.COMMAND, EventKind.CAPABILITY, EventKind.TEXT)
+        calls = sorted((c for c in self.capture.calls if c.kind in played), key=lambda c: c.at)
         tasks: list[tuple[CallRecord, asyncio.Task[dict[str, Any]]]] = []
         for record in calls:
             before = [t for r, t in tasks if r.at + r.elapsed <= record.at]

@@ -44,6 +44,7 @@ from .context import ChatContexts, ContextBundle
 from .gamestrings import languages_writing
 from .gamestrings import read as read_game_text
 from .gamestrings import strings as game_strings
+from .guard import POLICY_KEYS, RULES, AuditEntry, Guard, GuardedBridge, Policy, Region, Rule
 from .live import LiveEvents
 from .tools import Tools
 from .webhook import EventForwarder, sign, verify_signature
@@ -64,8 +65,11 @@ _LAZY = {
 
 __all__ = [
     "CATALOGUE",
+    "POLICY_KEYS",
+    "RULES",
     "Ack",
     "Answer",
+    "AuditEntry",
     "BlockCheck",
     "BlockRegion",
     "Box",
@@ -73,11 +77,16 @@ __all__ = [
     "ContextBundle",
     "EntityList",
     "EventForwarder",
+    "Guard",
+    "GuardedBridge",
     "ItemCount",
     "LiveEvents",
     "ObjectiveList",
     "ObjectiveScores",
+    "Policy",
+    "Region",
     "RegionScan",
+    "Rule",
     "ScoreChange",
     "ScoreList",
     "ScoreRead",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .blocks import DIMENSIONS
 from .schema import REQUIRED, Param, ToolSpec
 from .validate import (
     COORDINATE_LIMIT,
@@ -22,10 +23,13 @@ from .validate import (
     SORT_ORDERS,
 )
 
-__all__ = ["CATALOGUE", "LIST_LIMIT_MAX"]
+__all__ = ["BLOCKS_TOOL_MAX", "CATALOGUE", "LIST_LIMIT_MAX"]
 
 _OBJECTIVE_PATTERN = r"^[A-Za-z0-9_.\-]{1,16}$"
 LIST_LIMIT_MAX = 200  # the most rows any tool returns at once; more means narrow the question
+# The blocks tool reads one get_blocks request's worth (a 16x16x16 section): its grid and
+# numbers are some 12 KiB of JSON, what an agent can read whole.
+BLOCKS_TOOL_MAX = 4096
 
 
 def _s(name: str, description: str, default: Any = REQUIRED, **more: Any) -> Param:
@@ -62,6 +66,11 @@ _PLAYER = _s("player", "exact player name (see the players tool)")
 _HOLDER = _s("holder", "a player name or fake player such as #global; no selectors")
 _OBJ = _s("objective", "objective name", pattern=_OBJECTIVE_PATTERN, max_length=16)
 _LIMIT = _i("limit", "the most rows to return", 20, 1, LIST_LIMIT_MAX)
+_CORNERS = tuple(
+    _i(f"{a}{n}", f"corner {n} {a}", low=-COORDINATE_LIMIT, high=COORDINATE_LIMIT)
+    for n in (1, 2)
+    for a in "xyz"
+)
 
 CATALOGUE: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -175,6 +184,15 @@ CATALOGUE: tuple[ToolSpec, ...] = (
             _LIMIT,
         ),
         "matched, unknown, positions [...], total, truncated",
+    ),
+    ToolSpec(
+        "blocks",
+        f"Every block of a box, both corners inside (at most {BLOCKS_TOOL_MAX} blocks): "
+        "a palette, each layer as a text grid, and the same as numbers.",
+        "observe",
+        (*_CORNERS, _s("dimension", "the dimension", "overworld", enum=DIMENSIONS)),
+        "palette [{key, block, count}], layers [{y, rows}] (rows along z, one key per x), "
+        "ids [y][z][x] (palette indices), unknown",
     ),
     ToolSpec(
         "events",

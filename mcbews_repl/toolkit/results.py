@@ -15,11 +15,21 @@ from ..exceptions import (
     InvalidArgument,
     McbewsError,
     NotConnected,
+    Refused,
     RequestTimeout,
+    WhichWorld,
 )
 from .answers import Answer
 
-__all__ = ["DESCRIBE_CHARS", "HOW_TO", "bounded", "exception_failure", "failure", "from_answer"]
+__all__ = [
+    "DESCRIBE_CHARS",
+    "HOW_TO",
+    "bounded",
+    "exception_failure",
+    "failure",
+    "from_answer",
+    "refusal",
+]
 
 DESCRIBE_CHARS = 160  # a describe is one line an agent can afford to read for every call
 HOW_TO = {
@@ -62,11 +72,23 @@ def from_answer(answer: Answer, **more: Any) -> dict[str, Any]:
     return failure(why, HOW_TO.get(reason, HOW_TO["command_failed"]), **fields)
 
 
+def refusal(refused: Refused) -> dict[str, Any]:
+    """What the guard's refusal becomes: a failure naming the rule (``refused_by``)."""
+    more = {k: v for k, v in refused.more.items() if isinstance(v, str | int | float | bool)}
+    out = failure(refused.why, refused.how_to, refused_by=refused.rule, **more)
+    out["describe"] = f"refused by {refused.rule}: {refused.why}"[:DESCRIBE_CHARS]
+    return out
+
+
 def exception_failure(exc: Exception) -> dict[str, Any]:
     """What an exception a tool met becomes: a failure saying why and what to do
     (an unexpected one is named as a toolkit bug, never shown as a traceback).
     """
     match exc:
+        case Refused():
+            return refusal(exc)
+        case WhichWorld():
+            return failure(str(exc), "name the world: pass world=<name> (see the worlds list)")
         case InvalidArgument():
             return failure(f"{exc.argument}: {exc.problem}", exc.how_to, argument=exc.argument)
         case NotConnected():

@@ -13,10 +13,20 @@ from typing import Any
 from ..gateway import Bridge
 from ..vocabulary import Capability
 from . import results as _t
+from .blocks import read_blocks
+from .boxes import OUT_OF_WORLD, UNLOADED, Box
+from .catalogue import BLOCKS_TOOL_MAX
 from .context import ChatContexts
+from .validate import check_holder
 from .world import Scoreboard, WorldQueries
 
-__all__ = ["ToolBodies"]
+__all__ = ["GRID_KEYS", "ToolBodies"]
+
+# The blocks tool's grid: one character per palette entry; air, unread positions and those
+# past the last key have their own.
+GRID_KEYS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789#$%&*+=<>"
+_FIXED_KEYS = {"minecraft:air": ".", UNLOADED: "?", OUT_OF_WORLD: "!"}
+_MORE_KEY = "~"  # a palette past GRID_KEYS: the numbers (ids) still tell them apart
 
 
 class ToolBodies:
@@ -78,6 +88,7 @@ class ToolBodies:
 
     async def tool_inventory(self, *, player: str, limit: int) -> dict[str, Any]:
         """The ``inventory`` tool: one player's occupied slots and equipment."""
+        check_holder(player, "player")  # one named player: never a selector
         asked = await self._capability(Capability.GET_INVENTORY_SNAPSHOT, target=player)
         found = asked.get("players")
         mine = next((p for p in found or [] if p.get("name") == player), None)
@@ -199,6 +210,55 @@ class ToolBodies:
             "describe": scan.describe(),
         }
 
+    async def tool_blocks(
+        self, *, x1: int, y1: int, z1: int, x2: int, y2: int, z2: int, dimension: str
+    ) -> dict[str, Any]:
+        """The ``blocks`` tool: every block of a box as a palette, text layers and numbers."""
+        box = Box.between((x1, y1, z1), (x2, y2, z2))
+        if box.volume > BLOCKS_TOOL_MAX:
+            return _t.failure(
+                f"the box holds {box.volume} blocks; this tool reads at most {BLOCKS_TOOL_MAX}",
+                "read it in parts of at most 16x16x16 (or mc.blocks in a notebook)",
+                size=list(box.size),
+            )
+        region = await read_blocks(
+            self._bridge, (x1, y1, z1), (x2, y2, z2), dimension, timeout=self._timeout
+        )
+        counts = [0] * len(region.palette)
+        ids: list[list[list[int]]] = []
+        for dy in range(box.size[1]):
+            layer = [[int(region.ids[dx, dy, dz]) for dx in range(box.size[0])]
+                     for dz in range(box.size[2])]  # fmt: skip
+            for row in layer:
+                for index in row:
+                    counts[index] += 1
+            ids.append(layer)
+        keys, spare = [], iter(GRID_KEYS)
+        for block in region.palette:
+            keys.append(_FIXED_KEYS.get(block) or next(spare, _MORE_KEY))
+        layers = [
+            {"y": box.origin[1] + dy, "rows": ["".join(keys[i] for i in row) for row in layer]}
+            for dy, layer in enumerate(ids)
+        ]
+        unknown = sum(c for b, c in zip(region.palette, counts, strict=True) if b in _FIXED_KEYS
+                      and b != "minecraft:air")  # fmt: skip
+        rows = zip(keys, region.palette, counts, strict=True)
+        palette = [{"index": i, "key": k, "block": b, "count": c}
+                   for i, (k, b, c) in enumerate(rows)]  # fmt: skip
+        return {
+            "ok": True,
+            "origin": list(box.origin),
+            "size": list(box.size),
+            "dimension": region.dimension,
+            "palette": palette,
+            "layers": layers,
+            "ids": ids,
+            "unknown": unknown,
+            "grid_complete": _MORE_KEY not in keys,
+            "describe": f"{box.volume} blocks, {len(palette)} kinds"
+            + (f", {unknown} unread" if unknown else ""),
+        }
+
     async def tool_events(self, *, since: int, limit: int, kind: str | None) -> dict[str, Any]:
         """The ``events`` tool: the bridge's event log after a cursor (chat, commands, ...)."""
         entries = [e for e in self._bridge.events(since) if kind is None or e.kind == kind]
@@ -269,6 +329,7 @@ class ToolBodies:
 
     async def tool_send_text(self, *, player: str, text: str) -> dict[str, Any]:
         """The ``send_text`` tool: show text in a player's addon chat panel."""
+        check_holder(player, "player")
         frames = await self._bridge.send_text(player, text)
         return {"ok": True, "frames": frames, "describe": f"shown to {player} in {frames} frame(s)"}
 

@@ -10,13 +10,16 @@ the agent).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..exceptions import Refused
 from ..gateway import Bridge
 from .catalogue import CATALOGUE
 from .context import ChatContexts
-from .results import exception_failure, failure
+from .guard import AuditEntry, Guard, GuardedBridge
+from .results import DESCRIBE_CHARS, exception_failure, failure, refusal
 from .schema import ArgumentProblem, ToolSpec, check_arguments
 from .tool_bodies import ToolBodies
 
@@ -38,13 +41,28 @@ TIPS = [
 
 
 class Tools(ToolBodies):
-    """The tool surface over one bridge (and optionally the chat-context store)."""
+    """The tool surface over one bridge (and optionally the chat-context store).
+
+    With a ``guard`` (:class:`~.guard.Guard`) every call is judged by its policy first and
+    audited, and every line and capability the tools send passes it too; ``world`` names
+    the world in the audit. Without one the tools do what they are told: the caller is the
+    operator (``mc.tools`` and ``mcbews-repl mcp`` always pass a guard).
+    """
 
     def __init__(
-        self, bridge: Bridge, *, contexts: ChatContexts | None = None, timeout: float | None = None
+        self,
+        bridge: Bridge,
+        *,
+        contexts: ChatContexts | None = None,
+        timeout: float | None = None,
+        guard: Guard | None = None,
+        world: str | None = None,
     ) -> None:
-        super().__init__(bridge, contexts=contexts, timeout=timeout)
+        seen = bridge if guard is None else GuardedBridge(bridge, guard)
+        super().__init__(seen, contexts=contexts, timeout=timeout)
         self._specs = {spec.name: spec for spec in CATALOGUE}
+        self.guard = guard
+        self.world = world
 
     @property
     def specs(self) -> tuple[ToolSpec, ...]:
@@ -70,6 +88,54 @@ class Tools(ToolBodies):
         """:meth:`json_schemas` as indented JSON text, for a file an LLM harness reads."""
         return json.dumps(self.json_schemas(), indent=2)
 
+    def anthropic_schemas(self) -> list[dict[str, Any]]:
+        """The catalogue as Anthropic-style tool definitions: ``name``, ``description``,
+        ``input_schema`` (the same JSON Schema as :meth:`json_schemas`' ``parameters``)."""
+        out = []
+        for spec in CATALOGUE:
+            function = spec.function()["function"]
+            out.append({"name": spec.name, "description": function["description"],
+                        "input_schema": function["parameters"]})  # fmt: skip
+        return out
+
+    async def answer(self, call: dict[str, Any]) -> dict[str, Any]:
+        """Run one tool call as a model asked for it, and the message that answers it.
+
+        ``call`` is an OpenAI-style tool call (``{"id", "type": "function", "function":
+        {"name", "arguments": "<JSON text>"}}``; the answer is ``{"role": "tool",
+        "tool_call_id", "content"}``) or an Anthropic-style ``tool_use`` block (``{"type":
+        "tool_use", "id", "name", "input"}``; the answer is a ``tool_result`` block with
+        ``is_error``). ``content`` is the result as JSON text. Never raises: a call of
+        neither shape, or arguments that are not a JSON object, are answered as failures.
+        """
+        if not isinstance(call, dict):
+            call = {}
+        if call.get("type") == "tool_use":
+            given = call.get("input")
+            result = await self._call_with(call.get("name"), given)
+            return {"type": "tool_result", "tool_use_id": call.get("id"),
+                    "content": json.dumps(result, ensure_ascii=False, default=repr),
+                    "is_error": not result.get("ok")}  # fmt: skip
+        found = call.get("function")
+        function: dict[str, Any] = found if isinstance(found, dict) else {}
+        text = function.get("arguments")
+        try:
+            given = json.loads(text) if isinstance(text, str) and text.strip() else {}
+        except ValueError as exc:
+            given = exc
+        result = await self._call_with(function.get("name"), given)
+        return {"role": "tool", "tool_call_id": call.get("id"),
+                "content": json.dumps(result, ensure_ascii=False, default=repr)}  # fmt: skip
+
+    async def _call_with(self, name: object, given: object) -> dict[str, Any]:
+        if isinstance(given, ValueError):
+            return failure(f"the arguments are not JSON: {given}", "send a JSON object")
+        if given is None:
+            given = {}
+        if not isinstance(given, dict) or not all(isinstance(k, str) for k in given):
+            return failure("the arguments are not a JSON object", "send a JSON object")
+        return await self.call(name if isinstance(name, str) else repr(name), **given)
+
     async def call(self, name: str, /, **kwargs: Any) -> dict[str, Any]:
         """Run tool ``name``; always returns a dict with ``ok`` and ``describe``.
 
@@ -79,17 +145,60 @@ class Tools(ToolBodies):
         """
         spec = self._specs.get(name) if isinstance(name, str) else None
         if spec is None:
-            return failure(
-                f"there is no tool {name!r}",
+            result = failure(
+                f"there is no tool {str(name)[:60]!r}",
                 "call describe() for the tool list",
                 available=sorted(self._specs),
             )
+            self._audit(str(name)[:60], kwargs, "invalid", result, time.monotonic())
+            return result
+        started, verdict = time.monotonic(), "allowed"
         try:
             args = check_arguments(spec, kwargs)
+            blocks = self.guard.check_tool(name, spec.kind, args) if self.guard else 0
             body: Callable[..., Awaitable[dict[str, Any]]] = getattr(self, f"tool_{name}")
             result = await body(**args)
+            if self.guard is not None and blocks and result.get("ok"):
+                self.guard.wrote(blocks)
         except ArgumentProblem as problem:
-            result = failure(problem.why, problem.how_to)
+            verdict, result = "invalid", failure(problem.why, problem.how_to)
+        except Refused as refused:
+            verdict, result = "refused", refusal(refused)
         except Exception as exc:  # an agent must never see a traceback: a failure is data
             result = exception_failure(exc)
-        return {"tool": name, **result}
+        result = {"tool": name, **result}
+        self._audit(name, kwargs, verdict, result, started)
+        return result
+
+    def _audit(
+        self,
+        name: str,
+        kwargs: dict[str, Any],
+        verdict: str,
+        result: dict[str, Any],
+        started: float,
+    ) -> None:
+        if self.guard is None:
+            return
+        kept: dict[str, Any] = {
+            k: result[k] for k in ("ok", "describe", "why", "refused_by") if k in result
+        }
+        entry = AuditEntry(
+            at=time.time(), tool=name, arguments=_shown(kwargs), world=self.world,
+            verdict=verdict, refused_by=result.get("refused_by"),
+            why=result.get("why") if verdict != "allowed" else None, result=kept,
+            elapsed=round(time.monotonic() - started, 6),
+        )  # fmt: skip
+        self.guard.record(entry)
+
+
+def _shown(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The arguments as the audit keeps them: JSON values, long texts cut."""
+    out: dict[str, Any] = {}
+    for key, value in list(kwargs.items())[:32]:
+        if isinstance(value, str) and len(value) > 2 * DESCRIBE_CHARS:
+            value = value[: 2 * DESCRIBE_CHARS] + f"... ({len(value)} characters)"
+        elif not isinstance(value, str | int | float | bool | type(None)):
+            value = repr(value)[: 2 * DESCRIBE_CHARS]
+        out[str(key)[:64]] = value
+    return out

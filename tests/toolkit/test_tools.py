@@ -35,6 +35,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "entities": {"entity_type": "minecraft:cow", "x": 0, "y": 64, "z": 0, "radius": 50},
     "block": {"x": 2, "y": 64, "z": 2, "block": "minecraft:chest"},
     "region": {"x": -1, "y": 63, "z": -1, "dx": 3, "dy": 1, "dz": 3, "block": "stone", "limit": 4},
+    "blocks": {"x1": -2, "y1": 63, "z1": -2, "x2": 1, "y2": 64, "z2": 1},
     "events": {"limit": 3},
     "chat_context": {"context_id": "filled in by the test"},
     "command": {"command": "time query daytime"},
@@ -69,6 +70,7 @@ FAILURES: dict[str, dict[str, Any]] = {
     "entities": {"x": 1, "radius": 5},
     "block": {"x": 0, "y": 999, "z": 0, "block": "stone"},
     "region": {"x": 0, "y": 0, "z": 0, "dx": 16, "dy": 16, "dz": 16, "block": "stone"},
+    "blocks": {"x1": 0, "y1": 0, "z1": 0, "x2": 16, "y2": 15, "z2": 15},
     "events": {"since": -1},
     "chat_context": {"context_id": "ctx_unknown"},
     "command": {"command": "fly away"},
@@ -245,3 +247,18 @@ def test_a_full_command_queue_becomes_a_failure_with_advice() -> None:
     answer = exception_failure(CommandQueueFull(10_000, 100))
     assert answer["ok"] is False and answer["limit"] == 10_000
     assert "queue is full" in answer["why"] and "retry" in answer["how_to"]
+
+
+async def test_blocks_shows_a_box_as_text_and_numbers(tools: Tools) -> None:
+    result = await tools.call("blocks", x1=3, y1=65, z1=2, x2=-2, y2=63, z2=-2)
+    assert result["ok"] and result["origin"] == [-2, 63, -2] and result["size"] == [6, 3, 5]
+    keys = {p["block"]: p["key"] for p in result["palette"]}
+    assert keys["minecraft:air"] == "." and keys["minecraft:chest"] != "."
+    layer = next(layer for layer in result["layers"] if layer["y"] == 64)
+    assert layer["rows"][2 - (-2)][2 - (-2)] == keys["minecraft:chest"]  # chest at 2 64 2
+    index = {p["key"]: p["index"] for p in result["palette"]}
+    for grid, numbers in zip(result["layers"], result["ids"], strict=True):
+        assert [[index[k] for k in row] for row in grid["rows"]] == numbers
+    assert sum(p["count"] for p in result["palette"]) == 6 * 3 * 5
+    assert result["unknown"] == 0 and result["grid_complete"] is True
+    assert result["describe"] == "90 blocks, 4 kinds"

@@ -12,6 +12,7 @@ import contextvars
 import inspect
 from collections.abc import Callable
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ...exceptions import CapabilityError, FrameTooLarge
@@ -22,8 +23,10 @@ from ...toolkit import (
     ChatContexts,
     EntityList,
     EventForwarder,
+    Guard,
     ItemCount,
     LiveEvents,
+    Policy,
     Scoreboard,
     ScoreList,
     Tools,
@@ -94,11 +97,51 @@ class OnLoop(Generic[T]):
 
 
 class ToolsHandle:
-    """``mc.tools``: ``describe()`` and the JSON Schemas at once, ``call(...)`` as a Pending."""
+    """``mc.tools``: ``describe()`` and the JSON Schemas at once, ``call(...)`` as a Pending.
 
-    def __init__(self, tools: Tools, submit: Submit) -> None:
+    Guarded (docs/agents.md): the default policy is read-only; ``use_policy(...)`` sets
+    another (a :class:`Policy` or the path of a TOML file) and, with ``audit=PATH``, writes
+    every action to an audit log; ``audit()`` lists the latest actions.
+    """
+
+    def __init__(self, tools: Tools, submit: Submit, make: Callable[[Guard], Tools]) -> None:
         self.tools = tools
         self._submit = submit
+        self._make = make
+        self._audit_log: Any = None
+
+    @property
+    def policy(self) -> Policy:
+        """The policy the tools are held to."""
+        assert self.tools.guard is not None
+        return self.tools.guard.policy
+
+    def use_policy(self, policy: Policy | str | Path, *, audit: str | Path | None = None) -> Policy:
+        """Hold the tools to ``policy`` (a :class:`Policy`, or a TOML file's path); with
+        ``audit``, write every action from now on to that audit log (a capture file).
+
+        Raises:
+            PolicyError: the file cannot be read or holds a wrong key (the message says).
+            CaptureError: the audit log cannot be written there.
+        """
+        chosen = policy if isinstance(policy, Policy) else Policy.from_toml(policy)
+        sink = None
+        if audit is not None:
+            from ...capture import AuditLog
+
+            sink = AuditLog(audit)
+        if self._audit_log is not None:
+            self._audit_log.close()
+        self._audit_log = sink
+        assert self.tools.guard is not None
+        guard = Guard(chosen, host=self.tools.guard.hosts, on_action=sink)
+        self.tools = self._make(guard)
+        return chosen
+
+    def audit(self, last: int = 20) -> list[dict[str, Any]]:
+        """The latest ``last`` actions the guard judged, newest last, as plain dicts."""
+        assert self.tools.guard is not None
+        return [e.to_dict() for e in list(self.tools.guard.audit)[-last:]]
 
     def describe(self) -> dict[str, Any]:
         return self.tools.describe()
@@ -108,6 +151,16 @@ class ToolsHandle:
 
     def export_json(self) -> str:
         return self.tools.export_json()
+
+    def anthropic_schemas(self) -> list[dict[str, Any]]:
+        """The tools as Anthropic-style definitions (``name``, ``description``,
+        ``input_schema``)."""
+        return self.tools.anthropic_schemas()
+
+    def answer(self, call: dict[str, Any]) -> Pending[dict[str, Any]]:
+        """Run a model's tool call (OpenAI- or Anthropic-style) under the guard; the
+        message that answers it (never failing: failures are data)."""
+        return self._submit(self.tools.answer(call), "tool call")
 
     def call(self, name: str, /, **kwargs: Any) -> Pending[dict[str, Any]]:
         """Run a tool on the runtime thread; the result never raises (failures are data)."""
@@ -146,9 +199,17 @@ class ToolkitCalls(Handle):
 
     @cached_property
     def tools(self) -> ToolsHandle:
-        """Agent tools: ``mc.tools.describe()``, ``await mc.tools.call("players")``."""
-        tools = Tools(self._bridge, contexts=self.contexts.target, timeout=self._call_timeout)
-        return ToolsHandle(tools, self._submit)
+        """Agent tools: ``mc.tools.describe()``, ``await mc.tools.call("players")``; held
+        to a guard's policy (read-only by default: ``mc.tools.use_policy(...)``)."""
+
+        def make(guard: Guard) -> Tools:
+            return Tools(self._bridge, contexts=self.contexts.target,
+                         timeout=self._call_timeout, guard=guard)  # fmt: skip
+
+        def hosts() -> list[str]:
+            return [c.local_player for c in self._bridge.connections if c.local_player]
+
+        return ToolsHandle(make(Guard(Policy(), host=hosts)), self._submit, make)
 
     def count(self, player: str, item: str, *, data: int = -1) -> Pending[ItemCount]:
         """How many ``item`` a player holds (``.value`` None when unknown; see ``.reason``)."""

@@ -172,3 +172,49 @@ def test_many_entities_are_described_in_requests_that_fit(shell: Any) -> None:
         assert len(table) == 60 and (table["typeId"] == "minecraft:sheep").all()
     finally:
         mc.sim.edit(lambda w: setattr(w, "entities", w.entities[:-60]))
+
+
+def test_handle_tools_are_guarded(shell: Any, tmp_path: Any) -> None:
+    mc = mc_of(shell)
+    assert mc.tools.policy.read_only is True  # the default policy: nothing changes
+    refused = mc.tools.call("command", command="op Steve").result()
+    assert refused["refused_by"] == "forbidden" and refused["how_to"]
+    read_only = mc.tools.call("score_set", holder="#t", objective="coins", value=1).result()
+    assert read_only["refused_by"] == "read_only" and "read_only" in read_only["how_to"]
+    assert [e["verdict"] for e in mc.tools.audit(2)] == ["refused", "refused"]
+    policy = tmp_path / "class.toml"
+    policy.write_text("read_only = false\n", encoding="utf-8")
+    audit = tmp_path / "audit.jsonl"
+    try:
+        assert mc.tools.use_policy(policy, audit=audit).read_only is False
+        done = mc.tools.call("score_set", holder="#t", objective="coins", value=1).result()
+        assert done["ok"] is True, done
+        assert mc.tools.call("command", command="kill @a").result()["refused_by"] == "forbidden"
+    finally:
+        from mcbews_repl.toolkit import Policy
+
+        mc.tools.use_policy(Policy())  # closes the audit log
+    from mcbews_repl.capture import audit_entries
+
+    assert [(e.tool, e.verdict) for e in audit_entries(audit)] == [
+        ("score_set", "allowed"), ("command", "refused"),
+    ]  # fmt: skip
+
+
+def test_the_agent_loop_of_the_docs_runs(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[3] / "docs" / "agents.md").read_text("utf-8")
+    marker = "<!-- the agent loop (tests/repl/ipython/test_explore.py runs it) -->"
+    after = page.split(marker, 1)[1]
+    code = after.split("```python\n", 1)[1].split("```", 1)[0]
+    expected = after.split("It prints what each call did, the refusal among them:\n\n```\n")[1]
+    expected = expected.split("```", 1)[0]
+    try:
+        result = shell.run_cell(code)
+        assert result.success, result.error_in_exec
+    finally:
+        from mcbews_repl.toolkit import Policy
+
+        mc_of(shell).tools.use_policy(Policy())
+    assert capsys.readouterr().out == expected

@@ -1,0 +1,350 @@
+"""The guard: every forbidden action refused with its rule's name and a key to change it,
+nothing of it reaching the game; hostile arguments and policy files answered clearly."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcbews_repl.exceptions import PolicyError, Refused
+from mcbews_repl.toolkit import POLICY_KEYS, RULES, Guard, Policy, Region, Tools
+from mcbews_repl.toolkit.guard import (
+    DEFAULT_COMMANDS,
+    FORBIDDEN_COMMANDS,
+    AuditEntry,
+    command_chain,
+    tokens,
+)
+
+from .conftest import World
+
+OPEN_ACTS = Policy().but(read_only=False)
+# Each always refused, under the most open policy; with the rule that refuses it.
+FORBIDDEN_LINES = {
+    "op Steve": "forbidden",
+    "deop Steve": "forbidden",
+    "/op Steve": "forbidden",
+    "//OP Steve": "forbidden",
+    "  Op   Steve  ": "forbidden",
+    "\uff4f\uff50 Steve": "forbidden",  # full-width letters
+    "kill @a": "forbidden",
+    "kill @e[type=cow]": "forbidden",
+    "clear @a": "forbidden",
+    "clear \uff20a": "forbidden",  # a full-width @
+    "wsserver ws://evil:1": "forbidden",
+    "connect ws://evil:1": "forbidden",
+    "reload": "forbidden",
+    "closewebsocket": "forbidden",
+    "scriptevent mcbews:req x": "forbidden",
+    "mcbews:ask hello": "forbidden",
+    "execute as Steve run op Steve": "forbidden",
+    "execute as @a at @s run deop Alex": "forbidden",
+    "execute as run run op Steve": "forbidden",
+    "execute if entity @a run execute as Steve run wsserver x": "forbidden",
+    "say hi\nop Steve": "unreadable",
+    "say hi\rop Steve": "unreadable",
+    "say hi\u2028op Steve": "unreadable",
+    "execute @a ~ ~ ~ op Steve": "unreadable",
+    "\u043ep Steve": "unreadable",  # a Cyrillic o
+    "": "unreadable",
+    "execute as Steve run": "unreadable",
+}
+
+
+def refusal(guard: Guard, line: str) -> Refused:
+    with pytest.raises(Refused) as caught:
+        guard.check_command(line)
+    return caught.value
+
+
+@pytest.mark.parametrize("line", sorted(FORBIDDEN_LINES))
+def test_forbidden_lines_are_refused_under_any_policy(line: str) -> None:
+    for policy in (Policy(), OPEN_ACTS, Policy.open()):
+        refused = refusal(Guard(policy), line)
+        assert refused.rule == FORBIDDEN_LINES[line], (line, policy.source)
+        assert refused.how_to and refused.why
+        assert "no policy key" in refused.how_to
+
+
+def test_every_forbidden_command_and_alias_is_refused() -> None:
+    guard = Guard(Policy.open())
+    for name in sorted(FORBIDDEN_COMMANDS | {"connect", "whitelist"}):
+        assert refusal(guard, f"{name} x").rule == "forbidden", name
+        assert refusal(guard, f"execute as Steve run {name.upper()} x").rule == "forbidden"
+
+
+def test_the_defaults_are_read_only_but_reads_pass() -> None:
+    guard = Guard()
+    for line in ("list", "testfor @a", "time query daytime", "scoreboard players list Steve",
+                 "tag Steve list", "querytarget @e[c=1]"):  # fmt: skip
+        assert guard.check_command(line) == 0, line
+    refused = refusal(guard, "say hello")
+    assert refused.rule == "read_only"
+    assert "read_only" in refused.how_to and "the defaults" in refused.how_to
+    with pytest.raises(Refused) as caught:
+        guard.check_tool("score_set", "act", {"holder": "Steve"})
+    assert caught.value.rule == "read_only"
+
+
+def test_refusals_name_the_rule_and_its_key() -> None:
+    guard = Guard(
+        OPEN_ACTS.but(protected_players=("Ms_Lee",), protected_regions=(
+            Region("spawn", (-5, 0, -5), (5, 100, 5)),), max_blocks_per_call=100),
+        host=lambda: ["Teacher"],
+    )  # fmt: skip
+    cases = {
+        "gamerule doDaylightCycle false": ("command_allowlist", "commands.allow"),
+        "execute as Steve run say hi": ("command_allowlist", "commands.allow"),
+        "tp @a 0 64 0": ("named_players", "named_players_only"),
+        "give @r diamond": ("named_players", "named_players_only"),
+        "scoreboard players reset * kills": ("named_players", "named_players_only"),
+        "execute as @a at @s run summon tnt ~ ~ ~": ("command_allowlist", "commands.allow"),
+        "give Ms_Lee diamond": ("protected_players", "protected_players"),
+        "give ms_lee diamond": ("protected_players", "protected_players"),
+        "tp Teacher 0 0 0": ("protected_players", "protect_host"),
+        "fill 0 0 0 1 1 1 stone": ("protected_regions", "protected_regions"),
+        "setblock ~ ~ ~ stone": ("protected_regions", "protected_regions"),
+        "clone 10 0 10 11 1 11 4 4 4": ("protected_regions", "protected_regions"),
+        "clone 0 0 0 1 1 1 40 0 40 replace move": ("protected_regions", "protected_regions"),
+        "fill 10 0 10 20 20 20 stone": ("blocks_per_call", "blocks.max_per_call"),
+        "fill 10 0 10 12 ^ 12 stone": ("unreadable", "no policy key"),
+    }
+    for line, (rule, key) in cases.items():
+        refused = refusal(guard, line)
+        assert (refused.rule, key in refused.how_to) == (rule, True), (line, refused)
+    assert {r.name for r in RULES} >= {rule for rule, _ in cases.values()} | {"forbidden"}
+    assert guard.check_command("give Steve apple 3") == 0
+    assert guard.check_command("fill 10 0 10 12 2 12 glass") == 27
+    assert guard.check_command("clone 10 0 10 11 1 11 40 0 40 replace move") == 16
+
+
+def test_an_execute_over_selected_players_needs_named_players() -> None:
+    guard = Guard(OPEN_ACTS.but(commands_allow=("execute", "summon", "say", "list")))
+    refused = refusal(guard, "execute as @a at @s run summon tnt ~ ~ ~")
+    assert refused.rule == "named_players"
+    assert guard.check_command("execute as Alex at Alex run summon cow ~ ~ ~") == 0
+    # A condition's selector runs nothing per target, but the guard does not tell the two
+    # apart: any selector in an execute that runs a command needs named_players_only off.
+    assert refusal(guard, "execute if entity @e[type=cow] run list").rule == "named_players"
+    assert (
+        Guard(OPEN_ACTS.but(commands_allow=("*",), named_players_only=False)).check_command(
+            "execute if entity @e[type=cow] run list"
+        )
+        == 0
+    )
+
+
+def test_named_off_still_protects_inside_selectors() -> None:
+    guard = Guard(OPEN_ACTS.but(named_players_only=False, protected_players=("Ana",)),
+                  host=lambda: ["Teacher"])  # fmt: skip
+    assert guard.check_command("tp @a[tag=red] 0 64 0") == 0
+    assert refusal(guard, "tp @a[name=Ana] 0 0 0").rule == "protected_players"
+    assert refusal(guard, "tp @s 0 0 0").rule == "protected_players"
+    assert refusal(guard, "kill @e[type=cow]").rule == "forbidden"
+
+
+def test_blocks_per_minute_counts_what_was_written() -> None:
+    now = [0.0]
+    guard = Guard(OPEN_ACTS.but(max_blocks_per_minute=100), clock=lambda: now[0])
+    guard.check_blocks(60, [((0, 0, 0), (59, 0, 0))])
+    with pytest.raises(Refused) as caught:
+        guard.check_blocks(60)
+    assert caught.value.rule == "blocks_per_minute"
+    assert "blocks.max_per_minute" in caught.value.how_to
+    now[0] = 61.0  # a minute later the first 60 no longer count
+    guard.check_blocks(60)
+
+
+def test_command_chain_and_tokens() -> None:
+    assert tokens('tell "Ana B" hi [x y] {"a": 1}') == ["tell", '"Ana B"', "hi", "[x y]",
+                                                      '{"a": 1}']  # fmt: skip
+    assert command_chain("execute as Ana run teleport Ana 1 2 3") == [
+        ["execute", "as", "Ana", "run", "teleport", "Ana", "1", "2", "3"],
+        ["tp", "Ana", "1", "2", "3"],
+    ]
+
+
+def test_a_policy_file_reads_every_key(tmp_path: Path) -> None:
+    path = tmp_path / "class.toml"
+    path.write_text(
+        'read_only = false\nprotected_players = ["Ms_Lee"]\n'
+        '[commands]\nallow = ["say", "give", "Teleport"]\n'
+        '[tools]\ndeny = ["objective_remove"]\n'
+        "[blocks]\nmax_per_call = 64\n"
+        '[[protected_regions]]\nname = "spawn"\nfrom = [10, 0, 10]\nto = [-10, 80, -10]\n',
+        encoding="utf-8",
+    )
+    policy = Policy.from_toml(path)
+    assert policy.read_only is False and policy.commands_allow == ("say", "give", "tp")
+    assert policy.protected_regions == (Region("spawn", (-10, 0, -10), (10, 80, 10)),)
+    assert policy.max_blocks_per_call == 64 and policy.tools_deny == ("objective_remove",)
+    assert policy.source == str(path)
+    assert Policy.from_mapping({}) == Policy(source="a mapping")
+    assert Policy().commands_allow == DEFAULT_COMMANDS
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("read_ony = false", "read_ony"),
+        ("read_only = 1", "read_only"),
+        ("[commands]\nallow = 'say'", "commands.allow"),
+        ("[commands]\nallow = [1]", "commands.allow"),
+        ("[blocks]\nmax_per_call = -1", "blocks.max_per_call"),
+        ("[blocks]\nmax_per_call = 1e9", "blocks.max_per_call"),
+        ("[[protected_regions]]\nfrom = [1, 2]\nto = [1, 2, 3]", "protected_regions[0].from"),
+        ("[[protected_regions]]\nfrom = [1,2,3]\nto = [1,2,3]\nsize = 4", "protected_regions[0]"),
+        ("[tools]\nallow = ['players']\nextra = 1", "tools.extra"),
+        ("not toml [", "is not TOML"),
+    ],
+)
+def test_a_bad_policy_file_names_the_key(tmp_path: Path, text: str, named: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(PolicyError) as caught:
+        Policy.from_toml(path)
+    assert named in str(caught.value) and str(path) in str(caught.value)
+
+
+def test_the_default_policy_file_reads_back_as_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "class.toml"
+    path.write_text(Policy.default_toml(), encoding="utf-8")
+    assert Policy.from_toml(path) == Policy(source=str(path))
+    for key, _, what in POLICY_KEYS:
+        assert what in Policy.default_toml(), key
+
+
+def test_a_missing_policy_file_says_so(tmp_path: Path) -> None:
+    with pytest.raises(PolicyError, match="cannot read the policy"):
+        Policy.from_toml(tmp_path / "none.toml")
+
+
+# --- through the tools, against the simulated world ---------------------------------------
+
+
+def received(world: World) -> list[str]:
+    assert world.sim.client is not None
+    return [line for _, line in world.sim.client.received]
+
+
+async def test_refused_tool_calls_send_nothing_and_are_audited(world: World) -> None:
+    seen: list[AuditEntry] = []
+    guard = Guard(on_action=seen.append, host=lambda: ["Steve"])
+    tools = Tools(world.mc, guard=guard, world="Steve")
+    await tools.call("players")  # the connection settles before counting what is sent
+    before = len(received(world))
+    calls: list[tuple[str, dict[str, Any], str]] = [
+        ("command", {"command": "op Alex"}, "forbidden"),
+        ("command", {"command": "kill @a"}, "forbidden"),
+        ("command", {"command": "execute as @a run clear @a"}, "forbidden"),
+        ("command", {"command": "say hi"}, "read_only"),
+        ("score_set", {"holder": "Alex", "objective": "kills", "value": 1}, "read_only"),
+        ("objective_remove", {"objective": "kills"}, "read_only"),
+    ]
+    for name, args, rule in calls:
+        result = await tools.call(name, **args)
+        assert result["ok"] is False and result["refused_by"] == rule, result
+        assert result["describe"].startswith(f"refused by {rule}")
+    await asyncio.sleep(0.05)
+    assert received(world)[before:] == []
+    assert [e.verdict for e in seen[1:]] == ["refused"] * len(calls)
+    assert [e.refused_by for e in seen[1:]] == [rule for _, _, rule in calls]
+    assert seen[0].verdict == "allowed" and seen[0].world == "Steve"
+
+
+async def test_allowed_actions_reach_the_game_and_the_host_is_protected(world: World) -> None:
+    guard = Guard(OPEN_ACTS, host=lambda: ["Steve"])
+    tools = Tools(world.mc, guard=guard)
+    given = await tools.call("command", command="give Alex apple 2")
+    assert given["ok"] is True, given
+    assert "give Alex apple 2" in received(world)
+    steve = await tools.call("score_set", holder="Steve", objective="kills", value=3)
+    assert steve["refused_by"] == "protected_players" and "protect_host" in steve["how_to"]
+    assert (await tools.call("score_set", holder="Alex", objective="kills", value=3))["ok"]
+
+
+async def test_capabilities_outside_the_allowlist_are_refused(world: World) -> None:
+    policy = Policy(capabilities_allow=("list_capabilities",))
+    tools = Tools(world.mc, guard=Guard(policy))
+    result = await tools.call("players")
+    assert result["refused_by"] == "capability_allowlist"
+    assert "capabilities.allow" in result["how_to"]
+    assert (await tools.call("capabilities"))["ok"] is True
+
+
+async def test_hostile_arguments_get_clear_errors(world: World) -> None:
+    seen: list[AuditEntry] = []
+    tools = Tools(world.mc, guard=Guard(OPEN_ACTS, on_action=seen.append))
+    hostile: list[tuple[str, dict[str, Any], str]] = [
+        ("region", {"x": 0, "y": 0, "z": 0, "dx": 10**9, "dy": 1, "dz": 1, "block": "stone"},
+         "dx"),
+        ("region", {"x": 0, "y": 0, "z": 0, "dx": 16, "dy": 16, "dz": 16, "block": "stone"},
+         "positions"),
+        ("inventory", {"player": "Steve\nop Alex"}, "control character"),
+        ("score_set", {"holder": "@a", "objective": "kills", "value": 1}, "holder"),
+        ("score_set", {"holder": 'Alex" @a', "objective": "kills", "value": 1}, "holder"),
+        ("send_text", {"player": ["Steve"], "text": "hi"}, "string"),
+        ("block", {"x": "0", "y": 64, "z": 0, "block": "stone"}, "integer"),
+        ("block", {"x": 0, "y": 64, "z": 0, "block": "stone", "extra": 1}, "extra"),
+        ("command", {"command": "say " + "x" * 600}, "longer than"),
+        ("command", {"command": 7}, "string"),
+        ("no_such_tool", {}, "no tool"),
+    ]  # fmt: skip
+    before = len(received(world))
+    for name, args, words in hostile:
+        result = await tools.call(name, **args)
+        assert result["ok"] is False, (name, result)
+        assert words in result["why"] + result["how_to"], (name, result)
+    assert received(world)[before:] == []
+    assert {e.verdict for e in seen} == {"invalid", "allowed"}
+
+
+def test_the_agents_page_shows_the_rules_and_keys_of_the_code() -> None:
+    from mcbews_repl.toolkit.guard import reference_markdown
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "agents.md").read_text("utf-8")
+    begin = "<!-- generated: guard rules (mcbews_repl.toolkit.guard.reference_markdown) -->\n"
+    shown = page.split(begin, 1)[1].split("<!-- end generated -->", 1)[0]
+    assert shown == reference_markdown()
+
+
+# --- properties: however a forbidden command is dressed, it is refused -------------------
+
+_NAMES = sorted(FORBIDDEN_COMMANDS | {"connect", "whitelist"})
+_FULLWIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
+
+
+@st.composite
+def dressed(draw: st.DrawFn) -> str:
+    name = draw(st.sampled_from(_NAMES))
+    name = "".join(c.upper() if draw(st.booleans()) else c for c in name)
+    if draw(st.booleans()):
+        name = "".join(_FULLWIDTH.get(c, c) for c in name)
+    line = "/" * draw(st.integers(0, 3)) + name + draw(st.sampled_from(["", " Alex", " @a x"]))
+    for _ in range(draw(st.integers(0, 3))):
+        target = draw(st.sampled_from(["@a", "Alex", "run", "@s[tag=x]"]))
+        line = f"execute as {target} run " + "/" * draw(st.integers(0, 1)) + line
+    return " " * draw(st.integers(0, 2)) + line
+
+
+@given(dressed())
+def test_a_forbidden_command_is_refused_however_it_is_written(line: str) -> None:
+    with pytest.raises(Refused) as caught:
+        Guard(Policy.open()).check_command(line)
+    assert caught.value.rule in ("forbidden", "unreadable"), line
+
+
+@given(st.text(max_size=80))
+def test_any_line_is_judged_without_crashing(line: str) -> None:
+    guard = Guard(Policy.open())
+    try:
+        guard.check_command(line)
+    except Refused as refused:
+        assert refused.rule in {r.name for r in RULES} and refused.how_to
+    else:
+        assert not any(w[0] in FORBIDDEN_COMMANDS for w in command_chain(line))

@@ -111,6 +111,7 @@ var ANSWER_PAGE_MARKER = "~";
 var TAGS_REQUEST_EVENT = "mcbews:tags_req";
 var TAGS_ACK_EVENT = "mcbews:tags_ack";
 var TAGS_POLL_EVENT = "mcbews:tags_poll";
+var BULK_EVENT = "mcbews:bulk";
 var TAG_PAGE_PREFIX = "mcbews";
 var REQUEST_VERSION = 2;
 var COMMAND_LINE_BUDGET_BYTES = 461;
@@ -131,6 +132,11 @@ var CANCEL_IDS_KEPT = 256;
 var PULL_POLL_LIVE_SECONDS = 5;
 var TAG_PAGE_BYTES = 156;
 var TAG_ID_MAX_CHARS = 24;
+var BULK_REQUEST_MAX_BYTES = 262144;
+var BULK_WORLD_MAX_BYTES = 1048576;
+var BULK_MAX_PARTS = 1024;
+var BULK_MAX_REQUESTS = 32;
+var BULK_TTL_SECONDS = 30;
 var TAGS_WINDOW_PAGES = 32;
 
 // src/capabilities/getBlocks.ts
@@ -1129,6 +1135,112 @@ var CancelledIds = class {
   }
 };
 
+// src/bulk.ts
+var BULK_KINDS = {
+  c: BRIDGE_REQUEST_EVENT,
+  p: PULL_REQUEST_EVENT,
+  t: TAGS_REQUEST_EVENT
+};
+var HEAD = /^([A-Za-z0-9]{1,64}) ([cpt]) ([1-9][0-9]{0,5})\/([1-9][0-9]{0,5}) /;
+function parseBulkPart(message) {
+  const match = HEAD.exec(message);
+  if (match === null) return null;
+  const index = Number(match[3]);
+  const total = Number(match[4]);
+  if (index > total) return null;
+  return { id: match[1], kind: match[2], index, total, content: message.slice(match[0].length) };
+}
+var DEFAULT_BULK_BOUNDS = {
+  requestMaxBytes: BULK_REQUEST_MAX_BYTES,
+  worldMaxBytes: BULK_WORLD_MAX_BYTES,
+  maxParts: BULK_MAX_PARTS,
+  maxRequests: BULK_MAX_REQUESTS,
+  ttlTicks: BULK_TTL_SECONDS * 20
+};
+var BulkReassembler = class {
+  constructor(bounds = DEFAULT_BULK_BOUNDS) {
+    this.bounds = bounds;
+  }
+  bounds;
+  buffers = /* @__PURE__ */ new Map();
+  /** Ids that failed or expired, with the tick: their late parts start nothing. */
+  gone = /* @__PURE__ */ new Map();
+  held = 0;
+  /** Bytes of parts held across every request. */
+  get heldBytes() {
+    return this.held;
+  }
+  get size() {
+    return this.buffers.size;
+  }
+  feed(part, tick) {
+    const { id } = part;
+    if (this.gone.has(id)) return { kind: "ignored", id };
+    const event = BULK_KINDS[part.kind];
+    let buffer = this.buffers.get(id);
+    if (buffer === void 0) {
+      if (part.total > this.bounds.maxParts) return this.fail(id, event, `${part.total} parts, more than the ${this.bounds.maxParts} a request may have`, tick);
+      if (this.buffers.size >= this.bounds.maxRequests) return this.fail(id, event, `${this.bounds.maxRequests} large requests are already being received`, tick);
+      buffer = { kind: part.kind, total: part.total, parts: /* @__PURE__ */ new Map(), bytes: 0, lastTick: tick };
+      this.buffers.set(id, buffer);
+    }
+    if (buffer.kind !== part.kind || buffer.total !== part.total) return this.fail(id, BULK_KINDS[buffer.kind], `a part says ${part.kind} ${part.total} parts, an earlier one ${buffer.kind} ${buffer.total}`, tick);
+    const known = buffer.parts.get(part.index);
+    if (known !== void 0) {
+      if (known !== part.content) return this.fail(id, event, `part ${part.index} came twice with different content`, tick);
+      buffer.lastTick = tick;
+      return { kind: "duplicate", id };
+    }
+    const bytes = utf8Len(part.content);
+    if (buffer.bytes + bytes > this.bounds.requestMaxBytes) return this.fail(id, event, `its parts pass ${this.bounds.requestMaxBytes} bytes, the most a request may have`, tick);
+    if (this.held + bytes > this.bounds.worldMaxBytes) return this.fail(id, event, `the addon already holds ${this.held} bytes of large requests (at most ${this.bounds.worldMaxBytes})`, tick);
+    buffer.parts.set(part.index, part.content);
+    buffer.bytes += bytes;
+    buffer.lastTick = tick;
+    this.held += bytes;
+    if (buffer.parts.size < buffer.total) return { kind: "partial", id, received: buffer.parts.size, total: buffer.total };
+    const pieces = [];
+    for (let i = 1; i <= buffer.total; i++) pieces.push(buffer.parts.get(i));
+    this.drop(id);
+    return { kind: "complete", id, event, text: pieces.join("") };
+  }
+  /** Drop what is held for `id` (cancelled); its late parts are then ignored. */
+  discard(id, tick) {
+    this.drop(id);
+    this.forgetLater(id, tick);
+  }
+  /** Requests whose next part has not come within the TTL: dropped, each as a failure. */
+  expire(tick) {
+    const out = [];
+    for (const [id, buffer] of this.buffers) {
+      if (tick - buffer.lastTick < this.bounds.ttlTicks) continue;
+      out.push(this.fail(id, BULK_KINDS[buffer.kind], `only ${buffer.parts.size} of its ${buffer.total} parts came within ${this.bounds.ttlTicks / 20} s`, tick));
+    }
+    for (const [id, at] of this.gone) if (tick - at >= this.bounds.ttlTicks) this.gone.delete(id);
+    return out;
+  }
+  fail(id, event, reason, tick) {
+    this.drop(id);
+    this.forgetLater(id, tick);
+    return { kind: "failed", id, event, reason };
+  }
+  forgetLater(id, tick) {
+    this.gone.delete(id);
+    this.gone.set(id, tick);
+    while (this.gone.size > CANCEL_IDS_KEPT) {
+      const oldest = this.gone.keys().next();
+      if (oldest.done === true) break;
+      this.gone.delete(oldest.value);
+    }
+  }
+  drop(id) {
+    const buffer = this.buffers.get(id);
+    if (buffer === void 0) return;
+    this.held -= buffer.bytes;
+    this.buffers.delete(id);
+  }
+};
+
 // src/textresp.ts
 var TICKS_PER_SECOND2 = 20;
 function bad(reason, detail) {
@@ -1497,6 +1609,8 @@ var BridgeRuntime = class {
   tagReaders = /* @__PURE__ */ new Map();
   /** Ids the bridge cancelled lately (mcbews:cancel): their answers are dropped, not kept. */
   cancelled = new CancelledIds(PULL_TTL_SECONDS * TICKS_PER_SECOND4);
+  /** Requests too large for one command, being received in parts (mcbews:bulk). */
+  bulk = new BulkReassembler();
   uiCounter = 0;
   evictionsWarned = 0;
   tagEvictionsWarned = 0;
@@ -1524,6 +1638,33 @@ var BridgeRuntime = class {
     else if (id === TAGS_REQUEST_EVENT) this.onTagsRequest(message, source);
     else if (id === TAGS_ACK_EVENT) this.onTagsAck(message, source);
     else if (id === TAGS_POLL_EVENT) this.markTagReader(source);
+    else if (id === BULK_EVENT) this.onBulkPart(message, source);
+  }
+  /** `scriptevent mcbews:bulk <id> <k> <i>/<n> <content>`: one part of a large request; the
+   * last one to come hands the whole to the event it stands for, from the same source. */
+  onBulkPart(message, source) {
+    const part = parseBulkPart(message);
+    if (part === null) {
+      this.host.warn(`[mcbews] dropped a bulk part that does not read as one: ${JSON.stringify(message.slice(0, 60))}`);
+      return;
+    }
+    if (this.cancelled.has(part.id)) return;
+    const outcome = this.bulk.feed(part, this.host.currentTick());
+    if (outcome.kind === "failed") return this.refuseBulk(outcome.event, outcome.id, source, outcome.reason);
+    if (outcome.kind !== "complete") return;
+    if (requestIdOf(outcome.text) !== outcome.id) {
+      this.host.warn(`[mcbews] dropped a bulk request: its parts are named ${outcome.id} but the request inside is not`);
+      return;
+    }
+    this.onScriptEvent(outcome.event, outcome.text, source);
+  }
+  /** A large request that did not arrive whole: answered INVALID_REQUEST on its transport. */
+  refuseBulk(event, id, source, reason) {
+    this.host.warn(`[mcbews] dropped the large request ${id}: ${reason}`);
+    const answer = errorAnswer("INVALID_REQUEST", `the request was not received whole: ${reason}`);
+    if (event === PULL_REQUEST_EVENT) this.keepAnswer(id, answer);
+    else if (event === TAGS_REQUEST_EVENT && source !== null && isTagId(id)) this.keepTagAnswer(id, source, answer);
+    else if (event === BRIDGE_REQUEST_EVENT && this.host.spawnBridge !== void 0) this.deliver(answerWith(id, answer));
   }
   /** `scriptevent mcbews:cancel <id> ...`: drop everything held for those ids. */
   onCancel(message) {
@@ -1532,6 +1673,7 @@ var BridgeRuntime = class {
     const now = this.host.currentTick();
     for (const id of ids) {
       this.cancelled.add(id, now);
+      this.bulk.discard(id, now);
       this.pull.forget(id);
       this.syncTags(this.tags.forget(id));
       this.text.discard(id);
@@ -1794,6 +1936,9 @@ var BridgeRuntime = class {
       this.tags.expire(now);
       this.sweepTags();
       this.cancelled.expire(now);
+      for (const failed of this.bulk.expire(now)) {
+        if (failed.kind === "failed") this.refuseBulk(failed.event, failed.id, null, failed.reason);
+      }
     }
   }
   /** The chat transport's tick: keep the bridge player in the world and let it speak. */

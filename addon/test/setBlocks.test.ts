@@ -105,6 +105,15 @@ describe("the payload", () => {
     expect(state.setPermutationCalls).toBe(0);
   });
 
+  it("check resolves the palette alone and writes nothing", async () => {
+    const ok = await run({ palette: ["stone", "oak_log"], states: [null, { pillar_axis: "z" }], check: true });
+    expect(ok.result).toEqual({ ok: true, result: { resolved: 2 } });
+    const bad = await run({ palette: ["stone", "nothing_here"], check: true });
+    expect(bad.result.ok).toBe(false);
+    if (!bad.result.ok) expect(bad.result.message).toContain("nothing_here");
+    expect(state.setPermutationCalls).toBe(0);
+  });
+
   it("the markers resolve to nothing: they leave the position", () => {
     const targets = resolvePalette(parsed({ origin: [0, 0, 0], size: [3, 1, 1], palette: [KEEP, "<unloaded>", "<out_of_world>"], runs: "0,1,2" }));
     expect(targets).toEqual([null, null, null]);

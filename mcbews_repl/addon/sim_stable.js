@@ -782,6 +782,13 @@ function writeAsJob(request, targets, cancelled = () => false) {
     system.runJob(job());
   });
 }
+function checkPalette(payload) {
+  const parsed = parseWrite({ origin: [0, 0, 0], size: [1, 1, 1], runs: "0", palette: payload["palette"], states: payload["states"] });
+  if (!parsed.ok) return { ok: false, code: "INVALID_REQUEST", message: parsed.message };
+  const targets = resolvePalette(parsed.request);
+  if (typeof targets === "string") return { ok: false, code: "INVALID_REQUEST", message: targets };
+  return { ok: true, result: { resolved: targets.length } };
+}
 var setBlocks = {
   name: "set_blocks",
   description: `Write a box (at most ${MAX_WRITE_BLOCKS} blocks) given as a palette and runs, x fastest, then z, then y; <keep> leaves a position; answers what was written, already so, or not written and why`,
@@ -791,9 +798,11 @@ var setBlocks = {
     palette: "array: block names (minecraft: may be left out); <keep> leaves a position as it is",
     states: "array: each palette entry's block states, or null for its defaults (default: all null)",
     runs: "string: <palette index>*<count> per run, comma separated, covering every position",
-    dimension: "string: overworld (default), nether or the_end"
+    dimension: "string: overworld (default), nether or the_end",
+    check: "boolean: only resolve the palette and write nothing (default false): a large write is checked whole before any part of it is written"
   },
   start(payload, ctx) {
+    if (payload["check"] === true) return Promise.resolve(checkPalette(payload));
     const parsed = parseWrite(payload);
     if (!parsed.ok) return Promise.resolve({ ok: false, code: "INVALID_REQUEST", message: parsed.message });
     const targets = resolvePalette(parsed.request);

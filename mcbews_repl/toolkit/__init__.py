@@ -52,6 +52,7 @@ from .world import Scoreboard, WorldQueries
 if TYPE_CHECKING:
     from .region import BlockRegion
     from .regionplot import picture_png, shown_figure, surface_png
+    from .shapes import BlockSpec, Shape, cuboid, cylinder, line, sphere
     from .writes import KEEP, PlannedWrite, WriteResult, plan_write, send_write, write_blocks
 
 # The region and its pictures need numpy (and matplotlib): they load when first named, so
@@ -61,6 +62,12 @@ _LAZY = {
     "picture_png": ".regionplot",
     "shown_figure": ".regionplot",
     "surface_png": ".regionplot",
+    "BlockSpec": ".shapes",
+    "Shape": ".shapes",
+    "cuboid": ".shapes",
+    "cylinder": ".shapes",
+    "line": ".shapes",
+    "sphere": ".shapes",
     "KEEP": ".writes",
     "PlannedWrite": ".writes",
     "WriteResult": ".writes",
@@ -76,6 +83,7 @@ __all__ = [
     "Answer",
     "BlockCheck",
     "BlockRegion",
+    "BlockSpec",
     "Box",
     "ChatContexts",
     "ContextBundle",
@@ -91,13 +99,17 @@ __all__ = [
     "ScoreList",
     "ScoreRead",
     "Scoreboard",
+    "Shape",
     "TagList",
     "TestFor",
     "Tools",
     "WorldQueries",
     "WriteResult",
+    "cuboid",
+    "cylinder",
     "game_strings",
     "languages_writing",
+    "line",
     "picture_png",
     "plan_write",
     "read_blocks",
@@ -105,6 +117,7 @@ __all__ = [
     "send_write",
     "shown_figure",
     "sign",
+    "sphere",
     "split_box",
     "surface_png",
     "verify_signature",

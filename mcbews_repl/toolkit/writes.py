@@ -219,7 +219,8 @@ def plan(
         if state_ids is not None and region.state_palette is not None:
             ids, entries = _as_ids(state_ids), [(b, s or None) for b, s in region.state_palette]
         else:
-            ids, entries = _as_ids(region.ids), [(b, None) for b in region.palette]
+            ids = _as_ids(region.ids)  # a palette of names, or of (name, states) (a Shape)
+            entries = [_entry(b, i) for i, b in enumerate(region.palette)]
     else:
         ids = _as_ids(region)
         if ids.dtype.kind in "iu":

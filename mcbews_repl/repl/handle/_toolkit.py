@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-    from ...toolkit import BlockRegion, WriteResult
+    from ...toolkit import BlockRegion, BlockSpec, Shape, WriteResult
 
 __all__ = ["OnLoop", "ToolkitCalls", "ToolsHandle"]
 
@@ -127,7 +127,8 @@ class ToolsHandle:
 
 class ToolkitCalls(Handle):
     """The toolkit's part of a handle: ``query``, ``scoreboard``, ``contexts``, ``tools``,
-    ``entities``, ``blocks``, ``set_blocks``, ``forward`` and ``events(follow=True)``."""
+    ``entities``, ``blocks``, ``set_blocks``, ``fill``, ``build``, ``forward`` and
+    ``events(follow=True)``."""
 
     @cached_property
     def query(self) -> OnLoop[WorldQueries]:
@@ -245,6 +246,42 @@ class ToolkitCalls(Handle):
         self._check_running()
         bar[0] = blocks_bar(box.volume, len(split_box(box)))
         return self._submit(run(), label, "set_blocks(...)")
+
+    def build(
+        self,
+        shape: Shape,
+        *,
+        dimension: str = "overworld",
+        timeout: float | None = None,
+        connection: ConnectionRef | None = None,
+    ) -> Pending[WriteResult]:
+        """Write a shape (``mcbews_repl.toolkit.shapes``: ``sphere``, ``cylinder``, ``line``,
+        ``cuboid``) where it stands: ``set_blocks(shape.origin, shape)``; the positions of its
+        box outside the shape are left as they are."""
+        return self.set_blocks(
+            shape.origin, shape, dimension=dimension, timeout=timeout, connection=connection
+        )
+
+    def fill(
+        self,
+        corner1: Sequence[int],
+        corner2: Sequence[int],
+        block: BlockSpec,
+        *,
+        hollow: bool = False,
+        dimension: str = "overworld",
+        timeout: float | None = None,
+        connection: ConnectionRef | None = None,
+    ) -> Pending[WriteResult]:
+        """Every position between two corners (both inside, like ``/fill``, of any size) set to
+        ``block`` (a name, or ``(name, {state: value})``); ``hollow=True``: only the faces.
+        Written through ``set_blocks``: the answer says what was written and what could not be.
+        """
+        with needs():
+            from ...toolkit import cuboid
+
+        shape = cuboid(corner1, corner2, block, hollow=hollow)
+        return self.build(shape, dimension=dimension, timeout=timeout, connection=connection)
 
     def objective(self, objective: str) -> Pending[pd.DataFrame]:
         """A whole objective as a DataFrame (holder, value)."""

@@ -176,3 +176,19 @@ def test_interrupt_kernel_stops_a_write() -> None:
         assert 0 < last < 200 * 40 * 200
     finally:
         kernel.close()
+
+
+def test_fill_and_build_go_through_set_blocks(shell: Any) -> None:
+    from mcbews_repl.toolkit import sphere
+
+    mc = shell.user_ns["mc"]
+    filled = mc.fill((0, 120, 0), (4, 122, 4), "stone").result()
+    assert filled.written == 75 and filled.size == (5, 3, 5)
+    world = mc.sim.raw.world
+    assert world.block("overworld", 4, 122, 4) == "minecraft:stone"
+    hollow = mc.fill((0, 120, 0), (4, 122, 4), "glass", hollow=True).result()
+    assert (hollow.written, hollow.kept) == (75 - 9, 9)  # the 3x1x3 inside is left
+    assert world.block("overworld", 2, 121, 2) == "minecraft:stone"
+    ball = mc.build(sphere((20, 130, 20), 5, "red_wool")).result()
+    assert ball.written == 515
+    assert "515 written, 0 already so, 816 left as is" in plain(shell, ball)

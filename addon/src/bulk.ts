@@ -68,7 +68,8 @@ export type BulkOutcome =
   | { kind: "partial"; id: string; received: number; total: number }
   | { kind: "duplicate"; id: string }
   | { kind: "complete"; id: string; event: string; text: string }
-  | { kind: "failed"; id: string; event: string; reason: string }
+  /** `source`: the player the request's first part came from (for an answer on tags). */
+  | { kind: "failed"; id: string; event: string; reason: string; source: string | null }
   /** A part of a request that failed or expired lately: nothing is kept. */
   | { kind: "ignored"; id: string };
 
@@ -78,6 +79,7 @@ interface Buffer {
   parts: Map<number, string>;
   bytes: number;
   lastTick: number;
+  source: string | null;
 }
 
 /** Requests being received, by id. */
@@ -98,27 +100,27 @@ export class BulkReassembler {
     return this.buffers.size;
   }
 
-  feed(part: BulkPart, tick: number): BulkOutcome {
+  feed(part: BulkPart, tick: number, source: string | null = null): BulkOutcome {
     const { id } = part;
     if (this.gone.has(id)) return { kind: "ignored", id };
     const event = BULK_KINDS[part.kind];
     let buffer = this.buffers.get(id);
     if (buffer === undefined) {
-      if (part.total > this.bounds.maxParts) return this.fail(id, event, `${part.total} parts, more than the ${this.bounds.maxParts} a request may have`, tick);
-      if (this.buffers.size >= this.bounds.maxRequests) return this.fail(id, event, `${this.bounds.maxRequests} large requests are already being received`, tick);
-      buffer = { kind: part.kind, total: part.total, parts: new Map(), bytes: 0, lastTick: tick };
+      if (part.total > this.bounds.maxParts) return this.fail(id, event, `${part.total} parts, more than the ${this.bounds.maxParts} a request may have`, tick, source);
+      if (this.buffers.size >= this.bounds.maxRequests) return this.fail(id, event, `${this.bounds.maxRequests} large requests are already being received`, tick, source);
+      buffer = { kind: part.kind, total: part.total, parts: new Map(), bytes: 0, lastTick: tick, source };
       this.buffers.set(id, buffer);
     }
-    if (buffer.kind !== part.kind || buffer.total !== part.total) return this.fail(id, BULK_KINDS[buffer.kind], `a part says ${part.kind} ${part.total} parts, an earlier one ${buffer.kind} ${buffer.total}`, tick);
+    if (buffer.kind !== part.kind || buffer.total !== part.total) return this.fail(id, BULK_KINDS[buffer.kind], `a part says ${part.kind} ${part.total} parts, an earlier one ${buffer.kind} ${buffer.total}`, tick, source);
     const known = buffer.parts.get(part.index);
     if (known !== undefined) {
-      if (known !== part.content) return this.fail(id, event, `part ${part.index} came twice with different content`, tick);
+      if (known !== part.content) return this.fail(id, event, `part ${part.index} came twice with different content`, tick, source);
       buffer.lastTick = tick;
       return { kind: "duplicate", id };
     }
     const bytes = utf8Len(part.content);
-    if (buffer.bytes + bytes > this.bounds.requestMaxBytes) return this.fail(id, event, `its parts pass ${this.bounds.requestMaxBytes} bytes, the most a request may have`, tick);
-    if (this.held + bytes > this.bounds.worldMaxBytes) return this.fail(id, event, `the addon already holds ${this.held} bytes of large requests (at most ${this.bounds.worldMaxBytes})`, tick);
+    if (buffer.bytes + bytes > this.bounds.requestMaxBytes) return this.fail(id, event, `its parts pass ${this.bounds.requestMaxBytes} bytes, the most a request may have`, tick, source);
+    if (this.held + bytes > this.bounds.worldMaxBytes) return this.fail(id, event, `the addon already holds ${this.held} bytes of large requests (at most ${this.bounds.worldMaxBytes})`, tick, source);
     buffer.parts.set(part.index, part.content);
     buffer.bytes += bytes;
     buffer.lastTick = tick;
@@ -147,10 +149,11 @@ export class BulkReassembler {
     return out;
   }
 
-  private fail(id: string, event: string, reason: string, tick: number): BulkOutcome {
+  private fail(id: string, event: string, reason: string, tick: number, source: string | null = null): BulkOutcome {
+    const from = this.buffers.get(id)?.source ?? source;
     this.drop(id);
     this.forgetLater(id, tick);
-    return { kind: "failed", id, event, reason };
+    return { kind: "failed", id, event, reason, source: from };
   }
 
   private forgetLater(id: string, tick: number): void {

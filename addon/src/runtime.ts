@@ -176,8 +176,8 @@ export class BridgeRuntime {
       return;
     }
     if (this.cancelled.has(part.id)) return; // cancelled: its late parts start nothing
-    const outcome = this.bulk.feed(part, this.host.currentTick());
-    if (outcome.kind === "failed") return this.refuseBulk(outcome.event, outcome.id, source, outcome.reason);
+    const outcome = this.bulk.feed(part, this.host.currentTick(), source);
+    if (outcome.kind === "failed") return this.refuseBulk(outcome.event, outcome.id, outcome.source, outcome.reason);
     if (outcome.kind !== "complete") return;
     if (requestIdOf(outcome.text) !== outcome.id) {
       this.host.warn(`[mcbews] dropped a bulk request: its parts are named ${outcome.id} but the request inside is not`);
@@ -186,7 +186,8 @@ export class BridgeRuntime {
     this.onScriptEvent(outcome.event, outcome.text, source);
   }
 
-  /** A large request that did not arrive whole: answered INVALID_REQUEST on its transport. */
+  /** A large request that did not arrive whole: answered INVALID_REQUEST on its transport
+   * (over tags, on the player its first part came from). */
   private refuseBulk(event: string, id: string, source: string | null, reason: string): void {
     this.host.warn(`[mcbews] dropped the large request ${id}: ${reason}`);
     const answer = errorAnswer("INVALID_REQUEST", `the request was not received whole: ${reason}`);
@@ -497,7 +498,7 @@ export class BridgeRuntime {
       this.sweepTags();
       this.cancelled.expire(now);
       for (const failed of this.bulk.expire(now)) {
-        if (failed.kind === "failed") this.refuseBulk(failed.event, failed.id, null, failed.reason);
+        if (failed.kind === "failed") this.refuseBulk(failed.event, failed.id, failed.source, failed.reason);
       }
     }
   }

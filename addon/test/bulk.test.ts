@@ -152,6 +152,21 @@ describe("the runtime", () => {
     expect(rt.bulk.size).toBe(0);
   });
 
+  it("over tags, a request in parts is answered on its player, a broken one too when its TTL passes", () => {
+    const fake = fakeHost({ stable: true });
+    const rt = runtimeWith(fake);
+    const steve = mc.addPlayer({ name: "Steve" });
+    for (const line of parts("t1", "t", request("t1", "list_capabilities"))) rt.onScriptEvent(BULK_EVENT, line, "Steve");
+    expect(steve.getTags().some((t) => t.startsWith("mcbews.a.t1."))).toBe(true);
+    rt.onScriptEvent(BULK_EVENT, "t2 t 1/2 {", "Steve");
+    tick(rt, PULL_TTL_SECONDS * 20 + 25, fake);
+    const answer = steve.getTags().filter((t) => t.startsWith("mcbews.a.t2."));
+    const sorted = [...answer].sort((a, b) => Number(a.split(".")[3]) - Number(b.split(".")[3]));
+    const text = Buffer.concat(sorted.map((t) => Buffer.from(t.split(".")[5]!, "base64url"))).toString("utf8");
+    expect(text).toContain("INVALID_REQUEST");
+    expect(text).toContain("only 1 of its 2 parts");
+  });
+
   it("a cancelled request drops its parts, and its late parts start nothing", () => {
     const fake = fakeHost({ stable: true });
     const rt = runtimeWith(fake);

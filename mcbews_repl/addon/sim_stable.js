@@ -1382,27 +1382,27 @@ var BulkReassembler = class {
   get size() {
     return this.buffers.size;
   }
-  feed(part, tick) {
+  feed(part, tick, source = null) {
     const { id } = part;
     if (this.gone.has(id)) return { kind: "ignored", id };
     const event = BULK_KINDS[part.kind];
     let buffer = this.buffers.get(id);
     if (buffer === void 0) {
-      if (part.total > this.bounds.maxParts) return this.fail(id, event, `${part.total} parts, more than the ${this.bounds.maxParts} a request may have`, tick);
-      if (this.buffers.size >= this.bounds.maxRequests) return this.fail(id, event, `${this.bounds.maxRequests} large requests are already being received`, tick);
-      buffer = { kind: part.kind, total: part.total, parts: /* @__PURE__ */ new Map(), bytes: 0, lastTick: tick };
+      if (part.total > this.bounds.maxParts) return this.fail(id, event, `${part.total} parts, more than the ${this.bounds.maxParts} a request may have`, tick, source);
+      if (this.buffers.size >= this.bounds.maxRequests) return this.fail(id, event, `${this.bounds.maxRequests} large requests are already being received`, tick, source);
+      buffer = { kind: part.kind, total: part.total, parts: /* @__PURE__ */ new Map(), bytes: 0, lastTick: tick, source };
       this.buffers.set(id, buffer);
     }
-    if (buffer.kind !== part.kind || buffer.total !== part.total) return this.fail(id, BULK_KINDS[buffer.kind], `a part says ${part.kind} ${part.total} parts, an earlier one ${buffer.kind} ${buffer.total}`, tick);
+    if (buffer.kind !== part.kind || buffer.total !== part.total) return this.fail(id, BULK_KINDS[buffer.kind], `a part says ${part.kind} ${part.total} parts, an earlier one ${buffer.kind} ${buffer.total}`, tick, source);
     const known = buffer.parts.get(part.index);
     if (known !== void 0) {
-      if (known !== part.content) return this.fail(id, event, `part ${part.index} came twice with different content`, tick);
+      if (known !== part.content) return this.fail(id, event, `part ${part.index} came twice with different content`, tick, source);
       buffer.lastTick = tick;
       return { kind: "duplicate", id };
     }
     const bytes = utf8Len(part.content);
-    if (buffer.bytes + bytes > this.bounds.requestMaxBytes) return this.fail(id, event, `its parts pass ${this.bounds.requestMaxBytes} bytes, the most a request may have`, tick);
-    if (this.held + bytes > this.bounds.worldMaxBytes) return this.fail(id, event, `the addon already holds ${this.held} bytes of large requests (at most ${this.bounds.worldMaxBytes})`, tick);
+    if (buffer.bytes + bytes > this.bounds.requestMaxBytes) return this.fail(id, event, `its parts pass ${this.bounds.requestMaxBytes} bytes, the most a request may have`, tick, source);
+    if (this.held + bytes > this.bounds.worldMaxBytes) return this.fail(id, event, `the addon already holds ${this.held} bytes of large requests (at most ${this.bounds.worldMaxBytes})`, tick, source);
     buffer.parts.set(part.index, part.content);
     buffer.bytes += bytes;
     buffer.lastTick = tick;
@@ -1428,10 +1428,11 @@ var BulkReassembler = class {
     for (const [id, at] of this.gone) if (tick - at >= this.bounds.ttlTicks) this.gone.delete(id);
     return out;
   }
-  fail(id, event, reason, tick) {
+  fail(id, event, reason, tick, source = null) {
+    const from = this.buffers.get(id)?.source ?? source;
     this.drop(id);
     this.forgetLater(id, tick);
-    return { kind: "failed", id, event, reason };
+    return { kind: "failed", id, event, reason, source: from };
   }
   forgetLater(id, tick) {
     this.gone.delete(id);
@@ -1858,8 +1859,8 @@ var BridgeRuntime = class {
       return;
     }
     if (this.cancelled.has(part.id)) return;
-    const outcome = this.bulk.feed(part, this.host.currentTick());
-    if (outcome.kind === "failed") return this.refuseBulk(outcome.event, outcome.id, source, outcome.reason);
+    const outcome = this.bulk.feed(part, this.host.currentTick(), source);
+    if (outcome.kind === "failed") return this.refuseBulk(outcome.event, outcome.id, outcome.source, outcome.reason);
     if (outcome.kind !== "complete") return;
     if (requestIdOf(outcome.text) !== outcome.id) {
       this.host.warn(`[mcbews] dropped a bulk request: its parts are named ${outcome.id} but the request inside is not`);
@@ -1867,7 +1868,8 @@ var BridgeRuntime = class {
     }
     this.onScriptEvent(outcome.event, outcome.text, source);
   }
-  /** A large request that did not arrive whole: answered INVALID_REQUEST on its transport. */
+  /** A large request that did not arrive whole: answered INVALID_REQUEST on its transport
+   * (over tags, on the player its first part came from). */
   refuseBulk(event, id, source, reason) {
     this.host.warn(`[mcbews] dropped the large request ${id}: ${reason}`);
     const answer = errorAnswer("INVALID_REQUEST", `the request was not received whole: ${reason}`);
@@ -2146,7 +2148,7 @@ var BridgeRuntime = class {
       this.sweepTags();
       this.cancelled.expire(now);
       for (const failed of this.bulk.expire(now)) {
-        if (failed.kind === "failed") this.refuseBulk(failed.event, failed.id, null, failed.reason);
+        if (failed.kind === "failed") this.refuseBulk(failed.event, failed.id, failed.source, failed.reason);
       }
     }
   }

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ...exceptions import CapabilityError, FrameTooLarge
+from ...exceptions import CapabilityError, FrameTooLarge, InvalidArgument
 from ...optional import needs
 from ...sansio import encode_capability_request
 from ...toolkit import (
@@ -257,7 +257,16 @@ class ToolkitCalls(Handle):
     ) -> Pending[WriteResult]:
         """Write a shape (``mcbews_repl.toolkit.shapes``: ``sphere``, ``cylinder``, ``line``,
         ``cuboid``) where it stands: ``set_blocks(shape.origin, shape)``; the positions of its
-        box outside the shape are left as they are."""
+        box outside the shape are left as they are.
+
+        Raises:
+            InvalidArgument: ``shape`` is not a shape.
+        """
+        if not all(hasattr(shape, name) for name in ("origin", "ids", "palette")):
+            raise InvalidArgument(
+                "shape", shape, "is not a shape",
+                "sphere(...), cylinder(...), line(...) or cuboid(...) from mcbews_repl.toolkit",
+            )  # fmt: skip
         return self.set_blocks(
             shape.origin, shape, dimension=dimension, timeout=timeout, connection=connection
         )

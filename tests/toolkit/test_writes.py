@@ -231,3 +231,13 @@ async def test_a_cancelled_write_stops_and_writes_nothing_more() -> None:
                 break
             await asyncio.sleep(0.05)
         assert 2000 <= last < names.size
+
+
+async def test_a_read_with_states_written_back_is_already_so(world: World) -> None:
+    """Every block and state the simulated world holds is one resolve knows: the default
+    world (chest, logs, leaves, water, bedrock ...) written back changes nothing."""
+    box = ((-3, -64, -3), (3, 70, 3))
+    region = await read_blocks(world.mc, *box, states=True)
+    assert region.state_palette is not None and len(region.state_palette) > 5
+    result = await write_blocks(world.mc, region.origin, region)
+    assert (result.written, result.already) == (0, region.volume)

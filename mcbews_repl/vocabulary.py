@@ -185,6 +185,7 @@ class Capability(_Word):
     RUN_WORLD_COMMAND = "run_world_command", "one command run inside the world, within policy"
     DESCRIBE_ENTITIES = "describe_entities", "type id and name tag of entities by id"
     GET_BLOCKS = "get_blocks", "the blocks of a box, as a palette and runs"
+    SET_BLOCKS = "set_blocks", "write a box of blocks given as a palette and runs"
     LIST_CAPABILITIES = "list_capabilities", "every capability the addon holds, with its params"
 
 

@@ -23,6 +23,7 @@ export const SIM_GLOBALS = {
   "@minecraft/server": {
     global: "__mc_server",
     exports: [
+      "BlockPermutation",
       "BlockVolume",
       "CommandPermissionLevel",
       "CustomCommandParamType",

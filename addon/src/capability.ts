@@ -3,8 +3,11 @@
 import type { Player } from "@minecraft/server";
 import type { JsonObject } from "./json.js";
 import type { CommandPolicy } from "./policy.js";
+import type { ErrorCode } from "./wire.js";
 
-export type CapabilityResult = { ok: true; result: JsonObject } | { ok: false; message: string };
+/** A failure answers CAPABILITY_FAILED unless it names another code (a job that finds its
+ * request invalid only once it starts answers INVALID_REQUEST). */
+export type CapabilityResult = { ok: true; result: JsonObject } | { ok: false; message: string; code?: ErrorCode };
 
 export type CommandOutcome = { ok: true; successCount: number } | { ok: false; error: string };
 

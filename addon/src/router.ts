@@ -63,7 +63,7 @@ export function decideRequest(message: string, ctx: CapabilityContext, restricte
 }
 
 function toAnswer(result: CapabilityResult): Answer {
-  return result.ok ? okAnswer(result.result) : errorAnswer("CAPABILITY_FAILED", result.message);
+  return result.ok ? okAnswer(result.result) : errorAnswer(result.code ?? "CAPABILITY_FAILED", result.message);
 }
 
 function runCapability(cap: Capability, payload: Record<string, unknown>, ctx: CapabilityContext): Answer {

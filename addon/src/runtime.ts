@@ -13,6 +13,7 @@ import { encodeAnswer, errorAnswer, type Answer } from "./answer.js";
 import { applyPolicyCommand, decodePolicy, encodePolicy, POLICY_EVENT, type CommandPolicy } from "./policy.js";
 import { BoundedQueue } from "./queue.js";
 import { CancelledIds, readCancelIds } from "./cancel.js";
+import { BulkReassembler, parseBulkPart } from "./bulk.js";
 import { isObject, parseJson } from "./json.js";
 import { parseRequest } from "./request.js";
 import { decodeAskHex, isPullId, PullStore } from "./pull.js";
@@ -24,6 +25,7 @@ import {
   BRIDGE_PLAYER,
   BRIDGE_PREFIX,
   BRIDGE_REQUEST_EVENT,
+  BULK_EVENT,
   CANCEL_EVENT,
   PULL_POLL_LIVE_SECONDS,
   PULL_REQUEST_EVENT,
@@ -119,6 +121,8 @@ export class BridgeRuntime {
   private readonly tagReaders = new Map<string, number>();
   /** Ids the bridge cancelled lately (mcbews:cancel): their answers are dropped, not kept. */
   readonly cancelled = new CancelledIds(PULL_TTL_SECONDS * TICKS_PER_SECOND);
+  /** Requests too large for one command, being received in parts (mcbews:bulk). */
+  readonly bulk = new BulkReassembler();
   private uiCounter = 0;
   private evictionsWarned = 0;
   private tagEvictionsWarned = 0;
@@ -160,6 +164,36 @@ export class BridgeRuntime {
     else if (id === TAGS_REQUEST_EVENT) this.onTagsRequest(message, source);
     else if (id === TAGS_ACK_EVENT) this.onTagsAck(message, source);
     else if (id === TAGS_POLL_EVENT) this.markTagReader(source);
+    else if (id === BULK_EVENT) this.onBulkPart(message, source);
+  }
+
+  /** `scriptevent mcbews:bulk <id> <k> <i>/<n> <content>`: one part of a large request; the
+   * last one to come hands the whole to the event it stands for, from the same source. */
+  private onBulkPart(message: string, source: string | null): void {
+    const part = parseBulkPart(message);
+    if (part === null) {
+      this.host.warn(`[mcbews] dropped a bulk part that does not read as one: ${JSON.stringify(message.slice(0, 60))}`);
+      return;
+    }
+    if (this.cancelled.has(part.id)) return; // cancelled: its late parts start nothing
+    const outcome = this.bulk.feed(part, this.host.currentTick(), source);
+    if (outcome.kind === "failed") return this.refuseBulk(outcome.event, outcome.id, outcome.source, outcome.reason);
+    if (outcome.kind !== "complete") return;
+    if (requestIdOf(outcome.text) !== outcome.id) {
+      this.host.warn(`[mcbews] dropped a bulk request: its parts are named ${outcome.id} but the request inside is not`);
+      return;
+    }
+    this.onScriptEvent(outcome.event, outcome.text, source);
+  }
+
+  /** A large request that did not arrive whole: answered INVALID_REQUEST on its transport
+   * (over tags, on the player its first part came from). */
+  private refuseBulk(event: string, id: string, source: string | null, reason: string): void {
+    this.host.warn(`[mcbews] dropped the large request ${id}: ${reason}`);
+    const answer = errorAnswer("INVALID_REQUEST", `the request was not received whole: ${reason}`);
+    if (event === PULL_REQUEST_EVENT) this.keepAnswer(id, answer);
+    else if (event === TAGS_REQUEST_EVENT && source !== null && isTagId(id)) this.keepTagAnswer(id, source, answer);
+    else if (event === BRIDGE_REQUEST_EVENT && this.host.spawnBridge !== undefined) this.deliver(answerWith(id, answer));
   }
 
   /** `scriptevent mcbews:cancel <id> ...`: drop everything held for those ids. */
@@ -169,6 +203,7 @@ export class BridgeRuntime {
     const now = this.host.currentTick();
     for (const id of ids) {
       this.cancelled.add(id, now);
+      this.bulk.discard(id, now);
       this.pull.forget(id);
       this.syncTags(this.tags.forget(id));
       this.text.discard(id);
@@ -462,6 +497,9 @@ export class BridgeRuntime {
       this.tags.expire(now);
       this.sweepTags();
       this.cancelled.expire(now);
+      for (const failed of this.bulk.expire(now)) {
+        if (failed.kind === "failed") this.refuseBulk(failed.event, failed.id, failed.source, failed.reason);
+      }
     }
   }
 

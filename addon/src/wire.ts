@@ -42,6 +42,8 @@ export const TAGS_REQUEST_EVENT = "mcbews:tags_req";
 export const TAGS_ACK_EVENT = "mcbews:tags_ack";
 /** docs/protocol.md, tags transport: a reader says it reads tags (UI chat for it is then written as tags on its player) */
 export const TAGS_POLL_EVENT = "mcbews:tags_poll";
+/** docs/protocol.md, requests bigger than one command: `scriptevent mcbews:bulk <id> <k> <i>/<n> <content>`, part i of n of a request too large for one line, k naming the script event it stands for (c bridge_req, p pull_req, t tags_req) */
+export const BULK_EVENT = "mcbews:bulk";
 /** docs/protocol.md, tags transport: a page tag is mcbews.<a|u>.<id>.<i>.<n>.<base64url>. (dot-separated, letters, digits, '-', '_' only) */
 export const TAG_PAGE_PREFIX = "mcbews";
 /** docs/protocol.md, mcbews v1, requests and answers: v is fixed at 2 */
@@ -109,5 +111,15 @@ export const TAG_MAX_CHARS = 255;
 export const TAG_PAGE_BYTES = 156;
 /** docs/protocol.md, tags transport: our choice; ids on this transport are 1-24 letters and digits (the gateway's are 12, the addon's UI chat ids at most 22), so every page tag fits 255 characters */
 export const TAG_ID_MAX_CHARS = 24;
+/** docs/protocol.md, requests bigger than one command: our choice; one request's parts hold at most 256 KiB of JSON in the addon (a 32x32x32 set_blocks of varied terrain is split by the bridge into requests far below it) */
+export const BULK_REQUEST_MAX_BYTES = 262144;
+/** docs/protocol.md, requests bigger than one command: our choice; the addon holds at most 1 MiB of parts of every request at once; a part that would pass it fails its request */
+export const BULK_WORLD_MAX_BYTES = 1048576;
+/** docs/protocol.md, requests bigger than one command: our choice; a request is at most 1024 parts (every part but the last carries at least 256 bytes, so 256 KiB fits) */
+export const BULK_MAX_PARTS = 1024;
+/** docs/protocol.md, requests bigger than one command: our choice; at most 32 requests are being received at once in the addon */
+export const BULK_MAX_REQUESTS = 32;
+/** docs/protocol.md, requests bigger than one command: a request whose next part has not come for 30 s (600 ticks) is dropped and answered CAPABILITY_FAILED, like the chunk buffers */
+export const BULK_TTL_SECONDS = 30;
 /** docs/protocol.md, tags transport: our choice; at most 32 page tags stand on one player at a time (about 8.4 KB of `tag list` output); no source gives the longest statusMessage the game sends, so one read's output stays small (measured in docs/benchmarks.md) */
 export const TAGS_WINDOW_PAGES = 32;

@@ -13,6 +13,8 @@ run (the ``request_id`` inside a capability request). So a request is matched by
 - ``mcbews:pull <id> <page>``: the same with its id marked;
 - ``mcbews:poll``: the command, answered in order, and once the recorded polls are used up
   with a recorded ``MCBEWS|EMPTY`` (the bridge polls for as long as it is connected);
+- a part of a request too large for one command (``scriptevent mcbews:bulk <id> ...``): the
+  line with its id marked, wherever it stands;
 - the tags transport's request (``scriptevent mcbews:tags_req {...}``) like the others;
   its reads (``tag @s list``), acks (``scriptevent mcbews:tags_ack ...``) and hellos
   (``scriptevent mcbews:tags_poll``) by their kind, answered in order, and once the
@@ -37,6 +39,7 @@ from typing import Any
 from ..sansio import (
     ASK_COMMAND,
     BRIDGE_REQUEST_EVENT,
+    BULK_EVENT,
     EMPTY_REPLY,
     POLL_COMMAND,
     PULL_COMMAND,
@@ -46,6 +49,7 @@ from ..sansio import (
     TAGS_POLL_EVENT,
     TAGS_REQUEST_EVENT,
     TEXT_RESPONSE_EVENT,
+    parse_bulk_line,
 )
 
 __all__ = ["RULES", "RequestKey", "key_of", "key_of_line"]
@@ -92,6 +96,15 @@ def _capability_request(line: str) -> RequestKey | None:
     return None
 
 
+def _bulk_part(line: str) -> RequestKey | None:
+    """``scriptevent mcbews:bulk <id> <k> <i>/<n> <content>``: a part of a large request, its
+    id marked wherever it stands (the header, and the request inside the first parts)."""
+    part = parse_bulk_line(line) if line.startswith(f"scriptevent {BULK_EVENT} ") else None
+    if part is None:
+        return None
+    return RequestKey(line.replace(part.request_id, ID_MARK), (part.request_id,))
+
+
 def _ask(line: str) -> RequestKey | None:
     """``mcbews:ask <hex>``: the request's JSON as hex digits."""
     prefix = f"{ASK_COMMAND} "
@@ -134,6 +147,7 @@ def _text_response(line: str) -> RequestKey | None:
 # Each rule reads a command line and returns its key, or None when the line is not its kind.
 RULES: list[Callable[[str], RequestKey | None]] = [
     _capability_request,
+    _bulk_part,
     _ask,
     _pull,
     _poll,

@@ -43,7 +43,7 @@ from ..sansio import (
     short_id,
 )
 from ..vocabulary import EventKind
-from .calls import failure_fields
+from .calls import failure_fields, send_lines
 from .results import CommandResult
 from .scope import current_scope
 
@@ -221,7 +221,7 @@ class PullCalls:
 
     async def _answer_text(self, request: PullRequest) -> str:
         request_id, line = request.request_id, request.command_line
-        result = await self._run(line)
+        result = await send_lines(self._run, request.lines or (line,))
         if not result.ok:
             raise CommandFailed(result.status_code, result.status_message, line[:60])
         # A script-event request is answered into the store: its own result says nothing.

@@ -32,14 +32,14 @@ from ..sansio import (
     UiChatMessage,
     encode_tags_acks,
     encode_tags_poll,
-    encode_tags_request,
     interpret_bridge_answer,
     interpret_ui_chat,
     read_tag_list,
     short_id,
+    tags_request_lines,
 )
 from ..vocabulary import EventKind
-from .calls import failure_fields
+from .calls import failure_fields, send_lines
 from .results import CommandResult
 from .scope import current_scope, in_no_scope
 
@@ -356,7 +356,8 @@ class TagCalls:
             RequestTimeout: no whole answer within ``timeout`` seconds.
         """
         request_id = short_id()
-        line = encode_tags_request(request_id, capability, payload, to=self._reader.to)
+        lines = tags_request_lines(request_id, capability, payload, to=self._reader.to)
+        line = lines[-1]
         start, outcome = time.monotonic(), "error"
         failure: dict[str, str] = {}
         self.pending += 1
@@ -368,7 +369,7 @@ class TagCalls:
             async with asyncio.timeout(timeout):
                 # The request first, then the read woken behind it: tasks start in the order
                 # they are made, so both are in the same tick where the game runs them in order.
-                sending = asyncio.ensure_future(self._run(line))
+                sending = asyncio.ensure_future(send_lines(self._run, lines))
                 self._reader.wake()
                 sent = await sending
                 if not sent.ok:

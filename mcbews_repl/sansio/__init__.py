@@ -78,6 +78,7 @@ from .wire import (
     BRIDGE_PLAYER,
     BRIDGE_REQUEST_EVENT,
     BUFFER_TTL_SECONDS,
+    BULK_EVENT,
     CANCEL_EVENT,
     COMMAND_FRAME_BUDGET_BYTES,
     COMMAND_LINE_BUDGET_BYTES,
@@ -102,6 +103,7 @@ from .wire import (
 )
 
 if TYPE_CHECKING:
+    from .bulk import BulkPart, encode_bulk, join_parts, parse_bulk_line
     from .cancel import CANCEL_ID, encode_cancel
     from .pull import (
         UI_MAX_PAGES,
@@ -136,6 +138,7 @@ if TYPE_CHECKING:
         format_page_tag,
         read_tag_list,
         tag_id_ok,
+        tags_request_lines,
     )
 
 # The pull and tags codecs and the cancel frame serve only the gateway's transports: they load
@@ -172,6 +175,11 @@ _LAZY = {
     "format_page_tag": ".tags",
     "read_tag_list": ".tags",
     "tag_id_ok": ".tags",
+    "tags_request_lines": ".tags",
+    "BulkPart": ".bulk",
+    "encode_bulk": ".bulk",
+    "join_parts": ".bulk",
+    "parse_bulk_line": ".bulk",
     "encode_cancel": ".cancel",
 }
 
@@ -180,6 +188,7 @@ __all__ = [
     "BRIDGE_PLAYER",
     "BRIDGE_REQUEST_EVENT",
     "BUFFER_TTL_SECONDS",
+    "BULK_EVENT",
     "CANCEL_EVENT",
     "CANCEL_ID",
     "COMMAND_FRAME_BUDGET_BYTES",
@@ -213,6 +222,7 @@ __all__ = [
     "BridgeEvent",
     "BridgeProtocol",
     "BufferExpired",
+    "BulkPart",
     "CapabilityFailed",
     "CapabilityRequest",
     "CapabilityResult",
@@ -258,6 +268,7 @@ __all__ = [
     "decode_other_event",
     "decode_reply",
     "dumps_wire",
+    "encode_bulk",
     "encode_cancel",
     "encode_capability_request",
     "encode_command",
@@ -276,6 +287,8 @@ __all__ = [
     "handshake_forms",
     "interpret_bridge_answer",
     "interpret_ui_chat",
+    "join_parts",
+    "parse_bulk_line",
     "parse_chunk",
     "parse_text_frame",
     "read_tag_list",
@@ -286,6 +299,7 @@ __all__ = [
     "split_payload",
     "split_text",
     "tag_id_ok",
+    "tags_request_lines",
     "utf8_len",
 ]
 

@@ -19,14 +19,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..exceptions import FrameTooLarge
 from ..limits import ANSWER_RESERVED_BUFFERS, ANSWER_RESERVED_BYTES, PAGED_ANSWERS_MAX_BYTES
 from .answer_pages import AnswerPages, PageId, format_page_id, parse_page_id
 from .bridge import (
     MALFORMED_RESPONSE,
     encode_capability_request,
+    encode_request_body,
     interpret_bridge_answer,
     interpret_ui_chat,
 )
+from .bulk import encode_bulk
 from .chunks import Channel, ChunkError, parse_chunk_fields
 from .events import (
     BridgeEvent,
@@ -37,6 +40,7 @@ from .events import (
     RequestExpired,
 )
 from .frames import decode_frame, encode_command, encode_subscribe
+from .jsonwire import dumps_wire
 from .reassembly import Duplicate, Failed, Reassembler
 from .wire import (
     ANSWER_PAGE_MARKER,
@@ -96,6 +100,9 @@ class CapabilityRequest:
     request_id: str
     capability: str
     command_line: str
+    # Every line to send, in order: the command line alone, or a large request's bulk parts
+    # (``command_line`` is then the last of them).
+    lines: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -169,16 +176,17 @@ class BridgeProtocol:
         request_id = self._new_id()
         while request_id in self._pending:
             request_id = self._new_id()
-        line = encode_capability_request(
-            request_id,
-            capability,
-            payload,
-            budget_bytes=self.budget_bytes,
-            frame_budget_bytes=self.frame_budget_bytes,
-        )
+        budgets = {"budget_bytes": self.budget_bytes, "frame_budget_bytes": self.frame_budget_bytes}
+        try:
+            lines: tuple[str, ...] = (
+                encode_capability_request(request_id, capability, payload, **budgets),
+            )
+        except FrameTooLarge:  # too large for one line: its parts (bulk.py)
+            text = encode_request_body(request_id, capability, payload, dumps_wire)
+            lines = tuple(encode_bulk(request_id, "c", text, **budgets))
         deadline = None if timeout is None else now + timeout
         self._pending[request_id] = _Pending(capability, deadline)
-        return CapabilityRequest(request_id, capability, line)
+        return CapabilityRequest(request_id, capability, lines[-1], lines)
 
     def forget(self, request_id: str) -> bool:
         """Drop a pending request and its buffers (after a timeout or a failed send)."""

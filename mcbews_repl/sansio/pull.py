@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..exceptions import FrameTooLarge
 from .bridge import UI_CHAT_MAX_BYTES, encode_request_body
+from .bulk import request_lines
 from .frames import command_frame_bytes
 from .jsonwire import dumps_wire, utf8_len
 from .wire import (
@@ -43,7 +43,6 @@ from .wire import (
     PULL_ANSWER_MAX_BYTES,
     PULL_COMMAND,
     PULL_PAGE_BYTES,
-    PULL_REQUEST_EVENT,
     UI_PAGE_PREFIX,
     WAIT_REPLY,
 )
@@ -102,6 +101,9 @@ class PullRequest:
     capability: str
     command_line: str
     inline: bool
+    # Every line to send, in order: the command line alone, or a large request's bulk parts
+    # (``command_line`` is then the last of them; the answer is pulled after).
+    lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,23 +188,19 @@ def encode_pull_request(
     budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
     frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
 ) -> PullRequest:
-    """The ask line when it fits, else ``scriptevent mcbews:pull_req {...}``.
+    """The ask line when it fits, else ``scriptevent mcbews:pull_req {...}``, else that
+    request's bulk parts (docs/protocol.md, "Requests bigger than one command").
 
     Raises:
-        FrameTooLarge: neither line fits the command line and frame budgets.
+        FrameTooLarge: not even the parts can carry it (over the addon's bulk bounds).
     """
     budgets = {"budget_bytes": budget_bytes, "frame_budget_bytes": frame_budget_bytes}
     ask = encode_ask(request_id, capability, payload, **budgets)
     if ask is not None:
-        return PullRequest(request_id, capability, ask, inline=True)
+        return PullRequest(request_id, capability, ask, inline=True, lines=(ask,))
     body = json.loads(request_text(request_id, capability, payload))
-    line = f"scriptevent {PULL_REQUEST_EVENT} {dumps_wire(body)}"
-    if not _fits(line, budget_bytes, frame_budget_bytes):
-        size, frame = utf8_len(line), command_frame_bytes(line)
-        raise FrameTooLarge(
-            f"the {capability} request", size, budget_bytes, frame, frame_budget_bytes
-        )
-    return PullRequest(request_id, capability, line, inline=False)
+    lines = request_lines(request_id, "p", dumps_wire(body), **budgets)
+    return PullRequest(request_id, capability, lines[-1], inline=False, lines=lines)
 
 
 def encode_pull(message_id: str, page: int = 1) -> str:

@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from ..exceptions import FrameTooLarge
 from .bridge import UI_CHAT_MAX_BYTES, encode_request_body
+from .bulk import request_lines
 from .frames import command_frame_bytes
 from .jsonwire import dumps_wire, utf8_len
 from .wire import (
@@ -65,6 +66,7 @@ __all__ = [
     "format_page_tag",
     "read_tag_list",
     "tag_id_ok",
+    "tags_request_lines",
 ]
 
 TagKind = Literal["answer", "ui"]
@@ -229,6 +231,33 @@ def encode_tags_request(
             f"the {capability} request", size, budget_bytes, frame, frame_budget_bytes
         )
     return line
+
+
+def tags_request_lines(
+    request_id: str,
+    capability: str,
+    payload: Mapping[str, Any] | None = None,
+    *,
+    to: str | None = None,
+    budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
+    frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
+) -> tuple[str, ...]:
+    """The request as :func:`encode_tags_request` writes it when it fits one line, else its
+    bulk parts (docs/protocol.md, "Requests bigger than one command").
+
+    Raises:
+        ValueError: the id is not 1-24 letters and digits.
+        FrameTooLarge: not even the parts can carry it (over the addon's bulk bounds).
+    """
+    if not tag_id_ok(request_id):
+        raise ValueError(f"a tags request id must be 1-{TAG_ID_MAX_CHARS} letters and digits")
+
+    def dumps(body: dict[str, Any]) -> str:
+        return dumps_wire(body if to is None else {**body, "to": to})
+
+    text = encode_request_body(request_id, capability, payload, dumps)
+    budgets = {"budget_bytes": budget_bytes, "frame_budget_bytes": frame_budget_bytes}
+    return request_lines(request_id, "t", text, **budgets)
 
 
 def encode_tags_acks(

@@ -19,6 +19,12 @@ __all__ = [
     "BRIDGE_PREFIX",
     "BRIDGE_REQUEST_EVENT",
     "BUFFER_TTL_SECONDS",
+    "BULK_EVENT",
+    "BULK_MAX_PARTS",
+    "BULK_MAX_REQUESTS",
+    "BULK_REQUEST_MAX_BYTES",
+    "BULK_TTL_SECONDS",
+    "BULK_WORLD_MAX_BYTES",
     "CANCEL_EVENT",
     "CANCEL_IDS_KEPT",
     "CHAT_ANSWER_MAX_PAGES",
@@ -108,6 +114,8 @@ TAGS_REQUEST_EVENT: Final[str] = _name("tags_request_event")
 TAGS_ACK_EVENT: Final[str] = _name("tags_ack_event")
 TAGS_POLL_EVENT: Final[str] = _name("tags_poll_event")
 TAG_PAGE_PREFIX: Final[str] = _name("tag_page_prefix")
+# Requests bigger than one command (docs/protocol.md): parts over a script event of their own.
+BULK_EVENT: Final[str] = _name("bulk_event")
 ERROR_CODES: Final[tuple[str, ...]] = tuple(_M["error_codes"]["value"])
 TEXT_ROLES: Final[tuple[str, ...]] = tuple(_M["text_roles"]["value"])
 
@@ -137,3 +145,8 @@ TAG_MAX_CHARS: Final[int] = int(_limit("tag_max_chars"))
 TAG_PAGE_BYTES: Final[int] = int(_limit("tag_page_bytes"))
 TAG_ID_MAX_CHARS: Final[int] = int(_limit("tag_id_max_chars"))
 TAGS_WINDOW_PAGES: Final[int] = int(_limit("tags_window_pages"))
+BULK_REQUEST_MAX_BYTES: Final[int] = int(_limit("bulk_request_max_bytes"))
+BULK_WORLD_MAX_BYTES: Final[int] = int(_limit("bulk_world_max_bytes"))
+BULK_MAX_PARTS: Final[int] = int(_limit("bulk_max_parts"))
+BULK_MAX_REQUESTS: Final[int] = int(_limit("bulk_max_requests"))
+BULK_TTL_SECONDS: Final[float] = float(_limit("bulk_ttl_seconds"))

@@ -54,6 +54,7 @@ __all__ = [
     "language_of_this_command",
     "languages",
     "name_key",
+    "resolve_permutation",
     "restricted_execution",
     "speaking",
     "text",
@@ -209,6 +210,40 @@ def default_states(type_id: str) -> dict[str, Any]:
     """The block states a block of this type has when the world makes it (blocks.json)."""
     states: dict[str, Any] = corpus("blocks")["default_states"].get(type_id, {})
     return dict(states)
+
+
+@cache
+def _block_types() -> dict[str, Any]:
+    return corpus("block_types")
+
+
+_STATE_TYPES = {"boolean": bool, "number": int, "string": str}
+
+
+def resolve_permutation(name: str, states: dict[str, Any] | None) -> dict[str, Any]:
+    """What ``BlockPermutation.resolve(name, states)`` gives: ``{typeId, states}``, the block's
+    default states (blocks.json) overlaid with ``states``.
+
+    Raises:
+        ValueError: the game has no such block type, or the type no such state, or the value
+            is of the wrong type (the texts of facts.json ``block_permutation_resolve``).
+    """
+    errors: dict[str, str] = _fact("behaviours", "block_permutation_resolve")
+    types = _block_types()
+    type_id = name if ":" in name else f"minecraft:{name}"
+    known = types["blocks"].get(type_id)
+    if known is None:
+        raise ValueError(errors["unknown_type"] % type_id)
+    given = dict(states or {})
+    for key, value in given.items():
+        if key not in known:
+            raise ValueError(errors["unknown_state"] % (type_id, key))
+        kind = types["state_types"][key]
+        if isinstance(value, bool) != (kind == "boolean") or not isinstance(
+            value, _STATE_TYPES[kind]
+        ):
+            raise ValueError(errors["state_type"] % (key, type_id, kind))
+    return {"typeId": type_id, "states": {**default_states(type_id), **given}}
 
 
 # PlayerMessage event shapes (facts.json "events").

@@ -22,6 +22,7 @@ from .facts import (
     SCRIPT_ENGINE_SENDER,  # the chat name of commands a dimension runs
     TAG_MAX_CHARS,
     default_states,
+    resolve_permutation,
     text,
 )
 from .model import ItemStack, Player, Vec3, WorldState
@@ -147,6 +148,34 @@ class HostApi:
             for type_id, given in index
         ]
         return {"loaded": True, "palette": palette, "ids": ids}
+
+    def op_resolve_block(self, args: dict[str, Any]) -> dict[str, Any]:
+        """``BlockPermutation.resolve(name, states)``: ``{typeId, states}``, or ``{error}``
+        with the text the shim throws for a block type or state the game does not know."""
+        states = args.get("states")
+        try:
+            return resolve_permutation(
+                str(args["name"]), states if isinstance(states, dict) else None
+            )
+        except ValueError as exc:
+            return {"error": str(exc)}
+
+    # --- writes ---------------------------------------------------------------------
+    def op_set_blocks(self, args: dict[str, Any]) -> int:
+        """The blocks a script set since its last call (``Block.setPermutation``), in order:
+        ``[[x, y, z, typeId, states], ...]`` in one dimension. The shim checked each position
+        (loaded, inside the height range) as the game does; one that is not any more is
+        skipped. Returns how many were set."""
+        dimension = str(args["dimension"])
+        loaded = self.world.loaded_chunks(dimension)
+        done = 0
+        for x, y, z, type_id, states in args["writes"]:
+            x, y, z = int(x), int(y), int(z)
+            if not self.world.in_height_range(dimension, y) or (x >> 4, z >> 4) not in loaded:
+                continue
+            self.world.set_block(dimension, x, y, z, str(type_id), dict(states or {}))
+            done += 1
+        return done
 
     def op_dyn_get(self, args: dict[str, Any]) -> dict[str, Any]:
         """``world.getDynamicProperty(key)`` as ``{value}``."""

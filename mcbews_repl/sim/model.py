@@ -311,13 +311,18 @@ class WorldState:
     def _edits_in(self, dimension: str, cx: int, sy: int, cz: int) -> list[BlockKey]:
         """The edited positions in a section, from an index kept beside ``blocks`` (rebuilt
         when ``blocks`` was replaced or changed size behind :meth:`set_block`'s back)."""
+        self._index_current()
+        found = self._edit_index.get((dimension, cx, sy, cz), ())
+        return [key for key in found if key in self.blocks]
+
+    def _index_current(self) -> None:
+        """Rebuild the index of edits by section when ``blocks`` was replaced or changed size
+        behind :meth:`set_block`'s back."""
         if self._index_of is not self.blocks or self._indexed != len(self.blocks):
             self._edit_index = {}
             for key in self.blocks:
                 self._edit_index.setdefault(_section_of(key), set()).add(key)
             self._index_of, self._indexed = self.blocks, len(self.blocks)
-        found = self._edit_index.get((dimension, cx, sy, cz), ())
-        return [key for key in found if key in self.blocks]
 
     def set_block(
         self,
@@ -336,7 +341,7 @@ class WorldState:
         if explicit:
             self.block_states[key] = dict(states or {})
         self._edits += 1
-        self._edits_in(dimension, x >> 4, y >> 4, z >> 4)  # bring the index up to date
+        self._index_current()  # a write of 32,768 blocks once spent 6 s listing sections
         if block == self._generated(*key) and not explicit:
             self.blocks.pop(key, None)  # back to what the world made: no edit to keep
         else:

@@ -78,6 +78,7 @@
   const item = (data) => (data ? new ItemStack(data) : undefined);
 
   const runCommand = (origin, command) => {
+    flushWrites(); // the command sees the script's writes
     const out = call("run_command", { origin, command });
     invalidate();
     return { successCount: out.successCount };
@@ -122,7 +123,38 @@
       const id = typeId.includes(":") ? typeId : `minecraft:${typeId}`;
       return id === this._e.typeId && Object.entries(states ?? {}).every(([k, v]) => this._e.states[k] === v);
     }
+    // The game's resolve throws for a block type or state it does not know (facts.json,
+    // block_permutation_resolve: the types and states from vanilla-data). Asked of Python
+    // once per name and states.
+    static resolve(name, states) {
+      const key = JSON.stringify([String(name), states ?? null]);
+      let entry = resolved.get(key);
+      if (entry === undefined) {
+        entry = call("resolve_block", { name: String(name), states: states ?? null });
+        resolved.set(key, entry);
+      }
+      if (entry.error !== undefined) throw new Error(entry.error);
+      return new BlockPermutation(entry);
+    }
   }
+  const resolved = new Map(); // resolve's answers: the block types never change
+  // Block writes (Block.setPermutation) wait here and go to Python in one call before anything
+  // else reads the world from outside the script: at the end of each host entry, and before a
+  // command runs. The cached section is changed at once, so the script reads its own writes.
+  let writes = []; // [dimension, x, y, z, typeId, states]
+  const flushWrites = () => {
+    if (writes.length === 0) return;
+    const byDimension = new Map();
+    for (const [dim, ...rest] of writes) {
+      if (!byDimension.has(dim)) byDimension.set(dim, []);
+      byDimension.get(dim).push(rest);
+    }
+    writes = [];
+    for (const [dimension, list] of byDimension) call("set_blocks", { dimension, writes: list });
+    // The cached sections hold these writes already: when they were current before, they are
+    // current at the world's new block version too, and need not be read again.
+    if (blocksChecked) blockVersion = call("blocks_version", {});
+  };
 
   class Block {
     // Plain fields, not getters, where a box reader touches them for every position.
@@ -133,6 +165,21 @@
     get isAir() { return this._e.typeId === "minecraft:air"; }
     get isLiquid() { return this._e.typeId === "minecraft:water" || this._e.typeId === "minecraft:lava"; }
     get isValid() { return true; }
+    // The typings: throws in an unloaded chunk or outside the height range; refused in
+    // restricted execution (facts.json, block_set_permutation).
+    setPermutation(permutation) {
+      privileged("Block::setPermutation");
+      const dim = this.dimension._short;
+      const found = section(dim, this.x >> 4, this.y >> 4, this.z >> 4);
+      if (!found.loaded) throw new LocationInUnloadedChunkError(`${this.x}, ${this.y}, ${this.z} is in an unloaded chunk`);
+      const entry = permutation._e;
+      let index = found.palette.findIndex((p) => p.typeId === entry.typeId && JSON.stringify(p.states) === JSON.stringify(entry.states));
+      if (index < 0) { found.palette.push({ typeId: entry.typeId, states: { ...entry.states } }); index = found.palette.length - 1; }
+      found.ids[((this.y & 15) * 16 + (this.z & 15)) * 16 + (this.x & 15)] = index;
+      this._e = found.palette[index];
+      this.typeId = entry.typeId;
+      writes.push([dim, this.x, this.y, this.z, entry.typeId, { ...entry.states }]);
+    }
   }
 
   class Dimension {
@@ -389,6 +436,7 @@
       }
       const jobsRan = generators.size > 0;
       runJobs();
+      guard("block writes", flushWrites);
       // A job that ran may still be running, or have finished and left work for the next
       // tick (its promise settles after this entry): fast mode ticks on either way.
       if (jobsRan) return tick + 1;
@@ -401,6 +449,7 @@
       const e = JSON.parse(json);
       const sourceEntity = e.sourcePlayer === null ? undefined : new Player(e.sourcePlayer);
       system.afterEvents.scriptEventReceive._fire({ id: e.id, message: e.message, sourceType: e.sourceType, sourceEntity });
+      guard("block writes", flushWrites);
     },
     customCommand(json) {
       enter();
@@ -414,6 +463,7 @@
         out = guard(`custom command ${c.name}`, () => fn(origin, ...c.args)) ?? { status: 1, message: "the command handler failed" };
       } finally {
         restricted = false;
+        guard("block writes", flushWrites);
       }
       return JSON.stringify({ status: out.status ?? 0, message: out.message ?? "" });
     },

@@ -14,7 +14,7 @@ await tools.call("entities", entity_type="minecraft:cow", limit=5)   # never rai
 
 Nothing here imports IPython or pandas at module level; ``to_dataframe()`` imports pandas.
 ``read_blocks`` returns a ``BlockRegion``, which needs numpy: it and its pictures load when
-first named.
+first named, as does ``write_blocks`` (``mc.set_blocks``), which writes one back.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ from .world import Scoreboard, WorldQueries
 if TYPE_CHECKING:
     from .region import BlockRegion
     from .regionplot import picture_png, shown_figure, surface_png
+    from .shapes import BlockSpec, Shape, cuboid, cylinder, line, sphere
+    from .writes import KEEP, PlannedWrite, WriteResult, plan_write, send_write, write_blocks
 
 # The region and its pictures need numpy (and matplotlib): they load when first named, so
 # the toolkit (and %load_ext, which uses it) loads without them.
@@ -61,10 +63,23 @@ _LAZY = {
     "picture_png": ".regionplot",
     "shown_figure": ".regionplot",
     "surface_png": ".regionplot",
+    "BlockSpec": ".shapes",
+    "Shape": ".shapes",
+    "cuboid": ".shapes",
+    "cylinder": ".shapes",
+    "line": ".shapes",
+    "sphere": ".shapes",
+    "KEEP": ".writes",
+    "PlannedWrite": ".writes",
+    "WriteResult": ".writes",
+    "plan_write": ".writes",
+    "send_write": ".writes",
+    "write_blocks": ".writes",
 }
 
 __all__ = [
     "CATALOGUE",
+    "KEEP",
     "POLICY_KEYS",
     "RULES",
     "Ack",
@@ -72,6 +87,7 @@ __all__ = [
     "AuditEntry",
     "BlockCheck",
     "BlockRegion",
+    "BlockSpec",
     "Box",
     "ChatContexts",
     "ContextBundle",
@@ -83,6 +99,7 @@ __all__ = [
     "LiveEvents",
     "ObjectiveList",
     "ObjectiveScores",
+    "PlannedWrite",
     "Policy",
     "Region",
     "RegionScan",
@@ -91,20 +108,29 @@ __all__ = [
     "ScoreList",
     "ScoreRead",
     "Scoreboard",
+    "Shape",
     "TagList",
     "TestFor",
     "Tools",
     "WorldQueries",
+    "WriteResult",
+    "cuboid",
+    "cylinder",
     "game_strings",
     "languages_writing",
+    "line",
     "picture_png",
+    "plan_write",
     "read_blocks",
     "read_game_text",
+    "send_write",
     "shown_figure",
     "sign",
+    "sphere",
     "split_box",
     "surface_png",
     "verify_signature",
+    "write_blocks",
 ]
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)

@@ -8,7 +8,7 @@ import json
 from mcbews_repl.capture import Capture, FrameRecord, Header
 from mcbews_repl.capture.matching import key_of, key_of_line
 from mcbews_repl.capture.script import game_script
-from mcbews_repl.sansio import encode_capability_request, encode_text_response
+from mcbews_repl.sansio import encode_bulk, encode_capability_request, encode_text_response
 
 
 def test_a_capability_request_matches_whatever_id_the_bridge_made() -> None:
@@ -18,6 +18,17 @@ def test_a_capability_request_matches_whatever_id_the_bridge_made() -> None:
     assert first.key == again.key != other.key
     assert (first.ids, again.ids) == (("aaaaaaaaaaaa",), ("bbbbbbbbbbbb",))
     assert "<id>" in first.key and "aaaaaaaaaaaa" not in first.key
+
+
+def test_the_parts_of_a_large_request_match_whatever_id_the_bridge_made() -> None:
+    text = json.dumps({"v": 2, "request_id": "<ID>", "capability": "set_blocks",
+                       "payload": {"palette": ["stone"] * 60}})  # fmt: skip
+    first = encode_bulk("aaaaaaaaaaaa", "p", text.replace("<ID>", "aaaaaaaaaaaa"))
+    again = encode_bulk("bbbbbbbbbbbb", "p", text.replace("<ID>", "bbbbbbbbbbbb"))
+    assert len(first) > 1
+    keys = [key_of_line(line) for line in first]
+    assert [k.key for k in keys] == [key_of_line(line).key for line in again]
+    assert all(k.ids == ("aaaaaaaaaaaa",) and "aaaaaaaaaaaa" not in k.key for k in keys)
 
 
 def test_text_frames_match_by_kind_and_commands_by_their_line() -> None:

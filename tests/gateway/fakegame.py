@@ -26,6 +26,8 @@ BRIDGE_PLAYER = "MCBEWS_BRIDGE"
 BRIDGE_REQ = "scriptevent mcbews:bridge_req "
 PULL_REQ = "scriptevent mcbews:pull_req "
 TEXT_RESP = "scriptevent mcbews:text_resp "
+BULK = "scriptevent mcbews:bulk "  # a part of a large request: <id> <k> <i>/<n> <content>
+BULK_EVENTS = {"c": BRIDGE_REQ, "p": PULL_REQ, "t": "scriptevent mcbews:tags_req "}
 UNKNOWN_COMMAND = -2147483647  # CommandNotFound
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -94,6 +96,7 @@ class FakeGame:
         self.answering: set[str] = set()  # request ids answered WAIT and not kept yet
         self.subscriptions: list[str] = []
         self.commands: list[str] = []
+        self.bulk_parts: dict[str, dict[int, str]] = {}  # a large request's parts, by id
         self.frame_sizes: list[int] = []  # UTF-8 bytes of every frame received, as sent
         self.executed: Counter[str] = Counter()
         self.text_frames: list[dict[str, Any]] = []
@@ -201,11 +204,27 @@ class FakeGame:
         if line.startswith(TEXT_RESP):
             self.text_frames.append(json.loads(line[len(TEXT_RESP) :]))
         await self._respond("commandResponse", request_id, body)
+        if line.startswith(BULK):
+            joined = self._bulk_part(line[len(BULK) :])
+            if joined is None:
+                return
+            line = joined
         if line.startswith(BRIDGE_REQ) and self.chat_transport:
             await self._run_capability(json.loads(line[len(BRIDGE_REQ) :]))
         if line.startswith(PULL_REQ) and self.pull:
             request = json.loads(line[len(PULL_REQ) :])
             self._keep("ANSWER", request["request_id"], self._answer(request))
+
+    def _bulk_part(self, message: str) -> str | None:
+        """Keep one part; the whole request's line once every part is there."""
+        rid, kind, counts, content = message.split(" ", 3)
+        index, total = (int(n) for n in counts.split("/"))
+        parts = self.bulk_parts.setdefault(rid, {})
+        parts[index] = content
+        if len(parts) < total:
+            return None
+        del self.bulk_parts[rid]
+        return BULK_EVENTS[kind] + "".join(parts[i] for i in range(1, total + 1))
 
     async def _run_capability(self, request: dict[str, Any]) -> None:
         name, rid = request["capability"], request["request_id"]

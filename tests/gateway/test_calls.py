@@ -63,12 +63,17 @@ async def test_hostile_payloads_fit_the_frame_or_are_refused_locally(
     game.capabilities["echo"] = lambda payload: {"ok": True, "result": payload}
     text = 'q"b\\ @a §c 中 😀\n\x01' * 6  # every character escapes at least once more
     assert await mc.call("echo", text=text) == {"text": text}
+    # Within 461 bytes of line, over 661 of frame: sent as bulk parts, each within both.
     sent = len(game.commands)
-    with pytest.raises(FrameTooLarge) as info:  # within 461 bytes of line, over 661 of frame
-        await mc.call("echo", text='"' * 150)
-    assert info.value.line_bytes <= 461 < 661 < info.value.frame_bytes
-    assert len(game.commands) == sent and mc.connections[0].proto.pending_requests == 0
+    assert await mc.call("echo", text='"' * 150) == {"text": '"' * 150}
+    assert len(game.commands) - sent == 2
+    assert all(line.startswith("scriptevent mcbews:bulk ") for line in game.commands[sent:])
     assert max(game.frame_sizes) <= 661
+    # Over what the addon keeps for one request: refused before anything is sent.
+    sent = len(game.commands)
+    with pytest.raises(FrameTooLarge, match="split it"):
+        await mc.call("echo", text="x" * 300_000)
+    assert len(game.commands) == sent and mc.connections[0].proto.pending_requests == 0
 
 
 async def test_ok_false_raises_capability_error(mc: Bridge, connect_game: ConnectGame) -> None:

@@ -24,7 +24,11 @@ from mcbews_repl.sansio import (
     encode_text_response,
     split_text,
 )
-from mcbews_repl.sansio.wire import COMMAND_FRAME_BUDGET_BYTES, COMMAND_LINE_BUDGET_BYTES
+from mcbews_repl.sansio.wire import (
+    BULK_REQUEST_MAX_BYTES,
+    COMMAND_FRAME_BUDGET_BYTES,
+    COMMAND_LINE_BUDGET_BYTES,
+)
 
 from .test_text import roundtrip
 
@@ -171,8 +175,11 @@ def test_the_protocol_object_refuses_before_registering() -> None:
     proto = BridgeProtocol()
     with pytest.raises(FrameTooLarge):
         proto.command_frame("say " + '"' * 300)
+    # A request over one line goes as bulk parts (test_bulk.py); over the addon's bulk bound
+    # it is refused before anything is registered.
     with pytest.raises(FrameTooLarge):
-        proto.capability_request("cap", {"q": '"' * 300}, now=0)
+        proto.capability_request("cap", {"q": '"' * BULK_REQUEST_MAX_BYTES}, now=0)
     assert proto.pending_requests == 0
+    assert len(proto.capability_request("cap", {"q": '"' * 300}, now=0).lines) > 1
     roomy = BridgeProtocol(frame_budget_bytes=2000)
     assert roomy.command_frame("say " + '"' * 300)[1]

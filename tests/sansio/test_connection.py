@@ -22,6 +22,7 @@ from mcbews_repl.sansio import (
     RequestExpired,
     UiChatMessage,
 )
+from mcbews_repl.sansio.wire import BULK_REQUEST_MAX_BYTES
 
 from .helpers import bridge_chunks, chat_frame
 
@@ -166,15 +167,15 @@ def test_forget_drops_request_and_buffer() -> None:
     assert isinstance(late, FrameRejected) and late.reason == "unknown_request_id"
 
 
-def test_request_over_budget_is_refused_locally_with_the_excess() -> None:
+def test_request_over_one_line_goes_as_parts_and_over_the_bulk_bound_is_refused() -> None:
     proto = BridgeProtocol()
-    with pytest.raises(FrameTooLarge) as info:
-        proto.capability_request("cap", {"text": "x" * 500}, now=0)
-    error = info.value
-    assert (error.line_bytes, error.line_budget_bytes, error.frame_budget_bytes) == (606, 461, 661)
-    assert error.frame_bytes > 661 and error.over_by_bytes == error.frame_bytes - 661
-    assert "606 UTF-8 bytes (the limit is 461)" in str(error)
-    assert f"frame {error.frame_bytes} bytes as sent (the limit is 661" in str(error)
+    request = proto.capability_request("cap", {"text": "x" * 500}, now=0)
+    assert len(request.lines) == 2 and request.command_line == request.lines[-1]
+    assert all(line.startswith("scriptevent mcbews:bulk ") for line in request.lines)
+    proto.forget(request.request_id)
+    with pytest.raises(FrameTooLarge, match="split it") as info:
+        proto.capability_request("cap", {"text": "x" * BULK_REQUEST_MAX_BYTES}, now=0)
+    assert info.value.over_by_bytes > 0
     assert proto.pending_requests == 0
     with pytest.raises(ValueError, match="capability must be a name"):
         proto.capability_request("two words", {}, now=0)

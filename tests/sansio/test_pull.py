@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from mcbews_repl.exceptions import FrameTooLarge
 from mcbews_repl.sansio import command_frame_bytes
 from mcbews_repl.sansio.bridge import UI_CHAT_MAX_BYTES
+from mcbews_repl.sansio.bulk import join_parts, parse_bulk_line
 from mcbews_repl.sansio.pull import (
     MAX_PAGES,
     UI_MAX_PAGES,
@@ -112,8 +113,13 @@ def test_a_request_fits_both_ceilings_or_is_refused(
         assert encode_ask(request_id, "run_world_command", payload) is None
         return
     line = request.command_line
-    assert len(line.encode()) <= 461 and command_frame_bytes(line) <= 661
-    if request.inline:
+    for each in request.lines:
+        assert len(each.encode()) <= 461 and command_frame_bytes(each) <= 661
+    if len(request.lines) > 1:  # too large for one line: bulk parts (test_bulk.py)
+        assert encode_ask(request_id, "run_world_command", payload) is None
+        joined = join_parts([p for p in map(parse_bulk_line, request.lines) if p is not None])
+        body = json.loads(joined or "")
+    elif request.inline:
         word = line.removeprefix("mcbews:ask ")
         assert " " not in word and set(word) <= set("0123456789abcdef")
         body = json.loads(bytes.fromhex(word).decode("ascii"))

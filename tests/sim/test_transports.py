@@ -4,7 +4,7 @@ One world, copied five times: the stable pack answering by pull, the beta pack a
 pull, the beta pack answering by chat, and both packs answering by tags in a world where
 neither a custom command's message nor the bridge player's chat comes back. Each capability
 the addon lists is called in all five with the same arguments; results and refusals must be
-equal.
+equal. set_blocks writes the same in each (a large write in bulk parts).
 """
 
 from __future__ import annotations
@@ -44,6 +44,17 @@ def calls(world: WorldState) -> dict[str, list[dict[str, Any]]]:
             {"from": [7, 50, 6], "to": [-8, 69, -5], "states": True},
             {"from": [0, 0, 0], "to": [15, 15, 15]},
             {"from": [0, 0, 0], "to": [16, 16, 16]},
+        ],
+        "set_blocks": [
+            {"origin": [0, 70, 0], "size": [2, 1, 1], "palette": ["stone"], "runs": "0*2"},
+            # far over one command line: it goes down in bulk parts on every transport
+            {
+                "origin": [0, 72, 0],
+                "size": [16, 2, 16],
+                "palette": ["stone", "dirt", "glass"],
+                "runs": ",".join(str((i * 7) % 3) for i in range(512)),
+            },
+            {"origin": [0, 70, 0], "size": [1, 1, 1], "palette": ["no_such_block"], "runs": "0"},
         ],
     }
 
@@ -94,4 +105,4 @@ async def test_every_capability_answers_alike_both_ways(
             first = got["stable-pull"]
             assert all(answer == first for answer in got.values()), (capability, payload, got)
             refused += "error" in first
-    assert refused == 5  # the refusals were compared too, not only the answers
+    assert refused == 6  # the refusals were compared too, not only the answers

@@ -239,6 +239,60 @@ export class NamedError extends Error {
   }
 }
 
+type StateValue = string | number | boolean;
+
+/** The block types the mock world knows, each state with its values (the first the default). */
+export const KNOWN_BLOCKS: Record<string, Record<string, StateValue[]>> = {
+  "minecraft:air": {},
+  "minecraft:stone": {},
+  "minecraft:dirt": {},
+  "minecraft:glass": {},
+  "minecraft:red_wool": {},
+  "minecraft:grass_block": {},
+  "minecraft:oak_log": { pillar_axis: ["y", "x", "z"] },
+  "minecraft:oak_stairs": { upside_down_bit: [false, true], weirdo_direction: [0, 1, 2, 3] },
+};
+
+/** The game's BlockPermutation over KNOWN_BLOCKS: resolve throws for a name or state it does
+ * not know (the typings: "This function can throw errors"). */
+export class BlockPermutation {
+  private constructor(
+    readonly typeId: string,
+    private readonly states: Record<string, StateValue>,
+  ) {}
+
+  static resolve(name: string, states?: Record<string, StateValue>): BlockPermutation {
+    const known = KNOWN_BLOCKS[name];
+    if (known === undefined) throw new Error(`Failed to resolve block permutation: unknown block ${name}`);
+    const full: Record<string, StateValue> = {};
+    for (const [key, values] of Object.entries(known)) full[key] = values[0]!;
+    for (const [key, value] of Object.entries(states ?? {})) {
+      if (!(known[key] ?? []).includes(value)) throw new Error(`Failed to resolve block permutation: ${key}=${String(value)}`);
+      full[key] = value;
+    }
+    return new BlockPermutation(name, full);
+  }
+
+  static of(block: BlockInit): BlockPermutation {
+    const known = KNOWN_BLOCKS[block.typeId] ?? {};
+    const full: Record<string, StateValue> = {};
+    for (const [key, values] of Object.entries(known)) full[key] = values[0]!;
+    return new BlockPermutation(block.typeId, { ...full, ...(block.states ?? {}) });
+  }
+
+  get type(): { id: string } {
+    return { id: this.typeId };
+  }
+
+  getAllStates(): Record<string, StateValue> {
+    return { ...this.states };
+  }
+
+  matches(typeId: string, states?: Record<string, StateValue>): boolean {
+    return typeId === this.typeId && Object.entries(states ?? {}).every(([k, v]) => this.states[k] === v);
+  }
+}
+
 /** A non-player entity, as world.getEntity returns it. */
 export interface MockEntity {
   id: string;
@@ -253,6 +307,9 @@ class MockState {
   /** "dimension:cx,cz" of chunks that are not loaded. */
   unloadedChunks = new Set<string>();
   getBlockCalls = 0;
+  setPermutationCalls = 0;
+  /** Throw this from the next setPermutation (then forget it). */
+  nextSetPermutationError: Error | null = null;
   containsBlockCalls = 0;
   /** Throw this from the next getBlock (then forget it). */
   nextGetBlockError: Error | null = null;
@@ -327,8 +384,22 @@ function dimension(short: string, heightRange: { min: number; max: number }) {
       const { x, y, z } = location;
       if (y < heightRange.min || y >= heightRange.max) throw new NamedError("LocationOutOfWorldBoundariesError", `y ${y}`);
       if (!this.isChunkLoaded(location)) return undefined;
-      const block = state.blocks.get(`${short}:${x},${y},${z}`) ?? { typeId: "minecraft:air" };
-      return { typeId: block.typeId, location: { x, y, z }, permutation: { getAllStates: () => ({ ...(block.states ?? {}) }) } };
+      const key = `${short}:${x},${y},${z}`;
+      const block = state.blocks.get(key) ?? { typeId: "minecraft:air" };
+      return {
+        typeId: block.typeId,
+        location: { x, y, z },
+        permutation: { getAllStates: () => ({ ...(block.states ?? {}) }), matches: (t: string, st?: Record<string, StateValue>) => BlockPermutation.of(block).matches(t, st) },
+        setPermutation(permutation: BlockPermutation): void {
+          state.setPermutationCalls += 1;
+          const error = state.nextSetPermutationError;
+          if (error !== null) {
+            state.nextSetPermutationError = null;
+            throw error;
+          }
+          state.blocks.set(key, { typeId: permutation.typeId, states: permutation.getAllStates() });
+        },
+      };
     },
   };
 }

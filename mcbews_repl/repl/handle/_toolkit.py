@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ...exceptions import CapabilityError, FrameTooLarge
+from ...exceptions import CapabilityError, FrameTooLarge, InvalidArgument
 from ...optional import needs
 from ...sansio import encode_capability_request
 from ...toolkit import (
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-    from ...toolkit import BlockRegion
+    from ...toolkit import BlockRegion, BlockSpec, Shape, WriteResult
 
 __all__ = ["OnLoop", "ToolkitCalls", "ToolsHandle"]
 
@@ -180,7 +180,8 @@ class ToolsHandle:
 
 class ToolkitCalls(Handle):
     """The toolkit's part of a handle: ``query``, ``scoreboard``, ``contexts``, ``tools``,
-    ``entities``, ``blocks``, ``forward`` and ``events(follow=True)``."""
+    ``entities``, ``blocks``, ``set_blocks``, ``fill``, ``build``, ``forward`` and
+    ``events(follow=True)``."""
 
     @cached_property
     def query(self) -> OnLoop[WorldQueries]:
@@ -261,6 +262,96 @@ class ToolkitCalls(Handle):
         # nothing, instead of leaving a started read running behind a KeyboardInterrupt.
         bar[0] = blocks_bar(box.volume, len(split_box(box)))
         return self._submit(run(), label, called)
+
+    def set_blocks(
+        self,
+        origin: Sequence[int],
+        region: Any,
+        *,
+        palette: Sequence[Any] | None = None,
+        hole: str | None = None,
+        dimension: str = "overworld",
+        timeout: float | None = None,
+        connection: ConnectionRef | None = None,
+    ) -> Pending[WriteResult]:
+        """Write a box of blocks with its lowest corner at ``origin``: a ``BlockRegion``
+        (``r = await mc.blocks(...)``, edit ``r.ids``, write it back), an array of palette
+        indices with ``palette`` (names or ``(name, states)``), or an array of block names.
+
+        ``air`` is written; ``"<keep>"`` (or ``hole``, or None among names) leaves a position
+        as it is, as do a read's unknown positions. The answer, a ``WriteResult``, says what
+        was written, what was already so and what could not be, and why. Names and states the
+        game does not know are refused before anything is written. Interrupting the cell
+        stops the write where it is.
+        """
+        with needs():
+            from ...toolkit import plan_write, send_write
+
+        planned = plan_write(origin, region, palette=palette, hole=hole, dimension=dimension)
+        limit = self._bridge.settings.call_timeout if timeout is None else timeout
+        box = planned.box
+        bar: list[Bar | None] = [None]
+
+        def progress(done: int, total: int) -> None:
+            if bar[0] is not None:
+                bar[0](done, total)
+
+        async def run() -> WriteResult:
+            chosen = resolve(self._bridge, connection)
+            write = send_write(
+                self._bridge, planned, timeout=limit, connection=chosen, progress=progress
+            )
+            return await until_cancelled(write, lambda: bar[0])
+
+        label = f"set_blocks {box.size[0]}x{box.size[1]}x{box.size[2]}"
+        self._check_running()
+        bar[0] = blocks_bar(box.volume, len(split_box(box)))
+        return self._submit(run(), label, "set_blocks(...)")
+
+    def build(
+        self,
+        shape: Shape,
+        *,
+        dimension: str = "overworld",
+        timeout: float | None = None,
+        connection: ConnectionRef | None = None,
+    ) -> Pending[WriteResult]:
+        """Write a shape (``mcbews_repl.toolkit.shapes``: ``sphere``, ``cylinder``, ``line``,
+        ``cuboid``) where it stands: ``set_blocks(shape.origin, shape)``; the positions of its
+        box outside the shape are left as they are.
+
+        Raises:
+            InvalidArgument: ``shape`` is not a shape.
+        """
+        if not all(hasattr(shape, name) for name in ("origin", "ids", "palette")):
+            raise InvalidArgument(
+                "shape", shape, "is not a shape",
+                "sphere(...), cylinder(...), line(...) or cuboid(...) from mcbews_repl.toolkit",
+            )  # fmt: skip
+        return self.set_blocks(
+            shape.origin, shape, dimension=dimension, timeout=timeout, connection=connection
+        )
+
+    def fill(
+        self,
+        corner1: Sequence[int],
+        corner2: Sequence[int],
+        block: BlockSpec,
+        *,
+        hollow: bool = False,
+        dimension: str = "overworld",
+        timeout: float | None = None,
+        connection: ConnectionRef | None = None,
+    ) -> Pending[WriteResult]:
+        """Every position between two corners (both inside, like ``/fill``, of any size) set to
+        ``block`` (a name, or ``(name, {state: value})``); ``hollow=True``: only the faces.
+        Written through ``set_blocks``: the answer says what was written and what could not be.
+        """
+        with needs():
+            from ...toolkit import cuboid
+
+        shape = cuboid(corner1, corner2, block, hollow=hollow)
+        return self.build(shape, dimension=dimension, timeout=timeout, connection=connection)
 
     def objective(self, objective: str) -> Pending[pd.DataFrame]:
         """A whole objective as a DataFrame (holder, value)."""

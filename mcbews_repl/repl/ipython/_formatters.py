@@ -23,6 +23,7 @@ from ..handle import Minecraft, Recording, World, recording_fields
 from ..runtime import Pending
 from ..show import (
     REGION_TYPE,
+    WRITE_TYPE,
     CallResult,
     GameText,
     PlayerSnapshot,
@@ -42,6 +43,8 @@ from ..show import (
     result_html,
     result_text,
     status_fields,
+    write_html,
+    write_text,
 )
 
 __all__ = [
@@ -204,6 +207,7 @@ def _report_text(report: Any) -> str:
 # module "pandas".
 BY_NAME: list[tuple[tuple[str, str], Callable[[Any], str], Callable[[Any, Any, bool], None]]] = [
     (REGION_TYPE, region_html, _pretty(region_text)),
+    (WRITE_TYPE, write_html, _pretty(write_text)),
     # The doctor loads when first run (handle/_diagnose.py), so its report does too.
     (("mcbews_repl.doctor.report", "DoctorReport"), _report_html, _pretty(_report_text)),
     *(

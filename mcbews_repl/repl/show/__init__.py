@@ -37,10 +37,12 @@ from ._tables import (
     track_rows,
 )
 from ._views import frame_html, frame_text, tag, world_view
+from ._writeview import WRITE_TYPE, write_html, write_text
 
 __all__ = [
     "MIN_EVERY_SECONDS",
     "REGION_TYPE",
+    "WRITE_TYPE",
     "Bar",
     "CallResult",
     "GameText",
@@ -86,4 +88,6 @@ __all__ = [
     "widgets_available",
     "world_sentence",
     "world_view",
+    "write_html",
+    "write_text",
 ]

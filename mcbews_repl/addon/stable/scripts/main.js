@@ -5,8 +5,8 @@ import {
   CustomCommandParamType,
   CustomCommandStatus,
   Player,
-  system as system2,
-  world as world2
+  system as system3,
+  world as world3
 } from "@minecraft/server";
 import { FormCancelationReason, ModalFormData } from "@minecraft/server-ui";
 
@@ -100,6 +100,7 @@ var ANSWER_PAGE_MARKER = "~";
 var TAGS_REQUEST_EVENT = "mcbews:tags_req";
 var TAGS_ACK_EVENT = "mcbews:tags_ack";
 var TAGS_POLL_EVENT = "mcbews:tags_poll";
+var BULK_EVENT = "mcbews:bulk";
 var TAG_PAGE_PREFIX = "mcbews";
 var REQUEST_VERSION = 2;
 var COMMAND_LINE_BUDGET_BYTES = 461;
@@ -120,6 +121,11 @@ var CANCEL_IDS_KEPT = 256;
 var PULL_POLL_LIVE_SECONDS = 5;
 var TAG_PAGE_BYTES = 156;
 var TAG_ID_MAX_CHARS = 24;
+var BULK_REQUEST_MAX_BYTES = 262144;
+var BULK_WORLD_MAX_BYTES = 1048576;
+var BULK_MAX_PARTS = 1024;
+var BULK_MAX_REQUESTS = 32;
+var BULK_TTL_SECONDS = 30;
 var TAGS_WINDOW_PAGES = 32;
 
 // src/capabilities/getBlocks.ts
@@ -588,8 +594,222 @@ var runWorldCommand = {
   }
 };
 
+// src/capabilities/setBlocks.ts
+import { BlockPermutation, system as system2, world as world2 } from "@minecraft/server";
+var MAX_WRITE_BLOCKS = 32768;
+var MAX_PALETTE = 4096;
+var POSITIONS_PER_YIELD2 = 256;
+var KEEP = "<keep>";
+var STATUS = ["written", "already", "kept", "unloaded", "out_of_world"];
+var MAX_COORDINATE2 = 3e7;
+var DIMENSIONS2 = ["overworld", "nether", "the_end"];
+var LEAVE = /* @__PURE__ */ new Set([KEEP, UNLOADED, OUT_OF_WORLD]);
+function triple(value, name, min, max) {
+  const ok = Array.isArray(value) && value.length === 3 && value.every((v) => Number.isInteger(v) && v >= min && v <= max);
+  return ok ? value : `${name} must be [x, y, z]: three whole numbers from ${min} to ${max}`;
+}
+function parseStates(value, count) {
+  if (value === void 0 || value === null) return new Array(count).fill(null);
+  if (!Array.isArray(value) || value.length !== count) return `states must be a list as long as the palette (${count}), each null or an object`;
+  const out = [];
+  for (const entry of value) {
+    if (entry === null) {
+      out.push(null);
+      continue;
+    }
+    if (typeof entry !== "object" || Array.isArray(entry)) return "each entry of states must be null or an object of state values";
+    const values = Object.values(entry);
+    if (!values.every((v) => typeof v === "string" || typeof v === "boolean" || Number.isInteger(v))) return "a state value must be a string, a whole number or a boolean";
+    out.push(entry);
+  }
+  return out;
+}
+function decodeRuns(runs, paletteSize, volume) {
+  if (typeof runs !== "string") return 'runs must be a string of palette runs, such as "0*3,1"';
+  const entries = new Uint16Array(volume);
+  let at = 0;
+  for (const run of runs === "" ? [] : runs.split(",")) {
+    const match = /^(\d{1,4})(?:\*(\d{1,6}))?$/.exec(run);
+    if (match === null) return `the run ${JSON.stringify(run.slice(0, 20))} is not <index> or <index>*<count>`;
+    const entry = Number(match[1]);
+    const count = match[2] === void 0 ? 1 : Number(match[2]);
+    if (entry >= paletteSize) return `the run ${run} names palette entry ${entry}; the palette has ${paletteSize}`;
+    if (count < 1 || at + count > volume) return `the runs cover more than the box's ${volume} positions`;
+    entries.fill(entry, at, at + count);
+    at += count;
+  }
+  if (at !== volume) return `the runs cover ${at} positions; the box has ${volume}`;
+  return entries;
+}
+function parseWrite(payload) {
+  const origin = triple(payload["origin"], "origin", -MAX_COORDINATE2, MAX_COORDINATE2);
+  if (typeof origin === "string") return { ok: false, message: origin };
+  const size = triple(payload["size"], "size", 1, MAX_WRITE_BLOCKS);
+  if (typeof size === "string") return { ok: false, message: size };
+  const volume = size[0] * size[1] * size[2];
+  if (volume > MAX_WRITE_BLOCKS) return { ok: false, message: `the box holds ${volume} blocks, more than ${MAX_WRITE_BLOCKS} per request: split it` };
+  const dimension = String(payload["dimension"] ?? "overworld").replace(/^minecraft:/, "");
+  if (!DIMENSIONS2.includes(dimension)) return { ok: false, message: `dimension must be one of ${DIMENSIONS2.join(", ")}` };
+  const palette = payload["palette"];
+  if (!Array.isArray(palette) || palette.length === 0 || palette.length > MAX_PALETTE || !palette.every((p) => typeof p === "string" && p.length > 0 && p.length <= 128)) {
+    return { ok: false, message: `palette must be a list of 1 to ${MAX_PALETTE} block names` };
+  }
+  const states = parseStates(payload["states"], palette.length);
+  if (typeof states === "string") return { ok: false, message: states };
+  const entries = decodeRuns(payload["runs"], palette.length, volume);
+  if (typeof entries === "string") return { ok: false, message: entries };
+  return { ok: true, request: { dimension, origin, size, palette, states, entries } };
+}
+var fullName = (name) => name.includes(":") ? name : `minecraft:${name}`;
+function resolvePalette(request) {
+  const out = [];
+  const refused = [];
+  request.palette.forEach((name, i) => {
+    if (LEAVE.has(name)) return void out.push(null);
+    const states = request.states[i] ?? void 0;
+    try {
+      out.push(BlockPermutation.resolve(fullName(name), states));
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      const shown = states === void 0 ? name : `${name} ${JSON.stringify(states)}`;
+      refused.push(`${shown} (${why.slice(0, 80)})`);
+      out.push(null);
+    }
+  });
+  if (refused.length === 0) return out;
+  return `the game knows no such block or state: ${refused.slice(0, 8).join("; ")}${refused.length > 8 ? `; and ${refused.length - 8} more` : ""}`;
+}
+var StatusRuns = class {
+  counts = STATUS.map(() => 0);
+  runs = [];
+  current = -1;
+  length = 0;
+  add(status, count = 1) {
+    this.counts[status] += count;
+    if (status === this.current) {
+      this.length += count;
+      return;
+    }
+    this.flush();
+    this.current = status;
+    this.length = count;
+  }
+  flush() {
+    if (this.current >= 0) this.runs.push(this.length > 1 ? `${this.current}*${this.length}` : String(this.current));
+  }
+  encoded() {
+    this.flush();
+    this.current = -1;
+    return this.runs.join(",");
+  }
+};
+var W = 0;
+var ALREADY = 1;
+var KEPT = 2;
+var UNLOADED_AT = 3;
+var OUTSIDE = 4;
+function errorName(err) {
+  return err instanceof Error ? err.name : "";
+}
+function writeOne(dimension, target, x, y, z) {
+  let block;
+  try {
+    block = dimension.getBlock({ x, y, z });
+  } catch (err) {
+    if (errorName(err) === "LocationOutOfWorldBoundariesError") return OUTSIDE;
+    if (errorName(err) === "LocationInUnloadedChunkError") return UNLOADED_AT;
+    throw err;
+  }
+  if (block === void 0) return UNLOADED_AT;
+  if (block.permutation.matches(target.type.id, target.getAllStates())) return ALREADY;
+  try {
+    block.setPermutation(target);
+  } catch (err) {
+    if (errorName(err) === "LocationInUnloadedChunkError") return UNLOADED_AT;
+    if (errorName(err) === "LocationOutOfWorldBoundariesError") return OUTSIDE;
+    throw err;
+  }
+  return W;
+}
+function* writeBox(dimension, request, targets, status) {
+  const [sx, , sz] = request.size;
+  const [x0, y0, z0] = request.origin;
+  const range = dimension.heightRange;
+  const layer = sx * sz;
+  for (let i = 0; i < request.entries.length; i++) {
+    const target = targets[request.entries[i]] ?? null;
+    const y = y0 + Math.floor(i / layer);
+    if (target === null) status.add(KEPT);
+    else if (y < range.min || y >= range.max) status.add(OUTSIDE);
+    else status.add(writeOne(dimension, target, x0 + i % sx, y, z0 + Math.floor(i / sx) % sz));
+    if ((i + 1) % POSITIONS_PER_YIELD2 === 0 && i + 1 < request.entries.length) yield;
+  }
+}
+function answerOf2(request, status) {
+  const counts = {};
+  STATUS.forEach((name, i) => counts[name] = status.counts[i]);
+  return {
+    dimension: `minecraft:${request.dimension}`,
+    origin: request.origin,
+    size: request.size,
+    order: "xzy",
+    ...counts,
+    codes: [...STATUS],
+    status: status.encoded()
+  };
+}
+function writeAsJob(request, targets, cancelled = () => false) {
+  return new Promise((resolve) => {
+    const dimension = world2.getDimension(request.dimension);
+    const status = new StatusRuns();
+    function* job() {
+      try {
+        for (const _ of writeBox(dimension, request, targets, status)) {
+          if (cancelled()) {
+            resolve({ ok: false, message: `the request was cancelled after ${status.counts[W]} blocks were written` });
+            return;
+          }
+          yield;
+        }
+        resolve({ ok: true, result: answerOf2(request, status) });
+      } catch (err) {
+        resolve({ ok: false, message: `writing blocks failed after ${status.counts[W]} were written: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 200) });
+      }
+    }
+    system2.runJob(job());
+  });
+}
+function checkPalette(payload) {
+  const parsed = parseWrite({ origin: [0, 0, 0], size: [1, 1, 1], runs: "0", palette: payload["palette"], states: payload["states"] });
+  if (!parsed.ok) return { ok: false, code: "INVALID_REQUEST", message: parsed.message };
+  const targets = resolvePalette(parsed.request);
+  if (typeof targets === "string") return { ok: false, code: "INVALID_REQUEST", message: targets };
+  return { ok: true, result: { resolved: targets.length } };
+}
+var setBlocks = {
+  name: "set_blocks",
+  description: `Write a box (at most ${MAX_WRITE_BLOCKS} blocks) given as a palette and runs, x fastest, then z, then y; <keep> leaves a position; answers what was written, already so, or not written and why`,
+  params: {
+    origin: "array: [x, y, z], the box's lowest corner (whole numbers)",
+    size: "array: [sx, sy, sz], the box's extent along x, y, z",
+    palette: "array: block names (minecraft: may be left out); <keep> leaves a position as it is",
+    states: "array: each palette entry's block states, or null for its defaults (default: all null)",
+    runs: "string: <palette index>*<count> per run, comma separated, covering every position",
+    dimension: "string: overworld (default), nether or the_end",
+    check: "boolean: only resolve the palette and write nothing (default false): a large write is checked whole before any part of it is written"
+  },
+  start(payload, ctx) {
+    if (payload["check"] === true) return Promise.resolve(checkPalette(payload));
+    const parsed = parseWrite(payload);
+    if (!parsed.ok) return Promise.resolve({ ok: false, code: "INVALID_REQUEST", message: parsed.message });
+    const targets = resolvePalette(parsed.request);
+    if (typeof targets === "string") return Promise.resolve({ ok: false, code: "INVALID_REQUEST", message: targets });
+    return writeAsJob(parsed.request, targets, () => ctx.cancelled?.() === true);
+  }
+};
+
 // src/capabilities/index.ts
-var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, listCapabilities];
+var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, listCapabilities];
 
 // src/capability.ts
 function createRegistry(capabilities) {
@@ -797,7 +1017,7 @@ function decideRequest(message, ctx, restricted = false, idRule) {
   return { kind: "answer", requestId, answer: runCapability(cap, payload, served) };
 }
 function toAnswer(result2) {
-  return result2.ok ? okAnswer(result2.result) : errorAnswer("CAPABILITY_FAILED", result2.message);
+  return result2.ok ? okAnswer(result2.result) : errorAnswer(result2.code ?? "CAPABILITY_FAILED", result2.message);
 }
 function runCapability(cap, payload, ctx) {
   try {
@@ -1118,6 +1338,113 @@ var CancelledIds = class {
     for (const [id, at] of this.since) {
       if (tick - at >= this.ttlTicks) this.since.delete(id);
     }
+  }
+};
+
+// src/bulk.ts
+var BULK_KINDS = {
+  c: BRIDGE_REQUEST_EVENT,
+  p: PULL_REQUEST_EVENT,
+  t: TAGS_REQUEST_EVENT
+};
+var HEAD = /^([A-Za-z0-9]{1,64}) ([cpt]) ([1-9][0-9]{0,5})\/([1-9][0-9]{0,5}) /;
+function parseBulkPart(message) {
+  const match = HEAD.exec(message);
+  if (match === null) return null;
+  const index = Number(match[3]);
+  const total = Number(match[4]);
+  if (index > total) return null;
+  return { id: match[1], kind: match[2], index, total, content: message.slice(match[0].length) };
+}
+var DEFAULT_BULK_BOUNDS = {
+  requestMaxBytes: BULK_REQUEST_MAX_BYTES,
+  worldMaxBytes: BULK_WORLD_MAX_BYTES,
+  maxParts: BULK_MAX_PARTS,
+  maxRequests: BULK_MAX_REQUESTS,
+  ttlTicks: BULK_TTL_SECONDS * 20
+};
+var BulkReassembler = class {
+  constructor(bounds = DEFAULT_BULK_BOUNDS) {
+    this.bounds = bounds;
+  }
+  bounds;
+  buffers = /* @__PURE__ */ new Map();
+  /** Ids that failed or expired, with the tick: their late parts start nothing. */
+  gone = /* @__PURE__ */ new Map();
+  held = 0;
+  /** Bytes of parts held across every request. */
+  get heldBytes() {
+    return this.held;
+  }
+  get size() {
+    return this.buffers.size;
+  }
+  feed(part, tick, source = null) {
+    const { id } = part;
+    if (this.gone.has(id)) return { kind: "ignored", id };
+    const event = BULK_KINDS[part.kind];
+    let buffer = this.buffers.get(id);
+    if (buffer === void 0) {
+      if (part.total > this.bounds.maxParts) return this.fail(id, event, `${part.total} parts, more than the ${this.bounds.maxParts} a request may have`, tick, source);
+      if (this.buffers.size >= this.bounds.maxRequests) return this.fail(id, event, `${this.bounds.maxRequests} large requests are already being received`, tick, source);
+      buffer = { kind: part.kind, total: part.total, parts: /* @__PURE__ */ new Map(), bytes: 0, lastTick: tick, source };
+      this.buffers.set(id, buffer);
+    }
+    if (buffer.kind !== part.kind || buffer.total !== part.total) return this.fail(id, BULK_KINDS[buffer.kind], `a part says ${part.kind} ${part.total} parts, an earlier one ${buffer.kind} ${buffer.total}`, tick, source);
+    const known = buffer.parts.get(part.index);
+    if (known !== void 0) {
+      if (known !== part.content) return this.fail(id, event, `part ${part.index} came twice with different content`, tick, source);
+      buffer.lastTick = tick;
+      return { kind: "duplicate", id };
+    }
+    const bytes = utf8Len(part.content);
+    if (buffer.bytes + bytes > this.bounds.requestMaxBytes) return this.fail(id, event, `its parts pass ${this.bounds.requestMaxBytes} bytes, the most a request may have`, tick, source);
+    if (this.held + bytes > this.bounds.worldMaxBytes) return this.fail(id, event, `the addon already holds ${this.held} bytes of large requests (at most ${this.bounds.worldMaxBytes})`, tick, source);
+    buffer.parts.set(part.index, part.content);
+    buffer.bytes += bytes;
+    buffer.lastTick = tick;
+    this.held += bytes;
+    if (buffer.parts.size < buffer.total) return { kind: "partial", id, received: buffer.parts.size, total: buffer.total };
+    const pieces = [];
+    for (let i = 1; i <= buffer.total; i++) pieces.push(buffer.parts.get(i));
+    this.drop(id);
+    return { kind: "complete", id, event, text: pieces.join("") };
+  }
+  /** Drop what is held for `id` (cancelled); its late parts are then ignored. */
+  discard(id, tick) {
+    this.drop(id);
+    this.forgetLater(id, tick);
+  }
+  /** Requests whose next part has not come within the TTL: dropped, each as a failure. */
+  expire(tick) {
+    const out = [];
+    for (const [id, buffer] of this.buffers) {
+      if (tick - buffer.lastTick < this.bounds.ttlTicks) continue;
+      out.push(this.fail(id, BULK_KINDS[buffer.kind], `only ${buffer.parts.size} of its ${buffer.total} parts came within ${this.bounds.ttlTicks / 20} s`, tick));
+    }
+    for (const [id, at] of this.gone) if (tick - at >= this.bounds.ttlTicks) this.gone.delete(id);
+    return out;
+  }
+  fail(id, event, reason, tick, source = null) {
+    const from = this.buffers.get(id)?.source ?? source;
+    this.drop(id);
+    this.forgetLater(id, tick);
+    return { kind: "failed", id, event, reason, source: from };
+  }
+  forgetLater(id, tick) {
+    this.gone.delete(id);
+    this.gone.set(id, tick);
+    while (this.gone.size > CANCEL_IDS_KEPT) {
+      const oldest = this.gone.keys().next();
+      if (oldest.done === true) break;
+      this.gone.delete(oldest.value);
+    }
+  }
+  drop(id) {
+    const buffer = this.buffers.get(id);
+    if (buffer === void 0) return;
+    this.held -= buffer.bytes;
+    this.buffers.delete(id);
   }
 };
 
@@ -1489,6 +1816,8 @@ var BridgeRuntime = class {
   tagReaders = /* @__PURE__ */ new Map();
   /** Ids the bridge cancelled lately (mcbews:cancel): their answers are dropped, not kept. */
   cancelled = new CancelledIds(PULL_TTL_SECONDS * TICKS_PER_SECOND4);
+  /** Requests too large for one command, being received in parts (mcbews:bulk). */
+  bulk = new BulkReassembler();
   uiCounter = 0;
   evictionsWarned = 0;
   tagEvictionsWarned = 0;
@@ -1516,6 +1845,34 @@ var BridgeRuntime = class {
     else if (id === TAGS_REQUEST_EVENT) this.onTagsRequest(message, source);
     else if (id === TAGS_ACK_EVENT) this.onTagsAck(message, source);
     else if (id === TAGS_POLL_EVENT) this.markTagReader(source);
+    else if (id === BULK_EVENT) this.onBulkPart(message, source);
+  }
+  /** `scriptevent mcbews:bulk <id> <k> <i>/<n> <content>`: one part of a large request; the
+   * last one to come hands the whole to the event it stands for, from the same source. */
+  onBulkPart(message, source) {
+    const part = parseBulkPart(message);
+    if (part === null) {
+      this.host.warn(`[mcbews] dropped a bulk part that does not read as one: ${JSON.stringify(message.slice(0, 60))}`);
+      return;
+    }
+    if (this.cancelled.has(part.id)) return;
+    const outcome = this.bulk.feed(part, this.host.currentTick(), source);
+    if (outcome.kind === "failed") return this.refuseBulk(outcome.event, outcome.id, outcome.source, outcome.reason);
+    if (outcome.kind !== "complete") return;
+    if (requestIdOf(outcome.text) !== outcome.id) {
+      this.host.warn(`[mcbews] dropped a bulk request: its parts are named ${outcome.id} but the request inside is not`);
+      return;
+    }
+    this.onScriptEvent(outcome.event, outcome.text, source);
+  }
+  /** A large request that did not arrive whole: answered INVALID_REQUEST on its transport
+   * (over tags, on the player its first part came from). */
+  refuseBulk(event, id, source, reason) {
+    this.host.warn(`[mcbews] dropped the large request ${id}: ${reason}`);
+    const answer = errorAnswer("INVALID_REQUEST", `the request was not received whole: ${reason}`);
+    if (event === PULL_REQUEST_EVENT) this.keepAnswer(id, answer);
+    else if (event === TAGS_REQUEST_EVENT && source !== null && isTagId(id)) this.keepTagAnswer(id, source, answer);
+    else if (event === BRIDGE_REQUEST_EVENT && this.host.spawnBridge !== void 0) this.deliver(answerWith(id, answer));
   }
   /** `scriptevent mcbews:cancel <id> ...`: drop everything held for those ids. */
   onCancel(message) {
@@ -1524,6 +1881,7 @@ var BridgeRuntime = class {
     const now = this.host.currentTick();
     for (const id of ids) {
       this.cancelled.add(id, now);
+      this.bulk.discard(id, now);
       this.pull.forget(id);
       this.syncTags(this.tags.forget(id));
       this.text.discard(id);
@@ -1786,6 +2144,9 @@ var BridgeRuntime = class {
       this.tags.expire(now);
       this.sweepTags();
       this.cancelled.expire(now);
+      for (const failed of this.bulk.expire(now)) {
+        if (failed.kind === "failed") this.refuseBulk(failed.event, failed.id, failed.source, failed.reason);
+      }
     }
   }
   /** The chat transport's tick: keep the bridge player in the world and let it speak. */
@@ -1822,26 +2183,26 @@ var FORM_RETRIES = 20;
 var FORM_RETRY_TICKS = 5;
 function makeHost(options) {
   const host = {
-    currentTick: () => system2.currentTick,
-    players: () => world2.getAllPlayers(),
-    defer: (fn) => void system2.run(fn),
+    currentTick: () => system3.currentTick,
+    players: () => world3.getAllPlayers(),
+    defer: (fn) => void system3.run(fn),
     runWorldCommand(command) {
       try {
-        return { ok: true, successCount: world2.getDimension("overworld").runCommand(command).successCount };
+        return { ok: true, successCount: world3.getDimension("overworld").runCommand(command).successCount };
       } catch (err) {
         return { ok: false, error: describeError(err) };
       }
     },
     entity(id) {
       try {
-        const found = world2.getEntity(id);
+        const found = world3.getEntity(id);
         return found === void 0 ? void 0 : { typeId: found.typeId, nameTag: found.nameTag };
       } catch {
         return void 0;
       }
     },
-    readPolicy: () => world2.getDynamicProperty(POLICY_PROPERTY),
-    writePolicy: (encoded) => world2.setDynamicProperty(POLICY_PROPERTY, encoded),
+    readPolicy: () => world3.getDynamicProperty(POLICY_PROPERTY),
+    writePolicy: (encoded) => world3.setDynamicProperty(POLICY_PROPERTY, encoded),
     warn: (message) => console.warn(message)
   };
   if (options.spawnBridge !== void 0) host.spawnBridge = options.spawnBridge;
@@ -1852,7 +2213,7 @@ function openChatPanel(runtime, host, player, attempt = 0) {
   form.show(player).then((response) => {
     if (response.canceled) {
       if (response.cancelationReason === FormCancelationReason.UserBusy && attempt < FORM_RETRIES) {
-        system2.runTimeout(() => openChatPanel(runtime, host, player, attempt + 1), FORM_RETRY_TICKS);
+        system3.runTimeout(() => openChatPanel(runtime, host, player, attempt + 1), FORM_RETRY_TICKS);
       }
       return;
     }
@@ -1898,7 +2259,7 @@ function startBridge(options = {}) {
   const host = makeHost(options);
   const registry = new Map(createRegistry(DEFAULT_CAPABILITIES));
   const runtime = new BridgeRuntime(host, registry);
-  system2.beforeEvents.startup.subscribe((event) => {
+  system3.beforeEvents.startup.subscribe((event) => {
     event.customCommandRegistry.registerCommand(
       {
         name: CHAT_COMMAND,
@@ -1909,18 +2270,18 @@ function startBridge(options = {}) {
       (origin) => {
         const player = origin.sourceEntity;
         if (!(player instanceof Player)) return { status: CustomCommandStatus.Failure, message: "only a player can chat" };
-        system2.run(() => openChatPanel(runtime, host, player));
+        system3.run(() => openChatPanel(runtime, host, player));
         return { status: CustomCommandStatus.Success };
       }
     );
     registerPullCommands(event.customCommandRegistry, runtime);
   });
-  system2.afterEvents.scriptEventReceive.subscribe((event) => {
+  system3.afterEvents.scriptEventReceive.subscribe((event) => {
     const source = event.sourceEntity instanceof Player ? event.sourceEntity.name : null;
     runtime.onScriptEvent(event.id, event.message, source);
   });
-  world2.afterEvents.worldLoad.subscribe(() => {
-    system2.runInterval(() => runtime.onTick(), 1);
+  world3.afterEvents.worldLoad.subscribe(() => {
+    system3.runInterval(() => runtime.onTick(), 1);
   });
   return { runtime, prototypes: prototypeRegistrar(registry) };
 }

@@ -22,7 +22,8 @@ def test_in_a_checkout_the_files_are_the_repositorys() -> None:
     names = bundled.files()
     assert {"README.md", "LICENSE", "addon/README.md", "docs/windows.md",
             "docs/images/getting-started.png", bundled.GETTING_STARTED} <= set(names)  # fmt: skip
-    assert len([n for n in names if n.startswith("notebooks/")]) == 8
+    notebooks = sorted(f"notebooks/{p.name}" for p in (REPO / "notebooks").glob("*.ipynb"))
+    assert [n for n in names if n.startswith("notebooks/")] == notebooks and len(notebooks) >= 9
     assert not [n for n in names if "checkpoint" in n or "__pycache__" in n]
 
 

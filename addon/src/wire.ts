@@ -109,5 +109,17 @@ export const TAG_MAX_CHARS = 255;
 export const TAG_PAGE_BYTES = 156;
 /** docs/protocol.md, tags transport: our choice; ids on this transport are 1-24 letters and digits (the gateway's are 12, the addon's UI chat ids at most 22), so every page tag fits 255 characters */
 export const TAG_ID_MAX_CHARS = 24;
+/** docs/protocol.md, forwarded events: a batch of the addon's forwarded world.afterEvents is a UI chat payload {"fwd":1,...}; fwd is the batch format's version */
+export const FORWARD_BATCH_VERSION = 1;
+/** docs/protocol.md, forwarded events: our choice; a batch's JSON is at most 16 KiB (64 chat chunks or 16 pull pages), a quarter of a UI chat message's 64 KiB, so one tick's batch never holds up answers for long */
+export const FORWARD_BATCH_MAX_BYTES = 16384;
+/** docs/protocol.md, forwarded events: our choice; at most 64 events in one batch (one tick), 1,280 a second: a class of 30 breaking blocks as fast as the game lets them (about 4 a second each) fits with room */
+export const FORWARD_BATCH_MAX_EVENTS = 64;
+/** docs/protocol.md, forwarded events: our choice; the addon forwards at most 1,280 events a second (64 a tick), the rest dropped and counted by kind in the next batch's drop */
+export const FORWARD_EVENTS_PER_SECOND_MAX = 1280;
+/** docs/protocol.md, forwarded events: our choice; the addon forwards at most 64 KiB of batches a second, about what the bridge player's 16 chat lines a tick carry, so forwarded events cannot crowd answers out of chat */
+export const FORWARD_BYTES_PER_SECOND_MAX = 65536;
+/** docs/protocol.md, forwarded events: our choice; a subscription's per-player rate (at most N of that kind per second per player) is 1 to 20, one a tick at most; 0 or none means no per-player rate */
+export const FORWARD_RATE_MAX_PER_SECOND = 20;
 /** docs/protocol.md, tags transport: our choice; at most 32 page tags stand on one player at a time (about 8.4 KB of `tag list` output); no source gives the longest statusMessage the game sends, so one read's output stays small (measured in docs/benchmarks.md) */
 export const TAGS_WINDOW_PAGES = 32;

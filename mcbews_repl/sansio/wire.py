@@ -28,6 +28,12 @@ __all__ = [
     "DEFAULT_TIMEOUT_SECONDS",
     "EMPTY_REPLY",
     "ERROR_CODES",
+    "FORWARD_BATCH_MAX_BYTES",
+    "FORWARD_BATCH_MAX_EVENTS",
+    "FORWARD_BATCH_VERSION",
+    "FORWARD_BYTES_PER_SECOND_MAX",
+    "FORWARD_EVENTS_PER_SECOND_MAX",
+    "FORWARD_RATE_MAX_PER_SECOND",
     "MAX_BUFFERS",
     "MAX_CHUNKS_PER_MESSAGE",
     "MAX_FRAME_BYTES",
@@ -137,3 +143,9 @@ TAG_MAX_CHARS: Final[int] = int(_limit("tag_max_chars"))
 TAG_PAGE_BYTES: Final[int] = int(_limit("tag_page_bytes"))
 TAG_ID_MAX_CHARS: Final[int] = int(_limit("tag_id_max_chars"))
 TAGS_WINDOW_PAGES: Final[int] = int(_limit("tags_window_pages"))
+FORWARD_BATCH_VERSION: Final[int] = int(_limit("forward_batch_version"))
+FORWARD_BATCH_MAX_BYTES: Final[int] = int(_limit("forward_batch_max_bytes"))
+FORWARD_BATCH_MAX_EVENTS: Final[int] = int(_limit("forward_batch_max_events"))
+FORWARD_EVENTS_PER_SECOND_MAX: Final[int] = int(_limit("forward_events_per_second_max"))
+FORWARD_BYTES_PER_SECOND_MAX: Final[int] = int(_limit("forward_bytes_per_second_max"))
+FORWARD_RATE_MAX_PER_SECOND: Final[int] = int(_limit("forward_rate_max_per_second"))

@@ -4,6 +4,12 @@ import type { Player } from "@minecraft/server";
 import type { JsonObject } from "./json.js";
 import type { CommandPolicy } from "./policy.js";
 
+/** What subscribe_events changes: the kinds the addon forwards (forwarder.ts). */
+export interface ForwarderControl {
+  /** Forward exactly these kinds (each with its rate) from now on; returns what is forwarded. */
+  subscribe(wanted: Readonly<Record<string, number>>): Record<string, number>;
+}
+
 export type CapabilityResult = { ok: true; result: JsonObject } | { ok: false; message: string };
 
 export type CommandOutcome = { ok: true; successCount: number } | { ok: false; error: string };
@@ -27,6 +33,8 @@ export interface CapabilityContext {
   policy(): CommandPolicy;
   /** The registry answering this request, for discovery. */
   registry: Registry;
+  /** The forwarder of world.afterEvents (subscribe_events); absent where none runs. */
+  forwarder?: ForwarderControl;
   /** True once the bridge cancelled the request this context serves (mcbews:cancel): a job
    * stops at its next yield. Absent outside a request. */
   cancelled?: () => boolean;

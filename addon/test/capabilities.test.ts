@@ -197,6 +197,7 @@ describe("list_capabilities", () => {
       "run_world_command",
       "describe_entities",
       "get_blocks",
+      "subscribe_events",
       "list_capabilities",
     ]);
     for (const cap of caps) expect(cap.description.length).toBeGreaterThan(10);

@@ -107,7 +107,8 @@ def decode_forwarded(
             f"{text_bytes:,} bytes, more than a batch's {FORWARD_BATCH_MAX_BYTES:,}",
             message_id,
         )
-    if data.get(FORWARD_MARKER) != FORWARD_BATCH_VERSION:
+    version = data.get(FORWARD_MARKER)
+    if not _whole(version) or version != FORWARD_BATCH_VERSION:
         return refuse(f"fwd is {str(data.get(FORWARD_MARKER))[:20]}, not {FORWARD_BATCH_VERSION}")
     tick, events = data.get("t"), data.get("ev")
     if not _whole(tick) or tick < 0:

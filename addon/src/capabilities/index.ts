@@ -6,5 +6,6 @@ import { inventorySnapshot } from "./inventorySnapshot.js";
 import { listCapabilities } from "./listCapabilities.js";
 import { playerSnapshot } from "./playerSnapshot.js";
 import { runWorldCommand } from "./runWorldCommand.js";
+import { subscribeEvents } from "./subscribeEvents.js";
 
-export const DEFAULT_CAPABILITIES: readonly AnyCapability[] = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, listCapabilities];
+export const DEFAULT_CAPABILITIES: readonly AnyCapability[] = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, subscribeEvents, listCapabilities];

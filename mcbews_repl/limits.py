@@ -493,6 +493,33 @@ EVENT_NAME_MAX_CHARS: Final = _bound(
     "name (MultiplayerConnectionStateChanged) has 33",
     setting=False,
 )
+FORWARDED_EVENTS_PER_SECOND: Final = _bound(
+    "forwarded_events_per_second",
+    2000,
+    "events a second",
+    "events forwarded by the addon that one connection keeps in a second (a second's worth "
+    "may come at once); the addon itself sends at most 1,280 (wire.json), so only a peer that "
+    "is not the addon passes this; the rest are dropped, counted (forwarded_dropped) and "
+    "recorded",
+    setting=False,
+)
+FORWARDED_BYTES_PER_SECOND: Final = _bound(
+    "forwarded_bytes_per_second",
+    256 * 1024,
+    "bytes a second",
+    "forwarded batches' JSON one connection reads in a second: four times what the addon "
+    "sends at most (64 KiB, wire.json); a batch past it is dropped whole and counted",
+    setting=False,
+)
+FORWARDED_POLL_INTERVAL_SECONDS: Final = _bound(
+    "forwarded_poll_interval",
+    0.05,
+    "seconds",
+    "while a pulling (or tag-reading) connection has the addon forward events, it asks for "
+    "them this often (one tick), so a batch reaches Python within about two ticks; 20 "
+    "commands a second at idle, only while subscribed",
+    setting=False,
+)
 SUBSCRIBE_ACKS_AWAITED: Final = _bound(
     "subscribe_acks_awaited",
     256,

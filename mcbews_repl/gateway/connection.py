@@ -28,6 +28,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
 from ..exceptions import CapabilityError, McbewsError, RequestTimeout
+from ..limits import FORWARDED_POLL_INTERVAL_SECONDS
 from ..sansio import (
     ENCRYPT_SUBPROTOCOL,
     BridgeProtocol,
@@ -52,7 +53,7 @@ from .pull import Poller, PullCalls
 from .results import CommandResult
 from .runner import CommandRunner
 from .settings import Settings
-from .subscriptions import ALWAYS_SUBSCRIBED, SubscriptionBook, world_key
+from .subscriptions import ALWAYS_SUBSCRIBED, SubscriptionBook, by_source, world_key
 from .tags import TagCalls, TagReader
 from .transport import NO_ANSWER_CODES, Transport, TransportChoice
 from .uichat import UiChatHooks, UiChatQueue
@@ -109,6 +110,9 @@ class GameConnection:
         # and the ones this connection wanted before its world's host was known.
         self._book = subscriptions if subscriptions is not None else SubscriptionBook()
         self._own_events: set[str] = set()
+        # What the addon said it forwards (subscribe_events' answer), kind to rate; None
+        # until it was first asked.
+        self.forwarding: dict[str, int] | None = None
         wants_encryption = (
             settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
         )
@@ -327,11 +331,13 @@ class GameConnection:
         except McbewsError as exc:
             _log.warning("connection #%d: handshake incomplete: %s", self.id, exc)
         try:  # what this world wanted before (a reconnect), and what every world wants
-            await self.sync_subscriptions()
+            await self.sync_subscriptions(addon=False)
         except McbewsError as exc:
             _log.warning("connection #%d: subscriptions not restored: %s", self.id, exc)
         try:
             self._read_ui_chat(await self._transport.choose())
+            # The addon's events need its answer, so a transport: asked once it is known.
+            await self._sync_forwarded(by_source(self.wanted_events())[1])
         finally:
             self._ready.set()
 
@@ -359,19 +365,46 @@ class GameConnection:
         else:
             self._own_events.discard(name)
 
-    async def sync_subscriptions(self) -> None:
-        """Subscribe to what is wanted and not yet subscribed, unsubscribe from the rest.
+    async def sync_subscriptions(self, *, addon: bool = True) -> None:
+        """Subscribe to what is wanted and not yet subscribed, unsubscribe from the rest:
+        the game's events with its subscribe frames, the addon's (``addon``) with its
+        ``subscribe_events`` capability.
 
         Raises:
             NotConnected: the connection is closed.
         """
         self._inbound.unknown_ok = set(self._book.unknown_ok)
-        wanted = self.wanted_events()
-        listening = self._inbound.listening
-        for name in sorted(wanted - listening):
+        game, forwarded = by_source(self.wanted_events())
+        listening = by_source(self._inbound.listening)[0]
+        for name in sorted(game - listening):
             await self._send_subscription(name, subscribe=True)
-        for name in sorted(listening - wanted):
+        for name in sorted(listening - game):
             await self._send_subscription(name, subscribe=False)
+        if addon:
+            await self._sync_forwarded(forwarded)
+
+    async def _sync_forwarded(self, kinds: set[str]) -> None:
+        """Have the addon forward exactly ``kinds`` (with the book's rates), if that is not
+        what it forwards already. A world whose addon does not answer keeps hearing none of
+        them (logged): the game's own events go on."""
+        rates = {name: self._book.rates.get(name, 0) for name in sorted(kinds)}
+        if rates == (self.forwarding if self.forwarding is not None else {}):
+            return
+        listening = self._inbound.listening
+        listening.update(rates)  # listen before the answer: a batch may come with it
+        try:
+            answer = await self.call(Capability.SUBSCRIBE_EVENTS, {"kinds": rates})
+        except McbewsError as exc:
+            listening.difference_update(set(rates) - set(self.forwarding or {}))
+            _log.warning("connection #%d: the addon forwards no %s: %s", self.id,
+                         ", ".join(rates) or "change", exc)  # fmt: skip
+            return
+        said = answer.get("forwarded")
+        forwarded = {k: v for k, v in said.items() if k in rates} if isinstance(said, dict) else {}
+        self.forwarding = forwarded
+        listening.difference_update(by_source(listening)[1] - set(forwarded))
+        polled = FORWARDED_POLL_INTERVAL_SECONDS if forwarded else self._settings.poll_interval
+        self._poller.interval = self._tag_reader.interval = polled
 
     async def _send_subscription(self, name: str, *, subscribe: bool) -> None:
         request_id, frame = self.proto.subscribe_frame(name, subscribe=subscribe)

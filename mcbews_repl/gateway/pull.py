@@ -25,6 +25,8 @@ from ..sansio import (
     UI_MAX_PAGES,
     CapabilityResult,
     Empty,
+    ForwardedBatch,
+    FrameRejected,
     NotKept,
     Page,
     PageKind,
@@ -246,7 +248,7 @@ class Poller:
     def __init__(
         self,
         run_command: RunCommand,
-        deliver: Callable[[UiChatMessage], None],
+        deliver: Callable[[UiChatMessage | ForwardedBatch], None],
         reject: Callable[[str, str, str | None], None],
         *,
         interval: float,
@@ -309,10 +311,10 @@ class Poller:
             self._reject(*_ui_chat_lost(first, exc), mid)
             return
         event = interpret_ui_chat(mid, text)
-        if isinstance(event, UiChatMessage):
-            self._deliver(event)
-        else:
+        if isinstance(event, FrameRejected):
             self._reject(event.reason, event.detail, event.message_id)
+        else:
+            self._deliver(event)
 
 
 def _ui_chat_lost(first: Page, lost: _Lost) -> tuple[str, str]:

@@ -154,7 +154,8 @@ class RequestExpired:
 class ForwardedBatch:
     """One tick's events forwarded by the addon (sansio/forwarded.py): the tick, the typed
     events in order, what the addon dropped since its previous batch (kind, count), and how
-    many of this batch's events were left out unread (with the first one's reason)."""
+    many of this batch's events were left out unread (with the first one's reason); ``size``:
+    its JSON text's UTF-8 bytes."""
 
     message_id: str
     tick: int
@@ -162,6 +163,7 @@ class ForwardedBatch:
     dropped: tuple[tuple[str, int], ...] = ()
     refused: int = 0
     refused_detail: str = ""
+    size: int = 0
 
 
 @dataclass(frozen=True, slots=True)

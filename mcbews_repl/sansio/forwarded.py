@@ -111,7 +111,7 @@ def decode_forwarded(
     if not _whole(version) or version != FORWARD_BATCH_VERSION:
         return refuse(f"fwd is {str(data.get(FORWARD_MARKER))[:20]}, not {FORWARD_BATCH_VERSION}")
     tick, events = data.get("t"), data.get("ev")
-    if not _whole(tick) or tick < 0:
+    if not isinstance(tick, int) or isinstance(tick, bool) or tick < 0:
         return refuse("t is not a tick")
     kinds = _kinds(data.get("k", []))
     if isinstance(kinds, str):
@@ -136,7 +136,7 @@ def decode_forwarded(
             first = first or event[:200]
         else:
             good.append(event)
-    return ForwardedBatch(message_id, tick, tuple(good), dropped, refused, first)
+    return ForwardedBatch(message_id, tick, tuple(good), dropped, refused, first, text_bytes)
 
 
 def encode_forwarded(

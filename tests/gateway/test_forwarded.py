@@ -167,7 +167,7 @@ async def test_a_flood_is_bounded_and_its_drops_reported() -> None:
 
 
 async def test_a_per_player_rate_is_kept() -> None:
-    async with classroom("pull", ["Steve", "Alex", "Kai"]) as (mc, sim, game):
+    async with classroom("pull", ["Steve", "Alex", "Kai"]) as (mc, sim, _game):
         await mc.subscribe("entity_hit_block", rate=2)
         for name in ("Alex", "Kai"):  # within one second of the game's
             for _ in range(5):

@@ -513,11 +513,12 @@ FORWARDED_BYTES_PER_SECOND: Final = _bound(
 )
 FORWARDED_POLL_INTERVAL_SECONDS: Final = _bound(
     "forwarded_poll_interval",
-    0.05,
+    0.025,
     "seconds",
-    "while a pulling (or tag-reading) connection has the addon forward events, it asks for "
-    "them this often (one tick), so a batch reaches Python within about two ticks; 20 "
-    "commands a second at idle, only while subscribed",
+    "while a pulling (or tag-reading) connection has the addon forward events, it waits this "
+    "long between an empty read and the next (half a tick): each read waits for the game's "
+    "tick, so about 20 a second (measured), and a batch reaches Python within 2 ticks (0.05 s "
+    "measured 3)",
     setting=False,
 )
 SUBSCRIBE_ACKS_AWAITED: Final = _bound(

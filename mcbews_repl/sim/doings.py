@@ -313,7 +313,11 @@ class PlayerDoings:
 
     def interact_block(self, player: str, x: int, y: int, z: int, face: str = "Up") -> str:
         """``player`` uses the block at x, y, z (opens a door, a chest) with what they hold:
-        the addon's player_interact_with_block. Returns the block."""
+        the addon's player_interact_with_block. Returns the block.
+
+        Raises:
+            ValueError: no such player, a position outside the world's height, or no face.
+        """
         who = self._player(player)
         self._check_height(who, y)
         if face not in FACES:
@@ -327,7 +331,11 @@ class PlayerDoings:
         return used
 
     def push_button(self, player: str, x: int, y: int, z: int) -> None:
-        """``player`` pushes the button at x, y, z (the addon's button_push)."""
+        """``player`` pushes the button at x, y, z (the addon's button_push).
+
+        Raises:
+            ValueError: no such player, or a position outside the world's height.
+        """
         who = self._player(player)
         self._check_height(who, y)
         self.after_event("buttonPush", block={"$block": [who.dimension, x, y, z]},
@@ -335,7 +343,11 @@ class PlayerDoings:
                          source={"$player": who.name})  # fmt: skip
 
     def flip_lever(self, player: str, x: int, y: int, z: int, *, powered: bool = True) -> None:
-        """``player`` flips the lever at x, y, z on (``powered``) or off (lever_action)."""
+        """``player`` flips the lever at x, y, z on (``powered``) or off (lever_action).
+
+        Raises:
+            ValueError: no such player, or a position outside the world's height.
+        """
         who = self._player(player)
         self._check_height(who, y)
         self.after_event("leverAction", block={"$block": [who.dimension, x, y, z]},

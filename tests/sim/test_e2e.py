@@ -162,6 +162,7 @@ async def test_list_and_unknown_capabilities(
         "run_world_command",
         "describe_entities",
         "get_blocks",
+        "subscribe_events",
         "list_capabilities",
     ]
     with pytest.raises(CapabilityError) as unknown:

@@ -113,6 +113,7 @@ class GameConnection:
         # What the addon said it forwards (subscribe_events' answer), kind to rate; None
         # until it was first asked.
         self.forwarding: dict[str, int] | None = None
+        self._forwarding_lock = asyncio.Lock()  # one subscribe_events at a time, in order
         wants_encryption = (
             settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
         )
@@ -387,6 +388,10 @@ class GameConnection:
         """Have the addon forward exactly ``kinds`` (with the book's rates), if that is not
         what it forwards already. A world whose addon does not answer keeps hearing none of
         them (logged): the game's own events go on."""
+        async with self._forwarding_lock:
+            await self._forward(kinds)
+
+    async def _forward(self, kinds: set[str]) -> None:
         rates = {name: self._book.rates.get(name, 0) for name in sorted(kinds)}
         if rates == (self.forwarding if self.forwarding is not None else {}):
             return

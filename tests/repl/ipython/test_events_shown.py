@@ -120,3 +120,11 @@ def test_the_status_panel_counts_what_a_flood_of_forwarded_events_dropped(
     said = text[text.index("limits") : text.index("dropped by the addon") + 40]
     assert "36 forwarded events dropped by the addon (its bounds)" in text, said
     shown_by(shell, capsys, "%mc events off item_use")
+
+
+def test_tab_completes_the_addons_events_too(shell: Any) -> None:
+    from .test_magics import completions
+
+    offered = completions(shell, "%mc events on player_")
+    assert {"player_break_block", "player_place_block", "player_leave"} <= set(offered)
+    assert "entity_hit_block" in completions(shell, "%mc events entity_")

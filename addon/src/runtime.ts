@@ -59,8 +59,14 @@ export interface Host {
   subscribeSignal?: (signal: string, fn: (event: unknown) => void) => () => void;
 }
 
-/** Where the last forwarded batch went, to know when it has been read (one at a time). */
+/** Where a forwarded batch went, to know when it has been read. */
 type ForwardedOut = { sink: "chat"; lastLine: string } | { sink: "pull" | "tags"; id: string };
+
+/** Forwarded batches on their way at once: the bridge reads up to 8 UI chat messages side by
+ * side on pull (its ui_reads_at_once); chat's lines go 16 a tick, so 2 there keep the outbox
+ * short. Past it, events wait and merge into the next batch. With these, 1,000 events a second
+ * from 30 players went up with none dropped on each transport (docs/protocol.md). */
+const FORWARDED_UNREAD_MAX = { chat: 2, pull: 8, tags: 8 } as const;
 
 export interface RuntimeOptions {
   /** Requests kept while the bridge player is absent. */
@@ -133,7 +139,7 @@ export class BridgeRuntime {
   private uiCounter = 0;
   /** world.afterEvents forwarded for every player (subscribe_events), one batch at a time. */
   readonly forwarder: Forwarder | undefined;
-  private lastForwarded: ForwardedOut | null = null;
+  private unreadForwarded: ForwardedOut[] = [];
   private forwardDropsWarned = 0;
   private evictionsWarned = 0;
   private tagEvictionsWarned = 0;
@@ -477,13 +483,14 @@ export class BridgeRuntime {
 
   // --- forwarded events (forwarder.ts) -------------------------------------------------------
 
-  /** Send the waiting forwarded events as one batch, the way UI chat goes now, once the batch
-   * before it has been read; until then they wait and merge into the next one. */
+  /** Send the waiting forwarded events as one batch, the way UI chat goes now, unless too many
+   * batches are still on their way; then they wait and merge into the next one. */
   private flushForwarded(tick: number): void {
     const forwarder = this.forwarder;
-    if (forwarder === undefined || !forwarder.pending || !this.forwardedRead()) return;
+    if (forwarder === undefined || !forwarder.pending) return;
     const tagReader = this.pullReaderLive() ? null : this.liveTagReader();
     const chat = tagReader === null && this.host.spawnBridge !== undefined && this.bridge() !== undefined && !this.pullReaderLive();
+    if (this.forwardedUnread() >= FORWARDED_UNREAD_MAX[tagReader !== null ? "tags" : chat ? "chat" : "pull"]) return;
     // Room first, so a batch once taken is never refused for want of it.
     if (tagReader !== null && this.tags.count("ui") >= UI_CHAT_WAITING_MAX) return;
     if (chat && this.options.maxOutboxLines - this.outbox.length < MAX_CHUNKS_PER_MESSAGE) return;
@@ -496,16 +503,16 @@ export class BridgeRuntime {
       const kept = this.tags.put("ui", id, tagReader, text, tick);
       if (!kept.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${kept.error}`);
       for (const name of kept.touched) this.syncTags(name);
-      this.lastForwarded = { sink: "tags", id };
+      this.unreadForwarded.push({ sink: "tags", id });
     } else if (chat) {
       const lines = splitPayload(UI_CHAT_PREFIX, `fw-${tick}-${this.uiCounter}`, text);
       if (!lines.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not sent: ${lines.error}`);
       this.enqueueLines(lines.chunks);
-      this.lastForwarded = { sink: "chat", lastLine: lines.chunks[lines.chunks.length - 1]! };
+      this.unreadForwarded.push({ sink: "chat", lastLine: lines.chunks[lines.chunks.length - 1]! });
     } else {
       const error = this.pull.enqueueUi(id, text, tick);
       if (error !== null) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${error}`);
-      this.lastForwarded = { sink: "pull", id };
+      this.unreadForwarded.push({ sink: "pull", id });
     }
     if (forwarder.droppedTotal - this.forwardDropsWarned >= 1000) {
       this.host.warn(`[mcbews] forwarded events: ${forwarder.droppedTotal - this.forwardDropsWarned} dropped past the bounds (counted in the batches)`);
@@ -513,13 +520,13 @@ export class BridgeRuntime {
     }
   }
 
-  /** Whether the last batch has been read (sent as chat, pulled, or its tags acknowledged). */
-  private forwardedRead(): boolean {
-    const last = this.lastForwarded;
-    if (last === null) return true;
-    const read = last.sink === "chat" ? !this.outbox.some((line) => line === last.lastLine) : last.sink === "pull" ? !this.pull.holds(last.id) : !this.tags.holds(last.id);
-    if (read) this.lastForwarded = null;
-    return read;
+  /** How many batches are still on their way (not yet sent as chat, pulled, or their tags
+   * acknowledged). */
+  private forwardedUnread(): number {
+    const unread = (out: ForwardedOut): boolean =>
+      out.sink === "chat" ? this.outbox.some((line) => line === out.lastLine) : out.sink === "pull" ? this.pull.holds(out.id) : this.tags.holds(out.id);
+    this.unreadForwarded = this.unreadForwarded.filter(unread);
+    return this.unreadForwarded.length;
   }
 
   /** Called every tick by main.ts. */

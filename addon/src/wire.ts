@@ -117,8 +117,8 @@ export const FORWARD_BATCH_MAX_BYTES = 16384;
 export const FORWARD_BATCH_MAX_EVENTS = 64;
 /** docs/protocol.md, forwarded events: our choice; the addon forwards at most 1,280 events a second (64 a tick), the rest dropped and counted by kind in the next batch's drop */
 export const FORWARD_EVENTS_PER_SECOND_MAX = 1280;
-/** docs/protocol.md, forwarded events: our choice; the addon forwards at most 64 KiB of batches a second, about what the bridge player's 16 chat lines a tick carry, so forwarded events cannot crowd answers out of chat */
-export const FORWARD_BYTES_PER_SECOND_MAX = 65536;
+/** docs/protocol.md, forwarded events: our choice; the addon forwards at most 128 KiB of batches a second: 1,000 events a second of about 100 bytes each (a class of 30 at work) fit; chat carries about 70 KiB a second (16 lines a tick), so there the one-batch-at-a-time rule binds first */
+export const FORWARD_BYTES_PER_SECOND_MAX = 131072;
 /** docs/protocol.md, forwarded events: our choice; a subscription's per-player rate (at most N of that kind per second per player) is 1 to 20, one a tick at most; 0 or none means no per-player rate */
 export const FORWARD_RATE_MAX_PER_SECOND = 20;
 /** docs/protocol.md, tags transport: our choice; at most 32 page tags stand on one player at a time (about 8.4 KB of `tag list` output); no source gives the longest statusMessage the game sends, so one read's output stays small (measured in docs/benchmarks.md) */

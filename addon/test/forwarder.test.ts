@@ -196,21 +196,21 @@ describe("subscribe_events and the ways up", () => {
     expect(batch.ev.map(([, f]) => f["p"])).toEqual(["Alex", "Kai"]);
   });
 
-  it("waits for mcbews:poll on pull: one batch at a time, later events merged into the next", () => {
+  it("waits for mcbews:poll on pull: at most 8 batches unread, later events merged into the next", () => {
     const { fake, rt } = subscribed(true);
-    fake.fire("playerBreakBlock", breakEvent("Alex", 1));
+    const names = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"];
+    for (const [k, name] of names.entries()) {
+      fake.fire("playerBreakBlock", breakEvent(name, k));
+      tick(rt);
+    }
+    expect(rt.pull.uiWaiting).toBe(8); // I and J wait, merged
+    const polled = (): string[] => {
+      const reply = rt.poll().message;
+      return batchOf(reply.split("|").slice(4).join("|")).ev.map(([, f]) => String(f["p"]));
+    };
+    expect(names.slice(0, 8).map(() => polled())).toEqual(names.slice(0, 8).map((n) => [n]));
     tick(rt);
-    fake.fire("playerBreakBlock", breakEvent("Kai", 2));
-    tick(rt);
-    fake.fire("playerBreakBlock", breakEvent("Mia", 3));
-    tick(rt);
-    expect(rt.pull.uiWaiting).toBe(1); // the second and third wait, merged
-    const first = rt.poll().message;
-    expect(first).toMatch(/^MCBEWS\|UI\|f\d+t\d+\|1\/1\|/);
-    expect(batchOf(first.split("|").slice(4).join("|")).ev.map(([, f]) => f["p"])).toEqual(["Alex"]);
-    tick(rt);
-    const second = rt.poll().message;
-    expect(batchOf(second.split("|").slice(4).join("|")).ev.map(([, f]) => f["p"])).toEqual(["Kai", "Mia"]);
+    expect(polled()).toEqual(["I", "J"]);
     expect(rt.poll().message).toBe("MCBEWS|EMPTY");
   });
 

@@ -135,7 +135,7 @@ var FORWARD_BATCH_VERSION = 1;
 var FORWARD_BATCH_MAX_BYTES = 16384;
 var FORWARD_BATCH_MAX_EVENTS = 64;
 var FORWARD_EVENTS_PER_SECOND_MAX = 1280;
-var FORWARD_BYTES_PER_SECOND_MAX = 65536;
+var FORWARD_BYTES_PER_SECOND_MAX = 131072;
 var FORWARD_RATE_MAX_PER_SECOND = 20;
 var TAGS_WINDOW_PAGES = 32;
 
@@ -1808,6 +1808,7 @@ function readEvent(kind, event) {
 }
 
 // src/runtime.ts
+var FORWARDED_UNREAD_MAX = { chat: 2, pull: 8, tags: 8 };
 var DEFAULT_OPTIONS = {
   maxQueuedRequests: 64,
   maxOutboxLines: 8192,
@@ -1857,7 +1858,7 @@ var BridgeRuntime = class {
   uiCounter = 0;
   /** world.afterEvents forwarded for every player (subscribe_events), one batch at a time. */
   forwarder;
-  lastForwarded = null;
+  unreadForwarded = [];
   forwardDropsWarned = 0;
   evictionsWarned = 0;
   tagEvictionsWarned = 0;
@@ -2146,13 +2147,14 @@ var BridgeRuntime = class {
     return null;
   }
   // --- forwarded events (forwarder.ts) -------------------------------------------------------
-  /** Send the waiting forwarded events as one batch, the way UI chat goes now, once the batch
-   * before it has been read; until then they wait and merge into the next one. */
+  /** Send the waiting forwarded events as one batch, the way UI chat goes now, unless too many
+   * batches are still on their way; then they wait and merge into the next one. */
   flushForwarded(tick) {
     const forwarder = this.forwarder;
-    if (forwarder === void 0 || !forwarder.pending || !this.forwardedRead()) return;
+    if (forwarder === void 0 || !forwarder.pending) return;
     const tagReader = this.pullReaderLive() ? null : this.liveTagReader();
     const chat = tagReader === null && this.host.spawnBridge !== void 0 && this.bridge() !== void 0 && !this.pullReaderLive();
+    if (this.forwardedUnread() >= FORWARDED_UNREAD_MAX[tagReader !== null ? "tags" : chat ? "chat" : "pull"]) return;
     if (tagReader !== null && this.tags.count("ui") >= UI_CHAT_WAITING_MAX) return;
     if (chat && this.options.maxOutboxLines - this.outbox.length < MAX_CHUNKS_PER_MESSAGE) return;
     if (tagReader === null && !chat && this.pull.uiWaiting >= UI_CHAT_WAITING_MAX) return;
@@ -2164,29 +2166,28 @@ var BridgeRuntime = class {
       const kept = this.tags.put("ui", id, tagReader, text, tick);
       if (!kept.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${kept.error}`);
       for (const name of kept.touched) this.syncTags(name);
-      this.lastForwarded = { sink: "tags", id };
+      this.unreadForwarded.push({ sink: "tags", id });
     } else if (chat) {
       const lines = splitPayload(UI_CHAT_PREFIX, `fw-${tick}-${this.uiCounter}`, text);
       if (!lines.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not sent: ${lines.error}`);
       this.enqueueLines(lines.chunks);
-      this.lastForwarded = { sink: "chat", lastLine: lines.chunks[lines.chunks.length - 1] };
+      this.unreadForwarded.push({ sink: "chat", lastLine: lines.chunks[lines.chunks.length - 1] });
     } else {
       const error = this.pull.enqueueUi(id, text, tick);
       if (error !== null) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${error}`);
-      this.lastForwarded = { sink: "pull", id };
+      this.unreadForwarded.push({ sink: "pull", id });
     }
     if (forwarder.droppedTotal - this.forwardDropsWarned >= 1e3) {
       this.host.warn(`[mcbews] forwarded events: ${forwarder.droppedTotal - this.forwardDropsWarned} dropped past the bounds (counted in the batches)`);
       this.forwardDropsWarned = forwarder.droppedTotal;
     }
   }
-  /** Whether the last batch has been read (sent as chat, pulled, or its tags acknowledged). */
-  forwardedRead() {
-    const last = this.lastForwarded;
-    if (last === null) return true;
-    const read2 = last.sink === "chat" ? !this.outbox.some((line) => line === last.lastLine) : last.sink === "pull" ? !this.pull.holds(last.id) : !this.tags.holds(last.id);
-    if (read2) this.lastForwarded = null;
-    return read2;
+  /** How many batches are still on their way (not yet sent as chat, pulled, or their tags
+   * acknowledged). */
+  forwardedUnread() {
+    const unread = (out) => out.sink === "chat" ? this.outbox.some((line) => line === out.lastLine) : out.sink === "pull" ? this.pull.holds(out.id) : this.tags.holds(out.id);
+    this.unreadForwarded = this.unreadForwarded.filter(unread);
+    return this.unreadForwarded.length;
   }
   /** Called every tick by main.ts. */
   onTick() {

@@ -81,6 +81,10 @@ class PlayerDoings:
         self.host.after_event(signal, event)
         self.clock.request_tick()  # the forwarder sends its batch at the next tick
 
+    def _block_ref(self, who: Player, x: int, y: int, z: int) -> dict[str, Any]:
+        """The block at x, y, z of ``who``'s dimension as an event names it (shim.js)."""
+        return {"$block": [who.dimension, x, y, z, self.world.block(who.dimension, x, y, z)]}
+
     def _player(self, name: str) -> Player:
         found = self.world.players.get(name)
         if found is None:
@@ -107,7 +111,7 @@ class PlayerDoings:
             return broken
         self.world.set_block(who.dimension, x, y, z, AIR)
         held = self._in_hand(who)
-        self.after_event("playerBreakBlock", block={"$block": [who.dimension, x, y, z]},
+        self.after_event("playerBreakBlock", block=self._block_ref(who, x, y, z),
                          brokenBlockPermutation={"$permutation": broken},
                          dimension={"$dimension": who.dimension},
                          itemStackAfterBreak=_stack(held), itemStackBeforeBreak=_stack(held),
@@ -141,7 +145,7 @@ class PlayerDoings:
             if stack.amount <= 0:
                 who.inventory[who.selected_slot] = None
         tool = stack if stack is not None and stack.type_id == block else ItemStack(block, 0)
-        self.after_event("playerPlaceBlock", block={"$block": [who.dimension, x, y, z]},
+        self.after_event("playerPlaceBlock", block=self._block_ref(who, x, y, z),
                          dimension={"$dimension": who.dimension},
                          player={"$player": who.name})  # fmt: skip
         self.fire_event(
@@ -307,7 +311,7 @@ class PlayerDoings:
             raise ValueError(f"face is one of {', '.join(FACES)}, not {face!r}")
         hit = self.world.block(who.dimension, x, y, z)
         self.after_event("entityHitBlock", blockFace=face, damagingEntity={"$player": who.name},
-                         hitBlock={"$block": [who.dimension, x, y, z]},
+                         hitBlock=self._block_ref(who, x, y, z),
                          hitBlockPermutation={"$permutation": hit})  # fmt: skip
         return hit
 
@@ -325,7 +329,7 @@ class PlayerDoings:
         held = _stack(self._in_hand(who))
         used = self.world.block(who.dimension, x, y, z)
         self.after_event("playerInteractWithBlock", beforeItemStack=held,
-                         block={"$block": [who.dimension, x, y, z]}, blockFace=face,
+                         block=self._block_ref(who, x, y, z), blockFace=face,
                          faceLocation={"x": 0.5, "y": 0.5, "z": 0.5}, isFirstEvent=True,
                          itemStack=held, player={"$player": who.name})  # fmt: skip
         return used
@@ -338,7 +342,7 @@ class PlayerDoings:
         """
         who = self._player(player)
         self._check_height(who, y)
-        self.after_event("buttonPush", block={"$block": [who.dimension, x, y, z]},
+        self.after_event("buttonPush", block=self._block_ref(who, x, y, z),
                          dimension={"$dimension": who.dimension},
                          source={"$player": who.name})  # fmt: skip
 
@@ -350,7 +354,7 @@ class PlayerDoings:
         """
         who = self._player(player)
         self._check_height(who, y)
-        self.after_event("leverAction", block={"$block": [who.dimension, x, y, z]},
+        self.after_event("leverAction", block=self._block_ref(who, x, y, z),
                          dimension={"$dimension": who.dimension}, isPowered=powered,
                          player={"$player": who.name})  # fmt: skip
 

@@ -311,14 +311,17 @@
     "playerLeave", "itemUse", "playerInteractWithBlock", "buttonPush", "leverAction"];
   const afterEvents = { worldLoad: signal() };
   for (const name of AFTER_EVENTS) afterEvents[name] = signal();
-  // An event object from Python's description: {"$player": name}, {"$block": [dim, x, y, z]},
+  // An event object from Python's description: {"$player": name}, {"$block": [dim, x, y, z, id]},
   // {"$permutation": typeId}, {"$item": stack}, {"$dimension": id}, {"$entity": {...}} become
   // the Script API's objects; anything else is copied as it is.
   const scriptValue = (v) => {
     if (Array.isArray(v)) return v.map(scriptValue);
     if (v === null || typeof v !== "object") return v;
     if ("$player" in v) return new Player(v.$player);
-    if ("$block" in v) { const [dim, x, y, z] = v.$block; return new Dimension(dim).getBlock({ x, y, z }); }
+    if ("$block" in v) { // [dim, x, y, z, typeId]: the block as it is now, without a section read
+      const [dim, x, y, z, typeId] = v.$block;
+      return new Block(new Dimension(dim), x, y, z, { typeId, states: {} });
+    }
     if ("$permutation" in v) return new BlockPermutation({ typeId: v.$permutation, states: {} });
     if ("$item" in v) return item(v.$item);
     if ("$dimension" in v) return new Dimension(v.$dimension);

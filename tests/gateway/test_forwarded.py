@@ -257,3 +257,20 @@ async def test_a_hostile_peers_flood_is_bounded_per_connection(
     assert connection.counters["forwarded_dropped"] == 3 * FORWARD_BATCH_MAX_EVENTS - 30
     said = rejected(mc, "forwarded_dropped")
     assert len(said) == 3 and "past this connection's bound" in said[0].summary
+
+
+async def test_batches_of_many_pages_arrive_in_the_order_they_happened() -> None:
+    """On pull the next poll goes while a batch's other pages are pulled: each batch is
+    still handed on after the one before it."""
+    async with classroom("pull", ["Steve", "Alex", "Kai"]) as (mc, sim, game):
+        await mc.subscribe("player_place_block")
+        sent = []
+        for tick in range(6):
+            for k in range(40):  # about 4 KB a batch: 4 or 5 pages
+                x, z = k, tick
+                sim.place_block(("Alex", "Kai")[k % 2], x, 70, z, "stone")
+                sent.append((x, z))
+            await sim.advance(1)
+        heard = await until(lambda: len(e := game_events(mc)) == len(sent) and e, "every block")
+        assert [(e.data["x"], e.data["z"]) for e in heard] == sent
+        assert game.counters["forwarded_batches"] >= 6

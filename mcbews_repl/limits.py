@@ -521,6 +521,15 @@ UI_READS_AT_ONCE: Final = _bound(
     "half; with 4, 1 to 5 percent; with 8, none); each is handed on in the order polled",
     setting=False,
 )
+STRAY_FORWARDED_RESYNC_SECONDS: Final = _bound(
+    "stray_forwarded_resync",
+    30.0,
+    "seconds",
+    "the addon keeps its subscriptions when a bridge goes away, so a new bridge may get "
+    "events it never asked for: it asks the addon again for exactly what it wants, at most "
+    "this often per connection (one capability call; the unasked events are counted meanwhile)",
+    setting=False,
+)
 FORWARDED_POLL_INTERVAL_SECONDS: Final = _bound(
     "forwarded_poll_interval",
     0.025,

@@ -28,7 +28,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
 from ..exceptions import CapabilityError, McbewsError, RequestTimeout
-from ..limits import FORWARDED_POLL_INTERVAL_SECONDS
+from ..limits import FORWARDED_POLL_INTERVAL_SECONDS, STRAY_FORWARDED_RESYNC_SECONDS
 from ..sansio import (
     ENCRYPT_SUBPROTOCOL,
     BridgeProtocol,
@@ -114,6 +114,8 @@ class GameConnection:
         # until it was first asked.
         self.forwarding: dict[str, int] | None = None
         self._forwarding_lock = asyncio.Lock()  # one subscribe_events at a time, in order
+        self._stray_resync_at = float("-inf")  # when the addon was last set right (monotonic)
+        self._resync: asyncio.Future[None] | None = None
         wants_encryption = (
             settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
         )
@@ -154,7 +156,13 @@ class GameConnection:
         cancelled = self.cancel_notices.add
         self._calls = CapabilityCalls(self.proto, run, record, where=where, cancelled=cancelled)
         self._inbound = Inbound(
-            self.proto, self._window, self._calls, record, link=self._link, ui_chats=self.ui_chats
+            self.proto,
+            self._window,
+            self._calls,
+            record,
+            link=self._link,
+            ui_chats=self.ui_chats,
+            stray_forwarded=self._on_stray_forwarded,
         )
         self._pull = PullCalls(run, record, where=where, cancelled=cancelled)
         inbound = self._inbound
@@ -391,9 +399,28 @@ class GameConnection:
         async with self._forwarding_lock:
             await self._forward(kinds)
 
-    async def _forward(self, kinds: set[str]) -> None:
+    def _on_stray_forwarded(self) -> None:
+        """The addon forwards a kind this connection did not ask for (an earlier session's
+        subscription, kept by the addon): ask it again for exactly what is wanted, at most
+        every STRAY_FORWARDED_RESYNC_SECONDS."""
+        now = time.monotonic()
+        if self.closed or now - self._stray_resync_at < STRAY_FORWARDED_RESYNC_SECONDS:
+            return
+        self._stray_resync_at = now
+        _log.info("connection #%d: the addon forwards events not asked for; setting it right",
+                  self.id)  # fmt: skip
+        self._resync = asyncio.ensure_future(self._resync_forwarded())
+
+    async def _resync_forwarded(self) -> None:
+        try:
+            async with self._forwarding_lock:
+                await self._forward(by_source(self.wanted_events())[1], again=True)
+        except McbewsError as exc:
+            _log.info("connection #%d: the addon was not set right: %s", self.id, exc)
+
+    async def _forward(self, kinds: set[str], *, again: bool = False) -> None:
         rates = {name: self._book.rates.get(name, 0) for name in sorted(kinds)}
-        if rates == (self.forwarding if self.forwarding is not None else {}):
+        if not again and rates == (self.forwarding if self.forwarding is not None else {}):
             return
         listening = self._inbound.listening
         listening.update(rates)  # listen before the answer: a batch may come with it
@@ -461,6 +488,8 @@ class GameConnection:
         self.cancel_notices.close()
         if self._polling is not None:
             self._polling.cancel()
+        if self._resync is not None:
+            self._resync.cancel()
         closed_error = partial(self._link.closed_error, cause)
         failed = self._window.fail_all(closed_error)
         failed += self._calls.fail_all(closed_error)

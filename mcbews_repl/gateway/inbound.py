@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
@@ -85,6 +86,7 @@ class Inbound:
         *,
         link: Link,
         ui_chats: UiChatQueue,
+        stray_forwarded: Callable[[], None] | None = None,
     ) -> None:
         self.frames_in = 0
         self.cipher: SessionCipher | None = None  # set once ws:encrypt is agreed
@@ -97,8 +99,11 @@ class Inbound:
         # the ones asked for with unknown_ok (kept as OtherGameEvent).
         self.listening: set[str] = set()
         self.unknown_ok: set[str] = set()
-        # The gateway's own bound on what the addon forwards (forwarding.py).
+        # The gateway's own bound on what the addon forwards (forwarding.py), and whom to
+        # tell when the addon forwards a kind this connection did not ask for (an earlier
+        # session's subscription): the connection sets the addon right.
         self.forward_gate = ForwardGate()
+        self._stray_forwarded = stray_forwarded
         self._proto = proto
         self._window = window
         self._calls = calls
@@ -250,7 +255,10 @@ class Inbound:
             counters["forwarded_dropped"] += over
             self._forward_loss("forwarded_dropped", f"{over} events past this connection's "
                                "bound on forwarded events a second", batch)  # fmt: skip
-        for event in batch.events[:passed]:
+        kept = batch.events[:passed]
+        if self._stray_forwarded is not None and any(e.name not in self.listening for e in kept):
+            self._stray_forwarded()
+        for event in kept:
             self._on_game_event(event)
 
     def _forward_loss(self, reason: str, detail: str, batch: ForwardedBatch) -> None:

@@ -274,3 +274,27 @@ async def test_batches_of_many_pages_arrive_in_the_order_they_happened() -> None
         heard = await until(lambda: len(e := game_events(mc)) == len(sent) and e, "every block")
         assert [(e.data["x"], e.data["z"]) for e in heard] == sent
         assert game.counters["forwarded_batches"] >= 6
+
+
+async def test_a_new_bridge_sets_right_what_an_earlier_one_left_forwarded() -> None:
+    """The addon keeps its subscriptions when a bridge goes: a new bridge that gets events
+    it never asked for counts them and asks the addon again for exactly what it wants."""
+    async with SimWorld(make_world(["Steve", "Alex"]), fast=True) as sim:
+        async with mcbews_repl.serve(host="127.0.0.1", port=0, transport="pull") as first:
+            await sim.connect(first.url)
+            await (await first.wait_connected(timeout=DEADLINE)).wait_ready()
+            await first.subscribe("item_use")
+        async with mcbews_repl.serve(host="127.0.0.1", port=0, transport="pull") as second:
+            await sim.connect(second.url)
+            game = await second.wait_connected(timeout=DEADLINE)
+            await game.wait_ready()
+            assert game.forwarding is None  # this bridge never asked
+            sim.use_item("Alex", "bread")
+            await until(lambda: game.forwarding == {}, "the addon set right")
+            assert game.counters["unsubscribed_event"] == 1 and game_events(second) == []
+            batches = game.counters["forwarded_batches"]
+            sim.use_item("Alex", "bread")
+            await sim.advance(2)
+            polls = game.stats()["ui_chat_polls"]
+            await until(lambda: game.stats()["ui_chat_polls"] >= polls + 3, "three more polls")
+            assert game.counters["forwarded_batches"] == batches  # the addon sends no more

@@ -58,28 +58,47 @@ class GameEvents(Handle):
 
     @overload
     def on(
-        self, name: str, callback: None = None, *, unknown_ok: bool = False
+        self,
+        name: str,
+        callback: None = None,
+        *,
+        unknown_ok: bool = False,
+        rate: int | None = None,
     ) -> Callable[[EventCallback], EventCallback]: ...
     @overload
     def on(
-        self, name: str, callback: EventCallback, *, unknown_ok: bool = False
+        self,
+        name: str,
+        callback: EventCallback,
+        *,
+        unknown_ok: bool = False,
+        rate: int | None = None,
     ) -> EventCallback: ...
     def on(
-        self, name: str, callback: EventCallback | None = None, *, unknown_ok: bool = False
+        self,
+        name: str,
+        callback: EventCallback | None = None,
+        *,
+        unknown_ok: bool = False,
+        rate: int | None = None,
     ) -> Any:
         """Call ``callback(event)`` for each game event ``name`` (``"BlockBroken"``), and
         subscribe to it; also a decorator: ``@mc.on("BlockBroken")``. ``event.block``,
         ``event.x`` ... are the typed event's fields, ``event.event`` the typed event,
         ``event.world`` the world's handle, ``event.reply(text)`` answers the player. The
-        callback may be sync or async; it runs like UI chat callbacks do.
+        callback may be sync or async; it runs like UI chat callbacks do. An addon event
+        (``player_break_block``: every player's) may take a ``rate``, at most that many a
+        second per player.
 
         Raises:
             UnknownEvent: no event of that name is known (the message lists the known ones);
                 ``unknown_ok=True`` subscribes to it anyway.
+            ValueError: a rate for one of the game's own events, or out of range.
             NotConnected: on a world handle whose world is not connected.
             BridgeStopped: the bridge was stopped.
         """
         name = check_event_name(name, unknown_ok=unknown_ok)
+        rate = check_rate(name, rate)
         if self.stopped:
             raise self._stopped_error("no event can arrive")
         connection = self._event_connection()
@@ -88,7 +107,7 @@ class GameEvents(Handle):
             if not callable(fn):
                 raise TypeError(f"mc.on({name!r}, ...) takes a function, not {fn!r}")
             self._core.events.add(fn, None, self._event_world_ids(), frozenset([name]))
-            self._subscribe(name, connection, unknown_ok).result(_SUBSCRIBE_WAIT_SECONDS)
+            self._subscribe(name, connection, unknown_ok, rate).result(_SUBSCRIBE_WAIT_SECONDS)
             return fn
 
         return register if callback is None else register(callback)

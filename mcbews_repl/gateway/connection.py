@@ -28,7 +28,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
 from ..exceptions import CapabilityError, McbewsError, RequestTimeout
-from ..limits import FORWARDED_POLL_INTERVAL_SECONDS, STRAY_FORWARDED_RESYNC_SECONDS
+from ..limits import FORWARDED_POLL_INTERVAL_SECONDS
 from ..sansio import (
     ENCRYPT_SUBPROTOCOL,
     BridgeProtocol,
@@ -44,6 +44,7 @@ from .cancel import CancelNotices
 from .delivery import Progress, deliver_text, encode_text_lines
 from .encryption import EncryptionError
 from .eventlog import ConnectionLog, EventLog
+from .forwarding import AddonForwarding
 from .game_calls import GameCalls, check_command, check_send_text, same_call
 from .inbound import Inbound
 from .link import Link
@@ -110,12 +111,6 @@ class GameConnection:
         # and the ones this connection wanted before its world's host was known.
         self._book = subscriptions if subscriptions is not None else SubscriptionBook()
         self._own_events: set[str] = set()
-        # What the addon said it forwards (subscribe_events' answer), kind to rate; None
-        # until it was first asked.
-        self.forwarding: dict[str, int] | None = None
-        self._forwarding_lock = asyncio.Lock()  # one subscribe_events at a time, in order
-        self._stray_resync_at = float("-inf")  # when the addon was last set right (monotonic)
-        self._resync: asyncio.Future[None] | None = None
         wants_encryption = (
             settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
         )
@@ -162,7 +157,14 @@ class GameConnection:
             record,
             link=self._link,
             ui_chats=self.ui_chats,
-            stray_forwarded=self._on_stray_forwarded,
+            stray_forwarded=lambda: self._addon_events.stray(self._forwarded_wanted),
+        )
+        self._addon_events = AddonForwarding(
+            self.call,
+            self._inbound.listening,
+            lambda name: self._book.rates.get(name, 0),
+            where=where,
+            forwarding_changed=self._forwarding_changed,
         )
         self._pull = PullCalls(run, record, where=where, cancelled=cancelled)
         inbound = self._inbound
@@ -346,7 +348,7 @@ class GameConnection:
         try:
             self._read_ui_chat(await self._transport.choose())
             # The addon's events need its answer, so a transport: asked once it is known.
-            await self._sync_forwarded(by_source(self.wanted_events())[1])
+            await self._sync_forwarded(self._forwarded_wanted())
         finally:
             self._ready.set()
 
@@ -365,6 +367,10 @@ class GameConnection:
     def wanted_events(self) -> set[str]:
         """What the book says this connection should be subscribed to."""
         return self._book.wanted(self.world_key, self._own_events)
+
+    def _forwarded_wanted(self) -> set[str]:
+        """The addon's events this connection should hear."""
+        return by_source(self.wanted_events())[1]
 
     def want(self, name: str, wanted: bool) -> None:
         """Want (or stop wanting) ``name`` on this connection alone, its world's key not
@@ -393,49 +399,16 @@ class GameConnection:
             await self._sync_forwarded(forwarded)
 
     async def _sync_forwarded(self, kinds: set[str]) -> None:
-        """Have the addon forward exactly ``kinds`` (with the book's rates), if that is not
-        what it forwards already. A world whose addon does not answer keeps hearing none of
-        them (logged): the game's own events go on."""
-        async with self._forwarding_lock:
-            await self._forward(kinds)
+        await self._addon_events.sync(kinds)
 
-    def _on_stray_forwarded(self) -> None:
-        """The addon forwards a kind this connection did not ask for (an earlier session's
-        subscription, kept by the addon): ask it again for exactly what is wanted, at most
-        every STRAY_FORWARDED_RESYNC_SECONDS."""
-        now = time.monotonic()
-        if self.closed or now - self._stray_resync_at < STRAY_FORWARDED_RESYNC_SECONDS:
-            return
-        self._stray_resync_at = now
-        _log.info("connection #%d: the addon forwards events not asked for; setting it right",
-                  self.id)  # fmt: skip
-        self._resync = asyncio.ensure_future(self._resync_forwarded())
+    @property
+    def forwarding(self) -> dict[str, int] | None:
+        """What the addon said it forwards here (kind to rate); None until it was asked."""
+        return self._addon_events.forwarded
 
-    async def _resync_forwarded(self) -> None:
-        try:
-            async with self._forwarding_lock:
-                await self._forward(by_source(self.wanted_events())[1], again=True)
-        except McbewsError as exc:
-            _log.info("connection #%d: the addon was not set right: %s", self.id, exc)
-
-    async def _forward(self, kinds: set[str], *, again: bool = False) -> None:
-        rates = {name: self._book.rates.get(name, 0) for name in sorted(kinds)}
-        if not again and rates == (self.forwarding if self.forwarding is not None else {}):
-            return
-        listening = self._inbound.listening
-        listening.update(rates)  # listen before the answer: a batch may come with it
-        try:
-            answer = await self.call(Capability.SUBSCRIBE_EVENTS, {"kinds": rates})
-        except McbewsError as exc:
-            listening.difference_update(set(rates) - set(self.forwarding or {}))
-            _log.warning("connection #%d: the addon forwards no %s: %s", self.id,
-                         ", ".join(rates) or "change", exc)  # fmt: skip
-            return
-        said = answer.get("forwarded")
-        forwarded = {k: v for k, v in said.items() if k in rates} if isinstance(said, dict) else {}
-        self.forwarding = forwarded
-        listening.difference_update(by_source(listening)[1] - set(forwarded))
-        polled = FORWARDED_POLL_INTERVAL_SECONDS if forwarded else self._settings.poll_interval
+    def _forwarding_changed(self, forwarding: bool) -> None:
+        """Read UI chat more often while the addon forwards events (a batch within 2 ticks)."""
+        polled = FORWARDED_POLL_INTERVAL_SECONDS if forwarding else self._settings.poll_interval
         self._poller.interval = self._tag_reader.interval = polled
 
     async def _send_subscription(self, name: str, *, subscribe: bool) -> None:
@@ -488,8 +461,7 @@ class GameConnection:
         self.cancel_notices.close()
         if self._polling is not None:
             self._polling.cancel()
-        if self._resync is not None:
-            self._resync.cancel()
+        self._addon_events.close()
         closed_error = partial(self._link.closed_error, cause)
         failed = self._window.fail_all(closed_error)
         failed += self._calls.fail_all(closed_error)

@@ -2,9 +2,10 @@
 fields and how the game spells them, and the small frozen dataclass a user receives.
 
 One name space holds the events of both sources (``Source``): the game's own WebSocket
-events, named as the game names them (``BlockBroken``, PascalCase), and, to come, the
-events the addon forwards from the Script API's ``world.afterEvents``, named after them in
-snake case (``player_break_block``), so no name of one source can be taken for the other.
+events, named as the game names them (``BlockBroken``, PascalCase), and the events the
+addon forwards from the Script API's ``world.afterEvents``, named after them in snake case
+(``player_break_block`` for ``playerBreakBlock``), so no name of one source can be taken
+for the other.
 ``mc.on(name, fn)`` looks the name up here and the event's source decides how it is
 subscribed to. The two sources differ in who they cover (``Coverage``): a WebSocket event
 is the connected client's own (bedrockws-deno's schemas: BlockBroken "only emits when the
@@ -17,7 +18,10 @@ namespace}`` object and gives two columns, the short id (``grass``) and the full
 (``grass_id``: ``minecraft:grass``); a ``type_id`` field does the same from one
 ``minecraft:slime`` string. The wire names and their status (captured in a published frame,
 or assumed from a peer's types) come from the simulated world's evidence corpus
-(``sim/evidence/facts.json`` ``game_events``, docs/sim.md); tests check the two agree.
+(``sim/evidence/facts.json`` ``game_events``, docs/sim.md); tests check the two agree. An
+addon kind's fields are the short keys of a forwarded batch (docs/protocol.md, "Forwarded
+events"), read from the Script API's event objects whose shapes the @minecraft/server
+2.4.0 type definitions document (facts.json ``script_events``).
 
 Standard library only: the protocol core decodes events with these definitions.
 """
@@ -31,11 +35,16 @@ from enum import StrEnum, unique
 from typing import Any, ClassVar, Literal
 
 __all__ = [
+    "ADDON_EVENTS",
+    "ADDON_PLAYER_FIELDS",
     "GAME_EVENTS",
     "PLAYER_FIELDS",
     "BlockBroken",
     "BlockPlaced",
+    "ButtonPushEvent",
     "Coverage",
+    "EntityDieEvent",
+    "EntityHitBlockEvent",
     "Field",
     "GameEvent",
     "GameEventKind",
@@ -46,14 +55,21 @@ __all__ = [
     "ItemInteracted",
     "ItemSmelted",
     "ItemTraded",
+    "ItemUseEvent",
     "ItemUsed",
     "JukeboxUsed",
+    "LeverActionEvent",
     "MobInteracted",
     "MobKilled",
     "OtherGameEvent",
     "PlayerBounced",
+    "PlayerBreakBlockEvent",
     "PlayerDied",
+    "PlayerInteractWithBlockEvent",
+    "PlayerLeaveEvent",
     "PlayerMessage",
+    "PlayerPlaceBlockEvent",
+    "PlayerSpawnEvent",
     "PlayerTeleported",
     "PlayerTransform",
     "PlayerTravelled",
@@ -73,7 +89,7 @@ class Source(StrEnum):
     """Where an event comes from."""
 
     WEBSOCKET = "websocket"  # the game's own event frames, once subscribed
-    ADDON = "addon"  # the addon's forwarded world.afterEvents (none yet)
+    ADDON = "addon"  # the addon's forwarded world.afterEvents (subscribe_events)
 
 
 @unique
@@ -82,6 +98,7 @@ class Status(StrEnum):
 
     CAPTURED = "captured"  # a published frame of it shows its fields
     ASSUMED = "assumed"  # a peer's types or schema name them; no frame seen
+    DOCUMENTED = "documented"  # the Script API's type definitions give its shape
 
 
 @unique
@@ -370,6 +387,116 @@ class PotionBrewed(GameEvent):
     name: ClassVar[str] = "PotionBrewed"
 
 
+# --- the addon's events: every player's, forwarded from world.afterEvents ----------------------
+# ``x``, ``y``, ``z`` are the block's position for a block's event (whole numbers), else where
+# the player or entity stood; ``dimension`` is 0 overworld, 1 nether, 2 the end, as the
+# WebSocket events number it (another dimension leaves it None).
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerBreakBlockEvent(GameEvent):
+    """Any player broke a block (x, y, z: the block); tool: what they held."""
+
+    name: ClassVar[str] = "player_break_block"
+    block: str | None = None
+    block_id: str | None = None
+    tool: str | None = None
+    tool_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerPlaceBlockEvent(GameEvent):
+    """Any player placed a block (x, y, z: the block)."""
+
+    name: ClassVar[str] = "player_place_block"
+    block: str | None = None
+    block_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntityHitBlockEvent(GameEvent):
+    """A player or mob hit a block (x, y, z and face: the block's, as mcpi's block hits)."""
+
+    name: ClassVar[str] = "entity_hit_block"
+    block: str | None = None
+    block_id: str | None = None
+    face: str | None = None
+    entity: str | None = None
+    entity_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntityDieEvent(GameEvent):
+    """A player or mob died; player: the player who killed it, if one did."""
+
+    name: ClassVar[str] = "entity_die"
+    victim: str | None = None
+    victim_id: str | None = None
+    victim_name: str | None = None
+    cause: str | None = None
+    killer: str | None = None
+    killer_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerSpawnEvent(GameEvent):
+    """Any player spawned: joined (initial_spawn) or respawned."""
+
+    name: ClassVar[str] = "player_spawn"
+    initial_spawn: bool | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerLeaveEvent(GameEvent):
+    """Any player left the world (its name only)."""
+
+    name: ClassVar[str] = "player_leave"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemUseEvent(GameEvent):
+    """Any player used an item (eat, throw, ...; x, y, z: where they stood)."""
+
+    name: ClassVar[str] = "item_use"
+    item: str | None = None
+    item_id: str | None = None
+    count: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerInteractWithBlockEvent(GameEvent):
+    """Any player used a block (a door, a chest; x, y, z and face: the block's)."""
+
+    name: ClassVar[str] = "player_interact_with_block"
+    block: str | None = None
+    block_id: str | None = None
+    face: str | None = None
+    item: str | None = None
+    item_id: str | None = None
+    first: bool | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ButtonPushEvent(GameEvent):
+    """A player or mob pushed a button (x, y, z: the button)."""
+
+    name: ClassVar[str] = "button_push"
+    block: str | None = None
+    block_id: str | None = None
+    entity: str | None = None
+    entity_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeverActionEvent(GameEvent):
+    """Any player flipped a lever (x, y, z: the lever; powered: on after it)."""
+
+    name: ClassVar[str] = "lever_action"
+    block: str | None = None
+    block_id: str | None = None
+    powered: bool | None = None
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerMessage(GameEvent):
     """A chat line (the bridge's own subscription: its log kind is chat)."""
@@ -409,6 +536,8 @@ class GameEventKind:
     cls: type[GameEvent]
     always: bool = False
     fires: bool = True
+    # An addon kind's Script API signal (``world.afterEvents.playerBreakBlock``).
+    signal: str = ""
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -432,6 +561,23 @@ def _ws(
     meaning = (cls.__doc__ or "").strip().splitlines()[0]
     return GameEventKind(cls.name, Source.WEBSOCKET, status, Coverage.CONNECTED_CLIENT, meaning,
                          PLAYER_FIELDS + own, cls, always, fires)  # fmt: skip
+
+
+# The short keys of a forwarded event (docs/protocol.md, "Forwarded events"): who, where.
+ADDON_PLAYER_FIELDS: tuple[Field, ...] = (
+    _f("player", "p", "str"),
+    _f("x", "x", "float"),
+    _f("y", "y", "float"),
+    _f("z", "z", "float"),
+    _f("dimension", "d", "int"),
+)
+
+
+def _addon(cls: type[GameEvent], signal: str, own: tuple[Field, ...]) -> GameEventKind:
+    meaning = (cls.__doc__ or "").strip().splitlines()[0]
+    return GameEventKind(cls.name, Source.ADDON, Status.DOCUMENTED, Coverage.EVERY_PLAYER,
+                         meaning, ADDON_PLAYER_FIELDS + own, cls,
+                         signal=f"world.afterEvents.{signal}")  # fmt: skip
 
 
 _C, _A = Status.CAPTURED, Status.ASSUMED
@@ -478,10 +624,32 @@ _KINDS = (
     _ws(PotionBrewed, _A, (), fires=False),
     _ws(PlayerMessage, _C, (_f("message", "message", "str"), _f("type", "type", "str"),
         _f("receiver", "receiver", "str")), always=True),
+    _addon(PlayerBreakBlockEvent, "playerBreakBlock", (_f("block", "b", "type_id"),
+           _f("tool", "i", "type_id"))),
+    _addon(PlayerPlaceBlockEvent, "playerPlaceBlock", (_f("block", "b", "type_id"),)),
+    _addon(EntityHitBlockEvent, "entityHitBlock", (_f("block", "b", "type_id"),
+           _f("face", "f", "str"), _f("entity", "e", "type_id"))),
+    _addon(EntityDieEvent, "entityDie", (_f("victim", "v", "type_id"),
+           _f("victim_name", "vn", "str"), _f("cause", "c", "str"),
+           _f("killer", "e", "type_id"))),
+    _addon(PlayerSpawnEvent, "playerSpawn", (_f("initial_spawn", "s", "bool"),)),
+    _addon(PlayerLeaveEvent, "playerLeave", ()),
+    _addon(ItemUseEvent, "itemUse", (_f("item", "i", "type_id"), _f("count", "n", "int"))),
+    _addon(PlayerInteractWithBlockEvent, "playerInteractWithBlock",
+           (_f("block", "b", "type_id"), _f("face", "f", "str"), _f("item", "i", "type_id"),
+            _f("first", "ff", "bool"))),
+    _addon(ButtonPushEvent, "buttonPush", (_f("block", "b", "type_id"),
+           _f("entity", "e", "type_id"))),
+    _addon(LeverActionEvent, "leverAction", (_f("block", "b", "type_id"),
+           _f("powered", "o", "bool"))),
 )  # fmt: skip
 
 # Every known event kind by name, in the order above (docs and completion list them so).
 GAME_EVENTS: dict[str, GameEventKind] = {k.name: k for k in _KINDS}
+# The kinds the addon forwards (subscribe_events), by name.
+ADDON_EVENTS: dict[str, GameEventKind] = {
+    n: k for n, k in GAME_EVENTS.items() if k.source is Source.ADDON
+}
 
 
 def event_kind(name: str) -> GameEventKind | None:
@@ -491,11 +659,13 @@ def event_kind(name: str) -> GameEventKind | None:
 
 def unknown_event_message(name: object) -> str:
     """What to tell someone who named an event the corpus does not know."""
-    known = ", ".join(k for k, kind in GAME_EVENTS.items() if kind.fires)
+    ws = ", ".join(k for k, kind in GAME_EVENTS.items() if kind.fires and k not in ADDON_EVENTS)
+    addon = ", ".join(ADDON_EVENTS)
     close = difflib.get_close_matches(str(name), list(GAME_EVENTS), n=1, cutoff=0.6)
     hint = f"did you mean {close[0]!r}? " if close else ""
     return (
-        f"no game event is called {name!r}; {hint}the known ones: {known}. "
+        f"no game event is called {name!r}; {hint}the known ones: the game's own (the "
+        f"connected client's doings) {ws}; the addon's (every player's) {addon}. "
         f"For a name the game may send and the bridge does not know, say so: "
         f"subscribe({name!r}, unknown_ok=True) (its events arrive as OtherGameEvent)."
     )

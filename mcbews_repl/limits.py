@@ -495,6 +495,53 @@ EVENT_NAME_MAX_CHARS: Final = _bound(
     "name (MultiplayerConnectionStateChanged) has 33",
     setting=False,
 )
+FORWARDED_EVENTS_PER_SECOND: Final = _bound(
+    "forwarded_events_per_second",
+    2000,
+    "events a second",
+    "events forwarded by the addon that one connection keeps in a second (a second's worth "
+    "may come at once); the addon itself sends at most 1,280 (wire.json), so only a peer that "
+    "is not the addon passes this; the rest are dropped, counted (forwarded_dropped) and "
+    "recorded",
+    setting=False,
+)
+FORWARDED_BYTES_PER_SECOND: Final = _bound(
+    "forwarded_bytes_per_second",
+    256 * 1024,
+    "bytes a second",
+    "forwarded batches' JSON one connection reads in a second: twice what the addon sends "
+    "at most (128 KiB, wire.json); a batch past it is dropped whole and counted",
+    setting=False,
+)
+UI_READS_AT_ONCE: Final = _bound(
+    "ui_reads_at_once",
+    8,
+    "messages",
+    "UI chat messages (forwarded batches among them) a pulling connection reads side by side: "
+    "the next poll goes while a message's other pages are pulled, so a batch a tick keeps up "
+    "(one at a time, a 6-page batch took 3 ticks and 1,000 forwarded events a second lost "
+    "half; with 4, 1 to 5 percent; with 8, none); each is handed on in the order polled",
+    setting=False,
+)
+STRAY_FORWARDED_RESYNC_SECONDS: Final = _bound(
+    "stray_forwarded_resync",
+    30.0,
+    "seconds",
+    "the addon keeps its subscriptions when a bridge goes away, so a new bridge may get "
+    "events it never asked for: it asks the addon again for exactly what it wants, at most "
+    "this often per connection (one capability call; the unasked events are counted meanwhile)",
+    setting=False,
+)
+FORWARDED_POLL_INTERVAL_SECONDS: Final = _bound(
+    "forwarded_poll_interval",
+    0.025,
+    "seconds",
+    "while a pulling (or tag-reading) connection has the addon forward events, it waits this "
+    "long between an empty read and the next (half a tick): each read waits for the game's "
+    "tick, so about 20 a second (measured), and a batch reaches Python within 2 ticks (0.05 s "
+    "measured 3)",
+    setting=False,
+)
 SUBSCRIBE_ACKS_AWAITED: Final = _bound(
     "subscribe_acks_awaited",
     256,

@@ -186,6 +186,10 @@ class Capability(_Word):
     DESCRIBE_ENTITIES = "describe_entities", "type id and name tag of entities by id"
     GET_BLOCKS = "get_blocks", "the blocks of a box, as a palette and runs"
     SET_BLOCKS = "set_blocks", "write a box of blocks given as a palette and runs"
+    SUBSCRIBE_EVENTS = (
+        "subscribe_events",
+        "which world.afterEvents the addon forwards for every player, each with its rate",
+    )
     LIST_CAPABILITIES = "list_capabilities", "every capability the addon holds, with its params"
 
 

@@ -265,3 +265,18 @@ def test_the_vocabulary_needs_nothing_but_the_standard_library() -> None:
         for a in n.names
     }
     assert imported <= {"__future__", "enum", "typing"}
+
+
+def test_the_addon_forwards_exactly_the_vocabularys_addon_events() -> None:
+    """addon/src/forwarder.ts FORWARD_KINDS names the addon kinds of game_events.py, in
+    its order, and afterEvents.ts reads each from its world.afterEvents signal."""
+    from mcbews_repl.game_events import ADDON_EVENTS
+
+    source = (ROOT / "addon" / "src" / "forwarder.ts").read_text(encoding="utf-8")
+    listed = source.split("export const FORWARD_KINDS = [", 1)[1].split("]", 1)[0]
+    assert re.findall(r'"(\w+)"', listed) == list(ADDON_EVENTS)
+    readers = (ROOT / "addon" / "src" / "afterEvents.ts").read_text(encoding="utf-8")
+    signals = dict(re.findall(r"^  (\w+): \"(\w+)\",$", readers, re.MULTILINE))
+    assert {n: f"world.afterEvents.{s}" for n, s in signals.items()} == {
+        n: k.signal for n, k in ADDON_EVENTS.items()
+    }

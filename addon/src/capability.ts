@@ -5,6 +5,12 @@ import type { JsonObject } from "./json.js";
 import type { CommandPolicy } from "./policy.js";
 import type { ErrorCode } from "./wire.js";
 
+/** What subscribe_events changes: the kinds the addon forwards (forwarder.ts). */
+export interface ForwarderControl {
+  /** Forward exactly these kinds (each with its rate) from now on; returns what is forwarded. */
+  subscribe(wanted: Readonly<Record<string, number>>): Record<string, number>;
+}
+
 /** A failure answers CAPABILITY_FAILED unless it names another code (a job that finds its
  * request invalid only once it starts answers INVALID_REQUEST). */
 export type CapabilityResult = { ok: true; result: JsonObject } | { ok: false; message: string; code?: ErrorCode };
@@ -30,6 +36,8 @@ export interface CapabilityContext {
   policy(): CommandPolicy;
   /** The registry answering this request, for discovery. */
   registry: Registry;
+  /** The forwarder of world.afterEvents (subscribe_events); absent where none runs. */
+  forwarder?: ForwarderControl;
   /** True once the bridge cancelled the request this context serves (mcbews:cancel): a job
    * stops at its next yield. Absent outside a request. */
   cancelled?: () => boolean;

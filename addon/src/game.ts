@@ -53,6 +53,13 @@ function makeHost(options: BridgeOptions): Host {
     readPolicy: () => world.getDynamicProperty(POLICY_PROPERTY),
     writePolicy: (encoded) => world.setDynamicProperty(POLICY_PROPERTY, encoded),
     warn: (message) => console.warn(message),
+    subscribeSignal(signal, fn) {
+      const found: unknown = (world.afterEvents as unknown as Record<string, unknown>)[signal];
+      if (typeof found !== "object" || found === null || !("subscribe" in found)) throw new Error(`world.afterEvents.${signal} is not in this game`);
+      const handle = found as { subscribe(fn: (event: unknown) => void): unknown; unsubscribe(fn: unknown): void };
+      const subscribed = handle.subscribe(fn);
+      return () => handle.unsubscribe(subscribed);
+    },
   };
   if (options.spawnBridge !== undefined) host.spawnBridge = options.spawnBridge;
   return host;

@@ -142,6 +142,11 @@ export class PullStore {
     return { ok: true };
   }
 
+  /** Whether anything is kept under `id` (not yet pulled to its end, not expired). */
+  holds(id: string): boolean {
+    return this.entries.has(id);
+  }
+
   /** The request `id` is accepted; its answer is put later (mcbews:pull answers WAIT meanwhile). */
   markWaiting(id: string, tick: number): void {
     this.waiting.set(id, tick);

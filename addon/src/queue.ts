@@ -20,6 +20,11 @@ export class BoundedQueue<T> {
     return this.items.splice(0, Math.max(0, count));
   }
 
+  /** Whether some item passes `test`. */
+  some(test: (item: T) => boolean): boolean {
+    return this.items.some(test);
+  }
+
   /** Remove every item `drop` says to; returns how many went. */
   removeWhere(drop: (item: T) => boolean): number {
     const before = this.items.length;

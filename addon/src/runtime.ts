@@ -21,6 +21,9 @@ import { answerWith, decideRequest, describeError, routeRequest, type IdRule, ty
 import { formatForDisplay, parseTextFrame, TextReassembler } from "./textresp.js";
 import { isTagId, readAcks, tagChanges, TagStore } from "./tags.js";
 import { pullUiId, uiChatBody, uiChatLines, uiMessageId } from "./uichat.js";
+import { readEvent, SIGNALS } from "./afterEvents.js";
+import { Forwarder, type Wanted } from "./forwarder.js";
+import { splitPayload } from "./chunks.js";
 import {
   BRIDGE_PLAYER,
   BRIDGE_PREFIX,
@@ -34,6 +37,8 @@ import {
   TAGS_POLL_EVENT,
   TAGS_REQUEST_EVENT,
   TEXT_RESPONSE_EVENT,
+  MAX_CHUNKS_PER_MESSAGE,
+  UI_CHAT_PREFIX,
   UI_CHAT_WAITING_MAX,
 } from "./wire.js";
 
@@ -51,7 +56,19 @@ export interface Host {
   readPolicy(): unknown;
   writePolicy(encoded: string): void;
   warn(message: string): void;
+  /** Subscribe `fn` to world.afterEvents[signal]; returns what unsubscribes it. Absent: no
+   * events are forwarded (subscribe_events says so). */
+  subscribeSignal?: (signal: string, fn: (event: unknown) => void) => () => void;
 }
+
+/** Where a forwarded batch went, to know when it has been read. */
+type ForwardedOut = { sink: "chat"; lastLine: string } | { sink: "pull" | "tags"; id: string };
+
+/** Forwarded batches on their way at once: the bridge reads up to 8 UI chat messages side by
+ * side on pull (its ui_reads_at_once); chat's lines go 16 a tick, so 2 there keep the outbox
+ * short. Past it, events wait and merge into the next batch. With these, 1,000 events a second
+ * from 30 players went up with none dropped on each transport (docs/protocol.md). */
+const FORWARDED_UNREAD_MAX = { chat: 2, pull: 8, tags: 8 } as const;
 
 export interface RuntimeOptions {
   /** Requests kept while the bridge player is absent. */
@@ -124,6 +141,10 @@ export class BridgeRuntime {
   /** Requests too large for one command, being received in parts (mcbews:bulk). */
   readonly bulk = new BulkReassembler();
   private uiCounter = 0;
+  /** world.afterEvents forwarded for every player (subscribe_events), one batch at a time. */
+  readonly forwarder: Forwarder | undefined;
+  private unreadForwarded: ForwardedOut[] = [];
+  private forwardDropsWarned = 0;
   private evictionsWarned = 0;
   private tagEvictionsWarned = 0;
   private lastBridgeCheck = Number.NEGATIVE_INFINITY;
@@ -136,6 +157,14 @@ export class BridgeRuntime {
   ) {
     this.requests = new BoundedQueue(options.maxQueuedRequests);
     this.outbox = new BoundedQueue(options.maxOutboxLines);
+    const subscribeSignal = host.subscribeSignal;
+    this.forwarder =
+      subscribeSignal === undefined
+        ? undefined
+        : new Forwarder(
+            (kind, emit) => subscribeSignal(SIGNALS[kind], (event) => emit(readEvent(kind, event))),
+            () => host.currentTick(),
+          );
   }
 
   get queuedRequests(): number {
@@ -256,6 +285,7 @@ export class BridgeRuntime {
       policy: () => this.policy(),
       registry: this.registry,
       isCancelled: (requestId) => this.cancelled.has(requestId),
+      ...(this.forwarder === undefined ? {} : { forwarder: { subscribe: (wanted: Wanted) => this.forwarder!.subscribe(wanted) } }),
     };
   }
 
@@ -486,9 +516,58 @@ export class BridgeRuntime {
     return null;
   }
 
+  // --- forwarded events (forwarder.ts) -------------------------------------------------------
+
+  /** Send the waiting forwarded events as one batch, the way UI chat goes now, unless too many
+   * batches are still on their way; then they wait and merge into the next one. */
+  private flushForwarded(tick: number): void {
+    const forwarder = this.forwarder;
+    if (forwarder === undefined || !forwarder.pending) return;
+    const tagReader = this.pullReaderLive() ? null : this.liveTagReader();
+    const chat = tagReader === null && this.host.spawnBridge !== undefined && this.bridge() !== undefined && !this.pullReaderLive();
+    if (this.forwardedUnread() >= FORWARDED_UNREAD_MAX[tagReader !== null ? "tags" : chat ? "chat" : "pull"]) return;
+    // Room first, so a batch once taken is never refused for want of it.
+    if (tagReader !== null && this.tags.count("ui") >= UI_CHAT_WAITING_MAX) return;
+    if (chat && this.options.maxOutboxLines - this.outbox.length < MAX_CHUNKS_PER_MESSAGE) return;
+    if (tagReader === null && !chat && this.pull.uiWaiting >= UI_CHAT_WAITING_MAX) return;
+    const text = forwarder.take();
+    if (text === null) return;
+    this.uiCounter += 1;
+    const id = `f${tick}t${this.uiCounter}`;
+    if (tagReader !== null) {
+      const kept = this.tags.put("ui", id, tagReader, text, tick);
+      if (!kept.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${kept.error}`);
+      for (const name of kept.touched) this.syncTags(name);
+      this.unreadForwarded.push({ sink: "tags", id });
+    } else if (chat) {
+      const lines = splitPayload(UI_CHAT_PREFIX, `fw-${tick}-${this.uiCounter}`, text);
+      if (!lines.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not sent: ${lines.error}`);
+      this.enqueueLines(lines.chunks);
+      this.unreadForwarded.push({ sink: "chat", lastLine: lines.chunks[lines.chunks.length - 1]! });
+    } else {
+      const error = this.pull.enqueueUi(id, text, tick);
+      if (error !== null) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${error}`);
+      this.unreadForwarded.push({ sink: "pull", id });
+    }
+    if (forwarder.droppedTotal - this.forwardDropsWarned >= 1000) {
+      this.host.warn(`[mcbews] forwarded events: ${forwarder.droppedTotal - this.forwardDropsWarned} dropped past the bounds (counted in the batches)`);
+      this.forwardDropsWarned = forwarder.droppedTotal;
+    }
+  }
+
+  /** How many batches are still on their way (not yet sent as chat, pulled, or their tags
+   * acknowledged). */
+  private forwardedUnread(): number {
+    const unread = (out: ForwardedOut): boolean =>
+      out.sink === "chat" ? this.outbox.some((line) => line === out.lastLine) : out.sink === "pull" ? this.pull.holds(out.id) : this.tags.holds(out.id);
+    this.unreadForwarded = this.unreadForwarded.filter(unread);
+    return this.unreadForwarded.length;
+  }
+
   /** Called every tick by main.ts. */
   onTick(): void {
     const now = this.host.currentTick();
+    this.flushForwarded(now);
     if (this.host.spawnBridge !== undefined) this.tickBridge(now, this.host.spawnBridge);
     if (now - this.lastExpire >= this.options.expireEveryTicks) {
       this.lastExpire = now;

@@ -210,6 +210,11 @@ export class TagStore {
     }
   }
 
+  /** Whether anything is kept under `id` (not yet read to its end, not expired). */
+  holds(id: string): boolean {
+    return this.entries.has(id);
+  }
+
   /** How many messages of `kind` are kept. */
   count(kind: TagKind): number {
     let n = 0;

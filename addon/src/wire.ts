@@ -121,5 +121,17 @@ export const BULK_MAX_PARTS = 1024;
 export const BULK_MAX_REQUESTS = 32;
 /** docs/protocol.md, requests bigger than one command: a request whose next part has not come for 30 s (600 ticks) is dropped and answered CAPABILITY_FAILED, like the chunk buffers */
 export const BULK_TTL_SECONDS = 30;
+/** docs/protocol.md, forwarded events: a batch of the addon's forwarded world.afterEvents is a UI chat payload {"fwd":1,...}; fwd is the batch format's version */
+export const FORWARD_BATCH_VERSION = 1;
+/** docs/protocol.md, forwarded events: our choice; a batch's JSON is at most 16 KiB (64 chat chunks or 16 pull pages), a quarter of a UI chat message's 64 KiB, so one tick's batch never holds up answers for long */
+export const FORWARD_BATCH_MAX_BYTES = 16384;
+/** docs/protocol.md, forwarded events: our choice; at most 64 events in one batch (one tick), 1,280 a second: a class of 30 breaking blocks as fast as the game lets them (about 4 a second each) fits with room */
+export const FORWARD_BATCH_MAX_EVENTS = 64;
+/** docs/protocol.md, forwarded events: our choice; the addon forwards at most 1,280 events a second (64 a tick), the rest dropped and counted by kind in the next batch's drop */
+export const FORWARD_EVENTS_PER_SECOND_MAX = 1280;
+/** docs/protocol.md, forwarded events: our choice; the addon forwards at most 128 KiB of batches a second: 1,000 events a second of about 100 bytes each (a class of 30 at work) fit; chat carries about 70 KiB a second (16 lines a tick), so there the one-batch-at-a-time rule binds first */
+export const FORWARD_BYTES_PER_SECOND_MAX = 131072;
+/** docs/protocol.md, forwarded events: our choice; a subscription's per-player rate (at most N of that kind per second per player) is 1 to 20, one a tick at most; 0 or none means no per-player rate */
+export const FORWARD_RATE_MAX_PER_SECOND = 20;
 /** docs/protocol.md, tags transport: our choice; at most 32 page tags stand on one player at a time (about 8.4 KB of `tag list` output); no source gives the longest statusMessage the game sends, so one read's output stays small (measured in docs/benchmarks.md) */
 export const TAGS_WINDOW_PAGES = 32;

@@ -198,6 +198,7 @@ describe("list_capabilities", () => {
       "describe_entities",
       "get_blocks",
       "set_blocks",
+      "subscribe_events",
       "list_capabilities",
     ]);
     for (const cap of caps) expect(cap.description.length).toBeGreaterThan(10);

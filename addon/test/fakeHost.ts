@@ -10,12 +10,17 @@ export interface Fake {
   warnings: string[];
   spawn: { fail: string | null; count: number };
   deferred: (() => void)[];
+  /** world.afterEvents listeners the runtime subscribed, by signal name. */
+  signals: Map<string, Set<(event: unknown) => void>>;
+  /** Fire a world.afterEvents signal with an event object. */
+  fire(signal: string, event: unknown): void;
 }
 
 export function fakeHost(options: { stable?: boolean } = {}): Fake {
   const warnings: string[] = [];
   const spawn = { fail: null as string | null, count: 0 };
   const deferred: (() => void)[] = [];
+  const signals = new Map<string, Set<(event: unknown) => void>>();
   const host: Host = {
     currentTick: () => state.tick,
     defer: (fn) => void deferred.push(fn),
@@ -30,9 +35,18 @@ export function fakeHost(options: { stable?: boolean } = {}): Fake {
     readPolicy: () => state.dynamicProperties.get("policy"),
     writePolicy: (encoded) => void state.dynamicProperties.set("policy", encoded),
     warn: (message) => void warnings.push(message),
+    subscribeSignal(signal, fn) {
+      const held = signals.get(signal) ?? new Set();
+      signals.set(signal, held);
+      held.add(fn);
+      return () => void held.delete(fn);
+    },
   };
   if (options.stable === true) delete host.spawnBridge;
-  return { host, warnings, spawn, deferred };
+  const fire = (signal: string, event: unknown): void => {
+    for (const fn of signals.get(signal) ?? []) fn(event);
+  };
+  return { host, warnings, spawn, deferred, signals, fire };
 }
 
 export function runtimeWith(fake: Fake, options = DEFAULT_OPTIONS): BridgeRuntime {

@@ -17,7 +17,7 @@ from .results import CommandResult, TextSender, UiChat
 from .scope import CallScope, run_in_scope
 from .server import Bridge, UiChatCallback, serve
 from .settings import EncryptPolicy, Settings
-from .subscriptions import SubscriptionBook, check_event_name
+from .subscriptions import SubscriptionBook, check_event_name, check_rate
 from .transport import describe_transport
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "UiChatCallback",
     "check_command",
     "check_event_name",
+    "check_rate",
     "check_send_text",
     "command_reply",
     "describe_transport",

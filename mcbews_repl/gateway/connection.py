@@ -28,6 +28,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
 from ..exceptions import CapabilityError, McbewsError, RequestTimeout
+from ..limits import FORWARDED_POLL_INTERVAL_SECONDS
 from ..sansio import (
     ENCRYPT_SUBPROTOCOL,
     BridgeProtocol,
@@ -43,6 +44,7 @@ from .cancel import CancelNotices
 from .delivery import Progress, deliver_text, encode_text_lines
 from .encryption import EncryptionError
 from .eventlog import ConnectionLog, EventLog
+from .forwarding import AddonForwarding
 from .game_calls import GameCalls, check_command, check_send_text, same_call
 from .inbound import Inbound
 from .link import Link
@@ -52,7 +54,7 @@ from .pull import Poller, PullCalls
 from .results import CommandResult
 from .runner import CommandRunner
 from .settings import Settings
-from .subscriptions import ALWAYS_SUBSCRIBED, SubscriptionBook, world_key
+from .subscriptions import ALWAYS_SUBSCRIBED, SubscriptionBook, by_source, world_key
 from .tags import TagCalls, TagReader
 from .transport import NO_ANSWER_CODES, Transport, TransportChoice
 from .uichat import UiChatHooks, UiChatQueue
@@ -149,7 +151,20 @@ class GameConnection:
         cancelled = self.cancel_notices.add
         self._calls = CapabilityCalls(self.proto, run, record, where=where, cancelled=cancelled)
         self._inbound = Inbound(
-            self.proto, self._window, self._calls, record, link=self._link, ui_chats=self.ui_chats
+            self.proto,
+            self._window,
+            self._calls,
+            record,
+            link=self._link,
+            ui_chats=self.ui_chats,
+            stray_forwarded=lambda: self._addon_events.stray(self._forwarded_wanted),
+        )
+        self._addon_events = AddonForwarding(
+            self.call,
+            self._inbound.listening,
+            lambda name: self._book.rates.get(name, 0),
+            where=where,
+            forwarding_changed=self._forwarding_changed,
         )
         self._pull = PullCalls(run, record, where=where, cancelled=cancelled)
         inbound = self._inbound
@@ -327,11 +342,13 @@ class GameConnection:
         except McbewsError as exc:
             _log.warning("connection #%d: handshake incomplete: %s", self.id, exc)
         try:  # what this world wanted before (a reconnect), and what every world wants
-            await self.sync_subscriptions()
+            await self.sync_subscriptions(addon=False)
         except McbewsError as exc:
             _log.warning("connection #%d: subscriptions not restored: %s", self.id, exc)
         try:
             self._read_ui_chat(await self._transport.choose())
+            # The addon's events need its answer, so a transport: asked once it is known.
+            await self._sync_forwarded(self._forwarded_wanted())
         finally:
             self._ready.set()
 
@@ -351,6 +368,10 @@ class GameConnection:
         """What the book says this connection should be subscribed to."""
         return self._book.wanted(self.world_key, self._own_events)
 
+    def _forwarded_wanted(self) -> set[str]:
+        """The addon's events this connection should hear."""
+        return by_source(self.wanted_events())[1]
+
     def want(self, name: str, wanted: bool) -> None:
         """Want (or stop wanting) ``name`` on this connection alone, its world's key not
         being known yet; :meth:`sync_subscriptions` sends the frames."""
@@ -359,19 +380,36 @@ class GameConnection:
         else:
             self._own_events.discard(name)
 
-    async def sync_subscriptions(self) -> None:
-        """Subscribe to what is wanted and not yet subscribed, unsubscribe from the rest.
+    async def sync_subscriptions(self, *, addon: bool = True) -> None:
+        """Subscribe to what is wanted and not yet subscribed, unsubscribe from the rest:
+        the game's events with its subscribe frames, the addon's (``addon``) with its
+        ``subscribe_events`` capability.
 
         Raises:
             NotConnected: the connection is closed.
         """
         self._inbound.unknown_ok = set(self._book.unknown_ok)
-        wanted = self.wanted_events()
-        listening = self._inbound.listening
-        for name in sorted(wanted - listening):
+        game, forwarded = by_source(self.wanted_events())
+        listening = by_source(self._inbound.listening)[0]
+        for name in sorted(game - listening):
             await self._send_subscription(name, subscribe=True)
-        for name in sorted(listening - wanted):
+        for name in sorted(listening - game):
             await self._send_subscription(name, subscribe=False)
+        if addon:
+            await self._sync_forwarded(forwarded)
+
+    async def _sync_forwarded(self, kinds: set[str]) -> None:
+        await self._addon_events.sync(kinds)
+
+    @property
+    def forwarding(self) -> dict[str, int] | None:
+        """What the addon said it forwards here (kind to rate); None until it was asked."""
+        return self._addon_events.forwarded
+
+    def _forwarding_changed(self, forwarding: bool) -> None:
+        """Read UI chat more often while the addon forwards events (a batch within 2 ticks)."""
+        polled = FORWARDED_POLL_INTERVAL_SECONDS if forwarding else self._settings.poll_interval
+        self._poller.interval = self._tag_reader.interval = polled
 
     async def _send_subscription(self, name: str, *, subscribe: bool) -> None:
         request_id, frame = self.proto.subscribe_frame(name, subscribe=subscribe)
@@ -423,6 +461,7 @@ class GameConnection:
         self.cancel_notices.close()
         if self._polling is not None:
             self._polling.cancel()
+        self._addon_events.close()
         closed_error = partial(self._link.closed_error, cause)
         failed = self._window.fail_all(closed_error)
         failed += self._calls.fail_all(closed_error)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
@@ -29,6 +30,7 @@ from ..sansio import (
     CapabilityResult,
     ChatMessage,
     CommandResponse,
+    ForwardedBatch,
     FrameRejected,
     GameError,
     GameEventReceived,
@@ -41,6 +43,7 @@ from ..sansio import (
 from ..vocabulary import EventKind
 from .calls import CapabilityCalls, Record
 from .encryption import SessionCipher
+from .forwarding import ForwardGate
 from .link import Link
 from .observer import ui_chat_outcome
 from .results import UiChat
@@ -83,6 +86,7 @@ class Inbound:
         *,
         link: Link,
         ui_chats: UiChatQueue,
+        stray_forwarded: Callable[[], None] | None = None,
     ) -> None:
         self.frames_in = 0
         self.cipher: SessionCipher | None = None  # set once ws:encrypt is agreed
@@ -95,6 +99,11 @@ class Inbound:
         # the ones asked for with unknown_ok (kept as OtherGameEvent).
         self.listening: set[str] = set()
         self.unknown_ok: set[str] = set()
+        # The gateway's own bound on what the addon forwards (forwarding.py), and whom to
+        # tell when the addon forwards a kind this connection did not ask for (an earlier
+        # session's subscription): the connection sets the addon right.
+        self.forward_gate = ForwardGate()
+        self._stray_forwarded = stray_forwarded
         self._proto = proto
         self._window = window
         self._calls = calls
@@ -168,6 +177,8 @@ class Inbound:
                 self._calls.settle(event)
             case UiChatMessage():
                 self._on_ui_chat_message(event)
+            case ForwardedBatch():
+                self._on_forwarded(event)
             case FrameRejected():
                 self._on_rejected(event)
             case UnknownFrame(purpose=purpose):
@@ -221,6 +232,45 @@ class Inbound:
             return
         values = event_values(event)
         self._record(EventKind.GAME_EVENT, event_summary(event), event=name, **values)
+
+    def _on_forwarded(self, batch: ForwardedBatch) -> None:
+        """A batch of the addon's forwarded events: each kept as a game event, like the
+        game's own; what the addon dropped, what could not be read and what passes this
+        connection's bound counted and recorded."""
+        counters = self._proto.counters
+        counters["forwarded_batches"] += 1
+        if batch.dropped:
+            lost = sum(n for _, n in batch.dropped)
+            counters["forwarded_dropped_by_addon"] += lost
+            said = ", ".join(f"{kind} {n}" for kind, n in batch.dropped)
+            self._forward_loss("forwarded_dropped_by_addon", f"the addon dropped {said}",
+                               batch)  # fmt: skip
+        if batch.refused:
+            counters["rejected:forwarded_event"] += batch.refused
+            self._forward_loss("forwarded_event", f"{batch.refused} unreadable: "
+                               f"{batch.refused_detail}", batch)  # fmt: skip
+        passed = self.forward_gate.admit(time.monotonic(), len(batch.events), batch.size)
+        if passed < len(batch.events):
+            over = len(batch.events) - passed
+            counters["forwarded_dropped"] += over
+            self._forward_loss("forwarded_dropped", f"{over} events past this connection's "
+                               "bound on forwarded events a second", batch)  # fmt: skip
+        kept = batch.events[:passed]
+        if self._stray_forwarded is not None and any(e.name not in self.listening for e in kept):
+            self._stray_forwarded()
+        for event in kept:
+            self._on_game_event(event)
+
+    def _forward_loss(self, reason: str, detail: str, batch: ForwardedBatch) -> None:
+        _log.info("connection #%d: %s (batch %s)", self._id, detail[:120], batch.message_id)
+        self._record(
+            EventKind.REJECTED,
+            f"{reason}: {detail[:120]}",
+            reason=reason,
+            detail=detail,
+            message_id=batch.message_id,
+            frame_bytes=batch.size,
+        )
 
     def _on_chat(self, chat: ChatMessage) -> None:
         self._record(

@@ -25,6 +25,8 @@ from ..sansio import (
     UI_MAX_PAGES,
     CapabilityResult,
     Empty,
+    ForwardedBatch,
+    FrameRejected,
     NotKept,
     Page,
     PageKind,
@@ -246,7 +248,7 @@ class Poller:
     def __init__(
         self,
         run_command: RunCommand,
-        deliver: Callable[[UiChatMessage], None],
+        deliver: Callable[[UiChatMessage | ForwardedBatch], None],
         reject: Callable[[str, str, str | None], None],
         *,
         interval: float,
@@ -258,6 +260,10 @@ class Poller:
         self.polls = 0
         self.failures = 0
         self.in_window = 0  # commands of the poller's in the window now (idle traffic)
+        # Messages whose pages are being pulled while the next poll goes (each hands its
+        # message on after the one before it, so they arrive in the order polled).
+        self._reading: set[asyncio.Task[None]] = set()
+        self._last: asyncio.Task[None] | None = None
 
     async def _command(self, line: str) -> CommandResult:
         self.in_window += 1
@@ -270,18 +276,22 @@ class Poller:
         """Poll until cancelled (the connection closing); a failed poll is counted and the
         next one waits twice as long, up to ``BACKOFF_MAX_SECONDS``."""
         backoff = self.BACKOFF_FIRST_SECONDS
-        while True:
-            try:
-                got = await self.poll_once()
-                backoff = self.BACKOFF_FIRST_SECONDS
-            except McbewsError as exc:
-                self.failures += 1
-                _log.info("UI chat poll failed (%s); next in %g s", exc, backoff)
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, self.BACKOFF_MAX_SECONDS)
-                continue
-            if not got:
-                await asyncio.sleep(self.interval)
+        try:
+            while True:
+                try:
+                    got = await self.poll_once()
+                    backoff = self.BACKOFF_FIRST_SECONDS
+                except McbewsError as exc:
+                    self.failures += 1
+                    _log.info("UI chat poll failed (%s); next in %g s", exc, backoff)
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, self.BACKOFF_MAX_SECONDS)
+                    continue
+                if not got:
+                    await asyncio.sleep(self.interval)
+        finally:
+            for task in self._reading:
+                task.cancel()
 
     async def poll_once(self) -> bool:
         """One poll; True when a message came (another may be waiting)."""
@@ -290,29 +300,50 @@ class Poller:
         match reply:
             case Empty():
                 return False
+            case Page(kind="ui") if reply.total == 1:  # whole: on at once, after those before
+                await self._read_ui_chat(reply, self._last)
+                return True
             case Page(kind="ui"):
-                await self._read_ui_chat(reply)
+                # The rest of its pages are pulled while the next poll goes.
+                while len(self._reading) >= limits.UI_READS_AT_ONCE:
+                    await asyncio.wait(self._reading, return_when=asyncio.FIRST_COMPLETED)
+                task = asyncio.ensure_future(self._read_ui_chat(reply, self._last))
+                self._reading.add(task)
+                task.add_done_callback(self._reading.discard)
+                self._last = task
                 return True
             case _:
                 self._reject("not_a_poll_reply", f"{reply!r:.80}", None)
                 return False
 
-    async def _read_ui_chat(self, first: Page) -> None:
-        """Pull the rest of a UI chat message and hand it on. One past the bound a UI chat
-        message has on either transport is refused: by the page count its first page gives,
-        before any other page is pulled (the addon's copy then expires), or once its pages
-        pass the bound."""
-        mid = first.message_id
+    async def _read_ui_chat(self, first: Page, before: asyncio.Task[None] | None) -> None:
+        """Pull the rest of a UI chat message and hand it on after the message ``before``
+        it. One past the bound a UI chat message has on either transport is refused: by the
+        page count its first page gives, before any other page is pulled (the addon's copy
+        then expires), or once its pages pass the bound."""
         try:
-            text = await pull_pages(self._command, "ui", first)
+            text: str | _Lost = await pull_pages(self._command, "ui", first)
         except _Lost as exc:
-            self._reject(*_ui_chat_lost(first, exc), mid)
+            text = exc
+        except McbewsError as exc:  # the connection went, or a pull timed out
+            self.failures += 1
+            text = _Lost("ui_chat_lost", str(exc))
+        await self._hand_on(first, text, before)
+
+    async def _hand_on(
+        self, first: Page, text: str | _Lost, before: asyncio.Task[None] | None
+    ) -> None:
+        if before is not None and not before.done():
+            await asyncio.wait([before])  # in the order polled; its outcome is its own
+        mid = first.message_id
+        if isinstance(text, _Lost):
+            self._reject(*_ui_chat_lost(first, text), mid)
             return
         event = interpret_ui_chat(mid, text)
-        if isinstance(event, UiChatMessage):
-            self._deliver(event)
-        else:
+        if isinstance(event, FrameRejected):
             self._reject(event.reason, event.detail, event.message_id)
+        else:
+            self._deliver(event)
 
 
 def _ui_chat_lost(first: Page, lost: _Lost) -> tuple[str, str]:

@@ -38,7 +38,7 @@ from .observer import Observer, Observers
 from .results import CommandResult, UiChat
 from .settings import Settings
 from .sockets import AcceptErrors, host_of
-from .subscriptions import ALWAYS_SUBSCRIBED, SubscriptionBook, check_event_name
+from .subscriptions import ALWAYS_SUBSCRIBED, SubscriptionBook, check_event_name, check_rate
 from .uichat import UiChatCallback, UiChatHooks
 
 __all__ = ["Bridge", "UiChatCallback", "serve"]
@@ -413,19 +413,27 @@ class Bridge:
     # --- game events ----------------------------------------------------------------------
 
     async def subscribe(
-        self, name: str, *, connection: GameConnection | None = None, unknown_ok: bool = False
+        self,
+        name: str,
+        *,
+        connection: GameConnection | None = None,
+        unknown_ok: bool = False,
+        rate: int | None = None,
     ) -> frozenset[str]:
         """Subscribe to the game event ``name`` (mcbews_repl/game_events.py): on every
         connection, now and after each reconnect, or only on ``connection``'s world (also
-        after it reconnects). Returns what that connection (or the newest) now hears.
+        after it reconnects). A WebSocket event is sent by the game itself; an addon event
+        is forwarded by the addon for every player, at most ``rate`` a second per player
+        when given (0: no rate). Returns what that connection (or the newest) now hears.
 
         Raises:
             UnknownEvent: no event of that name is known and ``unknown_ok`` is not set.
-            ValueError: too many names are subscribed to already, or an ``unknown_ok`` name
-                that cannot be an event's.
+            ValueError: too many names are subscribed to already, an ``unknown_ok`` name
+                that cannot be an event's, or a rate for a WebSocket event or out of range.
         """
         name = check_event_name(name, unknown_ok=unknown_ok)
-        self._book_change(name, connection, wanted=True, unknown_ok=unknown_ok)
+        rate = check_rate(name, rate)
+        self._book_change(name, connection, wanted=True, unknown_ok=unknown_ok, rate=rate)
         return await self._sync(connection)
 
     async def unsubscribe(
@@ -448,12 +456,18 @@ class Bridge:
         return await self._sync(connection)
 
     def _book_change(
-        self, name: str, connection: GameConnection | None, *, wanted: bool, unknown_ok: bool
+        self,
+        name: str,
+        connection: GameConnection | None,
+        *,
+        wanted: bool,
+        unknown_ok: bool,
+        rate: int | None = None,
     ) -> None:
         book = self.subscriptions
         key = None if connection is None else connection.world_key
         if wanted:
-            book.add(name, key, everywhere=connection is None, unknown_ok=unknown_ok)
+            book.add(name, key, everywhere=connection is None, unknown_ok=unknown_ok, rate=rate)
         else:
             book.remove(name, key, everywhere=connection is None)
         if connection is not None and key is None:

@@ -5,7 +5,9 @@ names wanted by one world, under the world's key: its host player and address, t
 things a reconnect of the same world shares (the REPL's roster matches worlds the same
 way). A connection wants PlayerMessage (always: it carries chat and the addon's chat
 answers), the names wanted everywhere, and its world's. The book only records; the
-connection sends the subscribe and unsubscribe frames that bring the game to it.
+connection brings the events to it, each the way its source takes (:func:`by_source`): a
+WebSocket event with the game's subscribe and unsubscribe frames, an addon event with the
+addon's ``subscribe_events`` capability (with its rate, :attr:`SubscriptionBook.rates`).
 
 Names are checked against the one vocabulary (mcbews_repl/game_events.py): an unknown one
 raises :class:`UnknownEvent` unless asked for with ``unknown_ok=True``, which also lets the
@@ -17,10 +19,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..exceptions import UnknownEvent, wrong_type
-from ..game_events import GAME_EVENTS, event_kind, unknown_event_message
+from ..game_events import ADDON_EVENTS, GAME_EVENTS, event_kind, unknown_event_message
 from ..limits import EVENT_NAME_MAX_CHARS, EVENT_SUBSCRIPTIONS_MAX
+from ..sansio import FORWARD_RATE_MAX_PER_SECOND
 
-__all__ = ["ALWAYS_SUBSCRIBED", "SubscriptionBook", "check_event_name", "world_key"]
+__all__ = [
+    "ALWAYS_SUBSCRIBED",
+    "SubscriptionBook",
+    "by_source",
+    "check_event_name",
+    "check_rate",
+    "world_key",
+]
 
 # What every connection subscribes to by itself (the kinds marked ``always``).
 ALWAYS_SUBSCRIBED: frozenset[str] = frozenset(n for n, k in GAME_EVENTS.items() if k.always)
@@ -58,6 +68,39 @@ def check_event_name(name: object, *, unknown_ok: bool = False) -> str:
     return name
 
 
+def by_source(names: Iterable[str]) -> tuple[set[str], set[str]]:
+    """``names`` split by how each is subscribed to: the game's WebSocket events (and
+    unknown_ok names), and the addon's forwarded ones."""
+    chosen = set(names)
+    addon = {n for n in chosen if n in ADDON_EVENTS}
+    return chosen - addon, addon
+
+
+def check_rate(name: str, rate: object) -> int | None:
+    """``rate`` if it is one ``name`` can have: a whole number of events a second per player
+    (1 to FORWARD_RATE_MAX_PER_SECOND, 0 or None for none), for an addon event only.
+
+    Raises:
+        TypeError: ``rate`` is not a whole number.
+        ValueError: a rate for a WebSocket event, or out of range.
+    """
+    if rate is None:
+        return None
+    if isinstance(rate, bool) or not isinstance(rate, int):
+        raise wrong_type("a rate is a whole number of events a second per player", rate)
+    if name not in ADDON_EVENTS:
+        raise ValueError(
+            f"{name} is the game's own event, which has no rate; a rate is for the addon's "
+            f"events ({', '.join(ADDON_EVENTS)})"
+        )
+    if not 0 <= rate <= FORWARD_RATE_MAX_PER_SECOND:
+        raise ValueError(
+            f"a rate is 0 (none) to {FORWARD_RATE_MAX_PER_SECOND} events a second per player, "
+            f"not {rate}"
+        )
+    return rate
+
+
 class SubscriptionBook:
     """The event names wanted everywhere and by each world (at most
     ``EVENT_SUBSCRIPTIONS_MAX`` names in each set)."""
@@ -67,6 +110,8 @@ class SubscriptionBook:
         self.by_world: dict[str, set[str]] = {}
         # Names outside the vocabulary someone asked for: their events are kept.
         self.unknown_ok: set[str] = set()
+        # An addon event's rate: at most that many a second per player (absent: none).
+        self.rates: dict[str, int] = {}
 
     def wanted(self, key: str | None, own: Iterable[str] = ()) -> set[str]:
         """What a connection of world ``key`` wants (``own``: names wanted by that one
@@ -76,10 +121,24 @@ class SubscriptionBook:
             chosen |= self.by_world.get(key, set())
         return chosen
 
-    def add(self, name: str, key: str | None, *, everywhere: bool, unknown_ok: bool) -> None:
-        """Want ``name`` everywhere, or in world ``key``'s connections."""
+    def add(
+        self,
+        name: str,
+        key: str | None,
+        *,
+        everywhere: bool,
+        unknown_ok: bool,
+        rate: int | None = None,
+    ) -> None:
+        """Want ``name`` everywhere, or in world ``key``'s connections (an addon event with
+        ``rate``: at most that many a second per player, everywhere it is forwarded)."""
         if unknown_ok and event_kind(name) is None:
             self.unknown_ok.add(name)
+        if rate is not None:
+            if rate:
+                self.rates[name] = rate
+            else:
+                self.rates.pop(name, None)
         if everywhere:
             _bounded_add(self.everywhere, name)
         elif key is not None:

@@ -27,6 +27,8 @@ from ..sansio import (
     TAG_LIST_COMMAND,
     UI_CHAT_MAX_BYTES,
     CapabilityResult,
+    ForwardedBatch,
+    FrameRejected,
     TagMessage,
     TagPage,
     UiChatMessage,
@@ -76,7 +78,7 @@ class TagReader:
     def __init__(
         self,
         run_command: RunCommand,
-        deliver: Callable[[UiChatMessage], None],
+        deliver: Callable[[UiChatMessage | ForwardedBatch], None],
         reject: Callable[[str, str, str | None], None],
         *,
         interval: float,
@@ -306,10 +308,10 @@ class TagReader:
             self._reject("ui_chat_malformed", "its bytes are not UTF-8", mid)
             return
         event = interpret_ui_chat(mid, text)
-        if isinstance(event, UiChatMessage):
-            self._deliver(event)
-        else:
+        if isinstance(event, FrameRejected):
             self._reject(event.reason, event.detail, event.message_id)
+        else:
+            self._deliver(event)
 
 
 _TOO_LARGE = ("too_many_pages", "message_too_large")

@@ -11,7 +11,8 @@ from json.scanner import make_scanner
 from typing import Any
 
 from ..exceptions import FrameTooLarge
-from .events import CapabilityFailed, CapabilityResult, FrameRejected, UiChatMessage
+from .events import CapabilityFailed, CapabilityResult, ForwardedBatch, FrameRejected, UiChatMessage
+from .forwarded import decode_forwarded, is_forwarded
 from .frames import command_frame_bytes
 from .jsonwire import dumps_wire, utf8_len
 from .wire import (
@@ -151,11 +152,14 @@ def interpret_bridge_answer(
     )
 
 
-def interpret_ui_chat(message_id: str, text: str) -> UiChatMessage | FrameRejected:
-    """A reassembled UI chat payload ``{"player":..., "message":..., "cid"?}``."""
+def interpret_ui_chat(message_id: str, text: str) -> UiChatMessage | ForwardedBatch | FrameRejected:
+    """A reassembled UI chat payload: a panel message ``{"player":..., "message":...,
+    "cid"?}``, or a batch of forwarded events ``{"fwd":1, ...}`` (sansio/forwarded.py)."""
     data = _load_object(text)
     if isinstance(data, str):
         return FrameRejected("ui_chat_malformed", data, message_id)
+    if is_forwarded(data):
+        return decode_forwarded(message_id, data, utf8_len(text))
     player, message, cid = data.get("player"), data.get("message"), data.get("cid")
     if not isinstance(player, str) or not player.strip():
         return FrameRejected("ui_chat_malformed", "player is missing or empty", message_id)

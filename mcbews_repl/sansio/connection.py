@@ -306,7 +306,10 @@ class BridgeProtocol:
     ) -> list[BridgeEvent]:
         if isinstance(outcome, str):
             if pending is None:
-                return [interpret_ui_chat(message_id, outcome)]
+                event = interpret_ui_chat(message_id, outcome)
+                if isinstance(event, FrameRejected):
+                    self.counters[f"rejected:{event.reason}"] += 1
+                return [event]
             del self._pending[message_id]
             self._discard(message_id, pending)
             return [interpret_bridge_answer(message_id, pending.capability, outcome)]

@@ -19,6 +19,7 @@ __all__ = [
     "CapabilityResult",
     "ChatMessage",
     "CommandResponse",
+    "ForwardedBatch",
     "FrameRejected",
     "GameError",
     "GameEvent",
@@ -150,6 +151,22 @@ class RequestExpired:
 
 
 @dataclass(frozen=True, slots=True)
+class ForwardedBatch:
+    """One tick's events forwarded by the addon (sansio/forwarded.py): the tick, the typed
+    events in order, what the addon dropped since its previous batch (kind, count), and how
+    many of this batch's events were left out unread (with the first one's reason); ``size``:
+    its JSON text's UTF-8 bytes."""
+
+    message_id: str
+    tick: int
+    events: tuple[TypedGameEvent, ...]
+    dropped: tuple[tuple[str, int], ...] = ()
+    refused: int = 0
+    refused_detail: str = ""
+    size: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class BufferExpired:
     """A partial message was dropped when its buffer outlived the TTL."""
 
@@ -169,5 +186,11 @@ GameEvent = (
     | FrameRejected
 )
 BridgeEvent = (
-    GameEvent | CapabilityResult | CapabilityFailed | UiChatMessage | RequestExpired | BufferExpired
+    GameEvent
+    | CapabilityResult
+    | CapabilityFailed
+    | UiChatMessage
+    | ForwardedBatch
+    | RequestExpired
+    | BufferExpired
 )

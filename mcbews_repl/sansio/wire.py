@@ -34,6 +34,12 @@ __all__ = [
     "DEFAULT_TIMEOUT_SECONDS",
     "EMPTY_REPLY",
     "ERROR_CODES",
+    "FORWARD_BATCH_MAX_BYTES",
+    "FORWARD_BATCH_MAX_EVENTS",
+    "FORWARD_BATCH_VERSION",
+    "FORWARD_BYTES_PER_SECOND_MAX",
+    "FORWARD_EVENTS_PER_SECOND_MAX",
+    "FORWARD_RATE_MAX_PER_SECOND",
     "MAX_BUFFERS",
     "MAX_CHUNKS_PER_MESSAGE",
     "MAX_FRAME_BYTES",
@@ -150,3 +156,9 @@ BULK_WORLD_MAX_BYTES: Final[int] = int(_limit("bulk_world_max_bytes"))
 BULK_MAX_PARTS: Final[int] = int(_limit("bulk_max_parts"))
 BULK_MAX_REQUESTS: Final[int] = int(_limit("bulk_max_requests"))
 BULK_TTL_SECONDS: Final[float] = float(_limit("bulk_ttl_seconds"))
+FORWARD_BATCH_VERSION: Final[int] = int(_limit("forward_batch_version"))
+FORWARD_BATCH_MAX_BYTES: Final[int] = int(_limit("forward_batch_max_bytes"))
+FORWARD_BATCH_MAX_EVENTS: Final[int] = int(_limit("forward_batch_max_events"))
+FORWARD_EVENTS_PER_SECOND_MAX: Final[int] = int(_limit("forward_events_per_second_max"))
+FORWARD_BYTES_PER_SECOND_MAX: Final[int] = int(_limit("forward_bytes_per_second_max"))
+FORWARD_RATE_MAX_PER_SECOND: Final[int] = int(_limit("forward_rate_max_per_second"))

@@ -3,7 +3,10 @@ for it: break and place blocks, walk, be teleported, get hurt and die, kill mobs
 items. ``sim.break_block("Steve", 3, 63, 0)`` changes the world and, when Steve is the
 connected client's player and the bridge subscribed, sends BlockBroken in the corpus's
 shape (game_events.py). Anyone else's doings change the world and send nothing over the
-WebSocket (facts.json ``game_events_connected_client_only``).
+WebSocket (facts.json ``game_events_connected_client_only``). Every player's doings, the
+connected client's and everyone else's, fire the Script API's ``world.afterEvents`` signal
+the game fires for them (facts.json ``script_events``), which the addon forwards when a
+bridge asked for that kind (``subscribe_events``).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .defaults import make_player
 from .game_events import body_of, event_frame, item_object, stack_object
 from .model import AIR, Entity, ItemStack, Player, Vec3, WorldState
 
@@ -28,6 +32,12 @@ MONSTERS = frozenset({"minecraft:zombie", "minecraft:skeleton", "minecraft:creep
 # PlayerDied causes by name (facts.json game_events.PlayerDied codes).
 DEATH_CAUSES = {"entity": 2, "projectile": 3, "fall": 5, "fire": 6, "lava": 8, "drowning": 9,
                 "explosion": 11, "void": 12, "kill": 13}  # fmt: skip
+# The Script API's EntityDamageCause of each death cause (the 2.4.0 typings' enum).
+DAMAGE_CAUSES = {"entity": "entityAttack", "projectile": "projectile", "fall": "fall",
+                 "fire": "fire", "lava": "lava", "drowning": "drowning",
+                 "explosion": "entityExplosion", "void": "void", "kill": "override"}  # fmt: skip
+# A block face as the Script API's Direction names it.
+FACES = ("Down", "East", "North", "South", "Up", "West")
 # Teleport causes by name (facts.json game_events.PlayerTeleported codes).
 TELEPORT_CAUSES = {"projectile": 1, "chorus_fruit": 2, "command": 3}
 
@@ -43,6 +53,8 @@ class PlayerDoings:
     world: WorldState
     client: Any
     event_version: int
+    host: Any
+    clock: Any
 
     # --- sending ---------------------------------------------------------------------------
 
@@ -59,6 +71,19 @@ class PlayerDoings:
         if who.name != self.world.local_player or self.client is None:
             return False  # another player's doing: the connection hears none of it
         return bool(self.client.report_event(name, event_frame(name, body, self.event_version)))
+
+    def after_event(self, signal: str, **event: Any) -> None:
+        """Fire ``world.afterEvents[signal]`` in the addon with the event object ``event``
+        describes (``{"$player": name}`` ..., shim.js), whoever did it; nothing without an
+        addon."""
+        if self.host is None:
+            return
+        self.host.after_event(signal, event)
+        self.clock.request_tick()  # the forwarder sends its batch at the next tick
+
+    def _block_ref(self, who: Player, x: int, y: int, z: int) -> dict[str, Any]:
+        """The block at x, y, z of ``who``'s dimension as an event names it (shim.js)."""
+        return {"$block": [who.dimension, x, y, z, self.world.block(who.dimension, x, y, z)]}
 
     def _player(self, name: str) -> Player:
         found = self.world.players.get(name)
@@ -85,6 +110,12 @@ class PlayerDoings:
         if broken == AIR:
             return broken
         self.world.set_block(who.dimension, x, y, z, AIR)
+        held = self._in_hand(who)
+        self.after_event("playerBreakBlock", block=self._block_ref(who, x, y, z),
+                         brokenBlockPermutation={"$permutation": broken},
+                         dimension={"$dimension": who.dimension},
+                         itemStackAfterBreak=_stack(held), itemStackBeforeBreak=_stack(held),
+                         player={"$player": who.name})  # fmt: skip
         self.fire_event(
             "BlockBroken",
             player,
@@ -114,6 +145,9 @@ class PlayerDoings:
             if stack.amount <= 0:
                 who.inventory[who.selected_slot] = None
         tool = stack if stack is not None and stack.type_id == block else ItemStack(block, 0)
+        self.after_event("playerPlaceBlock", block=self._block_ref(who, x, y, z),
+                         dimension={"$dimension": who.dimension},
+                         player={"$player": who.name})  # fmt: skip
         self.fire_event(
             "BlockPlaced",
             player,
@@ -180,6 +214,8 @@ class PlayerDoings:
         who.health = max(who.health - damage, 0.0)
         if who.health > 0:
             return False
+        self.after_event("entityDie", damageSource={"cause": DAMAGE_CAUSES[cause]},
+                         deadEntity={"$player": who.name})  # fmt: skip
         killer = {"color": 0, "id": 1, "type": 1, "variant": -1}  # as the captured frame's
         self.fire_event("PlayerDied", player, cause=DEATH_CAUSES[cause], inRaid=False,
                         killer=killer)  # fmt: skip
@@ -197,6 +233,12 @@ class PlayerDoings:
                                                      who.location.z + 1.0)  # fmt: skip
         if victim is not None:
             self.world.remove_entity(victim)
+        dead = {"id": victim.id if victim else "-1", "typeId": mob,
+                "nameTag": victim.name_tag if victim else "", "location": where.to_dict(),
+                "dimension": who.dimension}  # fmt: skip
+        self.after_event("entityDie", deadEntity={"$entity": dead},
+                         damageSource={"cause": "entityAttack",
+                                       "damagingEntity": {"$player": who.name}})  # fmt: skip
         empty = stack_object(None)
         victim_object = {"color": 0, "dimension": 0, "id": -253403070417 - len(mob),
                          "position": where.to_dict(), "type": mob, "variant": 0,
@@ -244,9 +286,102 @@ class PlayerDoings:
                 f"the corpus knows how food is eaten and flint and steel ignites; for {type_id} "
                 f"say how: use_method='eat' or 'ignite'"
             )
+        used = stack if stack is not None and stack.type_id == type_id else ItemStack(type_id, 1)
+        self.after_event("itemUse", itemStack=_stack(used), source={"$player": who.name})
         if use_method == "eat" and stack is not None and stack.type_id == type_id:
             stack.amount -= 1
             if stack.amount <= 0:
                 who.inventory[who.selected_slot] = None
         self.fire_event("ItemUsed", player, count=1, item=item_object(type_id),
                         useMethod=_USE_METHODS[use_method])  # fmt: skip
+
+    # --- blocks a player uses, and coming and going (the addon's events only) ----------------
+
+    def hit_block(self, player: str, x: int, y: int, z: int, face: str = "Up") -> str:
+        """``player`` hits the block at x, y, z on ``face`` (Up, Down, North, South, East,
+        West) without breaking it: the addon's entity_hit_block, what mcpi's block hits
+        read (the WebSocket has no such event). Returns the block.
+
+        Raises:
+            ValueError: no such player, a position outside the world's height, or no face.
+        """
+        who = self._player(player)
+        self._check_height(who, y)
+        if face not in FACES:
+            raise ValueError(f"face is one of {', '.join(FACES)}, not {face!r}")
+        hit = self.world.block(who.dimension, x, y, z)
+        self.after_event("entityHitBlock", blockFace=face, damagingEntity={"$player": who.name},
+                         hitBlock=self._block_ref(who, x, y, z),
+                         hitBlockPermutation={"$permutation": hit})  # fmt: skip
+        return hit
+
+    def interact_block(self, player: str, x: int, y: int, z: int, face: str = "Up") -> str:
+        """``player`` uses the block at x, y, z (opens a door, a chest) with what they hold:
+        the addon's player_interact_with_block. Returns the block.
+
+        Raises:
+            ValueError: no such player, a position outside the world's height, or no face.
+        """
+        who = self._player(player)
+        self._check_height(who, y)
+        if face not in FACES:
+            raise ValueError(f"face is one of {', '.join(FACES)}, not {face!r}")
+        held = _stack(self._in_hand(who))
+        used = self.world.block(who.dimension, x, y, z)
+        self.after_event("playerInteractWithBlock", beforeItemStack=held,
+                         block=self._block_ref(who, x, y, z), blockFace=face,
+                         faceLocation={"x": 0.5, "y": 0.5, "z": 0.5}, isFirstEvent=True,
+                         itemStack=held, player={"$player": who.name})  # fmt: skip
+        return used
+
+    def push_button(self, player: str, x: int, y: int, z: int) -> None:
+        """``player`` pushes the button at x, y, z (the addon's button_push).
+
+        Raises:
+            ValueError: no such player, or a position outside the world's height.
+        """
+        who = self._player(player)
+        self._check_height(who, y)
+        self.after_event("buttonPush", block=self._block_ref(who, x, y, z),
+                         dimension={"$dimension": who.dimension},
+                         source={"$player": who.name})  # fmt: skip
+
+    def flip_lever(self, player: str, x: int, y: int, z: int, *, powered: bool = True) -> None:
+        """``player`` flips the lever at x, y, z on (``powered``) or off (lever_action).
+
+        Raises:
+            ValueError: no such player, or a position outside the world's height.
+        """
+        who = self._player(player)
+        self._check_height(who, y)
+        self.after_event("leverAction", block=self._block_ref(who, x, y, z),
+                         dimension={"$dimension": who.dimension}, isPowered=powered,
+                         player={"$player": who.name})  # fmt: skip
+
+    def join(self, player: str) -> None:
+        """A player called ``player`` joins the world at its spawn (player_spawn, initial).
+
+        Raises:
+            ValueError: a player of that name is in the world already.
+        """
+        if player in self.world.players:
+            raise ValueError(f"{player} is in the world already")
+        self.world.add_player(make_player(player, Vec3(0.5, 64.0, 0.5)))
+        self.after_event("playerSpawn", initialSpawn=True, player={"$player": player})
+
+    def leave(self, player: str) -> None:
+        """``player`` leaves the world (player_leave); not the connected client's player.
+
+        Raises:
+            ValueError: no such player, or the connected client's own (it would disconnect).
+        """
+        who = self._player(player)
+        if who.name == self.world.local_player:
+            raise ValueError(f"{player} is the connected client's player: disconnect instead")
+        self.world.remove_entity(who)
+        self.after_event("playerLeave", playerId=who.id, playerName=who.name)
+
+
+def _stack(stack: ItemStack | None) -> dict[str, Any] | None:
+    """An item stack as the shim builds it (None: an empty hand)."""
+    return None if stack is None or stack.amount <= 0 else {"$item": stack.to_js()}

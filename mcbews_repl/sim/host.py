@@ -297,6 +297,11 @@ class ScriptHost:
         }
         self._enter("scriptEvent", json.dumps(event))
 
+    def after_event(self, signal: str, event: dict[str, Any]) -> None:
+        """Fire ``world.afterEvents[signal]`` with the event object ``event`` describes
+        (shim.js ``scriptValue``: ``{"$player": name}`` and the like become the API's objects)."""
+        self._enter("afterEvent", json.dumps({"signal": signal, "event": event}))
+
     def custom_command(self, name: str, player: str | None, args: list[Any]) -> dict[str, Any]:
         """Run a custom command a script registered; its result (``status`` 0: success)."""
         raw = self._enter(

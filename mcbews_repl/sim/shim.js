@@ -352,8 +352,37 @@
     beforeEvents: { startup: signal() },
   };
 
+  // The world.afterEvents the addon forwards (facts.json script_events): the signals of the
+  // @minecraft/server 2.4.0 typings, fired by the simulated players' doings (sim/doings.py).
+  const AFTER_EVENTS = ["playerBreakBlock", "playerPlaceBlock", "entityHitBlock", "entityDie", "playerSpawn",
+    "playerLeave", "itemUse", "playerInteractWithBlock", "buttonPush", "leverAction"];
+  const afterEvents = { worldLoad: signal() };
+  for (const name of AFTER_EVENTS) afterEvents[name] = signal();
+  // An event object from Python's description: {"$player": name}, {"$block": [dim, x, y, z, id]},
+  // {"$permutation": typeId}, {"$item": stack}, {"$dimension": id}, {"$entity": {...}} become
+  // the Script API's objects; anything else is copied as it is.
+  const scriptValue = (v) => {
+    if (Array.isArray(v)) return v.map(scriptValue);
+    if (v === null || typeof v !== "object") return v;
+    if ("$player" in v) return new Player(v.$player);
+    if ("$block" in v) { // [dim, x, y, z, typeId]: the block as it is now, without a section read
+      const [dim, x, y, z, typeId] = v.$block;
+      return new Block(new Dimension(dim), x, y, z, { typeId, states: {} });
+    }
+    if ("$permutation" in v) return new BlockPermutation({ typeId: v.$permutation, states: {} });
+    if ("$item" in v) return item(v.$item);
+    if ("$dimension" in v) return new Dimension(v.$dimension);
+    if ("$entity" in v) {
+      const e = v.$entity;
+      return { id: e.id, typeId: e.typeId, nameTag: e.nameTag, location: { ...e.location }, dimension: new Dimension(e.dimension), isValid: false };
+    }
+    const out = {};
+    for (const [k, x] of Object.entries(v)) out[k] = scriptValue(x);
+    return out;
+  };
+
   const world = {
-    afterEvents: { worldLoad: signal() },
+    afterEvents,
     getAllPlayers: () => call("players", {}).map((n) => new Player(n)),
     getPlayers: (opts) => call("players", opts ?? {}).map((n) => new Player(n)),
     getDimension: (id) => new Dimension(String(id).replace(/^minecraft:/, "")),
@@ -443,6 +472,13 @@
       let next = -1; // the next one-shot job: fast mode runs its tick at once
       for (const job of jobs.values()) if (job.every === 0 && (next < 0 || job.due < next)) next = job.due;
       return next;
+    },
+    afterEvent(json) {
+      enter();
+      const e = JSON.parse(json);
+      const found = afterEvents[e.signal];
+      if (found === undefined) throw new Error(`world.afterEvents has no ${e.signal}`);
+      found._fire(scriptValue(e.event));
     },
     scriptEvent(json) {
       enter();

@@ -216,3 +216,34 @@ async def test_game_events_are_recorded_and_replayed(tmp_path: Path) -> None:
             await asyncio.sleep(0.01)
         assert [(e.data["event"], e.data["player"]) for e in entries] == [("BlockBroken", "Steve")]
         await game.close()
+
+
+async def test_forwarded_events_are_recorded_and_replayed(tmp_path: Path) -> None:
+    """The addon's forwarded events travel in frames like UI chat (on pull, a poll's
+    answer): recorded, and replayed to a bridge that asks for them the same way."""
+    path = tmp_path / "forwarded.jsonl"
+    async with recorded_session(path) as (mc, sim, _):
+        await mc.subscribe("player_break_block")
+        sim.break_block("Alex", 0, 62, 0)
+        for _ in range(500):
+            if [e for e in mc.events() if e.kind == "game_event"]:
+                break
+            await asyncio.sleep(0.01)
+    capture = read_capture(path)
+    assert any(f.text and "player_break_block" in f.text and '\\"fwd\\"' in f.text
+               for f in capture.frames)  # fmt: skip
+    async with mcbews_repl.serve(port=0, token=None, **FAST_BRIDGE) as mc:
+        game = ReplayGame(capture, fast=True)
+        await game.connect(mc.url)
+        connection = await mc.wait_connected(timeout=10)
+        await connection.wait_ready()
+        await mc.subscribe("player_break_block")
+        for _ in range(1000):
+            entries = [e for e in mc.events() if e.kind == "game_event"]
+            if entries:
+                break
+            await asyncio.sleep(0.01)
+        assert [(e.data["event"], e.data["player"]) for e in entries] == [
+            ("player_break_block", "Alex")
+        ]
+        await game.close()

@@ -163,6 +163,7 @@ async def test_list_and_unknown_capabilities(
         "describe_entities",
         "get_blocks",
         "set_blocks",
+        "subscribe_events",
         "list_capabilities",
     ]
     with pytest.raises(CapabilityError) as unknown:

@@ -270,7 +270,7 @@ def test_every_capture_names_a_recorded_source() -> None:
     for capture in CAPTURES.values():
         source = sources[capture["source"]]
         assert source["repository"] and source["path"] and source["game_version"]
-    for group in ("status_codes", "limits", "events", "behaviours", "game_events"):
+    for group in ("status_codes", "limits", "events", "behaviours", "game_events", "script_events"):
         for name, fact in FACTS[group].items():
             if name.startswith("$"):
                 continue
@@ -285,7 +285,7 @@ def test_docs_list_every_fact_with_its_status() -> None:
     """docs/sim.md's table names every fact of facts.json and says captured or assumed."""
     docs = (EVIDENCE.parents[2] / "docs" / "sim.md").read_text(encoding="utf-8")
     rows = [line for line in docs.splitlines() if line.startswith("| ")]
-    for group in ("status_codes", "limits", "events", "behaviours", "game_events"):
+    for group in ("status_codes", "limits", "events", "behaviours", "game_events", "script_events"):
         for name, fact in FACTS[group].items():
             if name.startswith("$"):
                 continue

@@ -7,5 +7,6 @@ import { listCapabilities } from "./listCapabilities.js";
 import { playerSnapshot } from "./playerSnapshot.js";
 import { runWorldCommand } from "./runWorldCommand.js";
 import { setBlocks } from "./setBlocks.js";
+import { subscribeEvents } from "./subscribeEvents.js";
 
-export const DEFAULT_CAPABILITIES: readonly AnyCapability[] = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, listCapabilities];
+export const DEFAULT_CAPABILITIES: readonly AnyCapability[] = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, subscribeEvents, listCapabilities];

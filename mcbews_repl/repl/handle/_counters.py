@@ -2,7 +2,8 @@
 
 A row appears only once there is something to say: input a game sent that was dropped, UI
 chat messages dropped because the callbacks were busy, long text cut in the event log,
-handshakes refused, callbacks that failed. Quiet sessions keep a short panel.
+forwarded events the addon or the connection's bound dropped in a flood, handshakes
+refused, callbacks that failed. Quiet sessions keep a short panel.
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ def _game_row(c: GameConnection) -> tuple[str, str] | None:
         parts.append(f"{_plural(busy, 'UI chat message')} dropped while the callbacks were busy")
     if cut := counters["log_truncated"]:
         parts.append(f"{_plural(cut, 'long text')} cut in the event log")
+    if by_addon := counters["forwarded_dropped_by_addon"]:
+        parts.append(f"{_plural(by_addon, 'forwarded event')} dropped by the addon (its bounds)")
+    if over := counters["forwarded_dropped"]:
+        parts.append(f"{_plural(over, 'forwarded event')} dropped past this connection's bound")
     return (f"game #{c.id} limits", "; ".join(parts)) if parts else None
 
 

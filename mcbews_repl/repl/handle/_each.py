@@ -82,17 +82,21 @@ class Each:
 
     # --- game events: every world's, as mc's own ------------------------------------------
 
-    def on(self, name: str, callback: Any = None, *, unknown_ok: bool = False) -> Any:
+    def on(
+        self, name: str, callback: Any = None, *, unknown_ok: bool = False, rate: int | None = None
+    ) -> Any:
         """``mc.on``: every world's events ``name``, subscribed in every world."""
-        return self._everywhere().on(name, callback, unknown_ok=unknown_ok)
+        return self._everywhere().on(name, callback, unknown_ok=unknown_ok, rate=rate)
 
     def off(self, target: Any = None) -> int:
         """``mc.off``: remove every-world callbacks (subscriptions stay)."""
         return self._everywhere().off(target)
 
-    def subscribe(self, name: str, *, unknown_ok: bool = False) -> Pending[frozenset[str]]:
+    def subscribe(
+        self, name: str, *, unknown_ok: bool = False, rate: int | None = None
+    ) -> Pending[frozenset[str]]:
         """``mc.subscribe``: the event ``name`` in every world, now and later."""
-        return self._everywhere().subscribe(name, unknown_ok=unknown_ok)
+        return self._everywhere().subscribe(name, unknown_ok=unknown_ok, rate=rate)
 
     def unsubscribe(self, name: str) -> Pending[frozenset[str]]:
         """``mc.unsubscribe``: stop the event ``name`` in every world."""

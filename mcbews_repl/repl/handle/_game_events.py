@@ -4,9 +4,11 @@ A name is looked up in the one vocabulary (mcbews_repl/game_events.py) before an
 sent: an unknown one raises :class:`UnknownEvent` listing the known ones, unless asked for
 with ``unknown_ok=True``. ``mc.on`` (and ``mc.each.on``) hears every world and subscribes
 everywhere, also in worlds that connect later; ``mc.world("Ana").on`` hears Ana's world
-only and subscribes there, again after Ana reconnects. A WebSocket event is the connected
-client's own: in a classroom where students join the teacher's world, the teacher's
-connection hears the teacher only (docs/protocol.md, "Game events").
+only and subscribes there, again after Ana reconnects. A WebSocket event (``BlockBroken``)
+is the connected client's own: in a classroom where students join the teacher's world, the
+teacher's connection hears the teacher only; an addon event (``player_break_block``) is
+forwarded by the addon for every player, so it hears every student (docs/repl.md, "Whom
+you hear").
 
 ``off`` removes callbacks and keeps the subscription (the log still records the events,
 ``mc.events(kind=...)`` shows them); ``unsubscribe`` stops the game sending them.
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from ...exceptions import NotConnected
 from ...game_events import GAME_EVENTS, event_kind
-from ...gateway import GameConnection, LogEntry, check_event_name
+from ...gateway import GameConnection, LogEntry, check_event_name, check_rate
 from ...optional import needs
 from ..runtime import Pending
 from ..show import clean_rows, tag
@@ -56,28 +58,47 @@ class GameEvents(Handle):
 
     @overload
     def on(
-        self, name: str, callback: None = None, *, unknown_ok: bool = False
+        self,
+        name: str,
+        callback: None = None,
+        *,
+        unknown_ok: bool = False,
+        rate: int | None = None,
     ) -> Callable[[EventCallback], EventCallback]: ...
     @overload
     def on(
-        self, name: str, callback: EventCallback, *, unknown_ok: bool = False
+        self,
+        name: str,
+        callback: EventCallback,
+        *,
+        unknown_ok: bool = False,
+        rate: int | None = None,
     ) -> EventCallback: ...
     def on(
-        self, name: str, callback: EventCallback | None = None, *, unknown_ok: bool = False
+        self,
+        name: str,
+        callback: EventCallback | None = None,
+        *,
+        unknown_ok: bool = False,
+        rate: int | None = None,
     ) -> Any:
         """Call ``callback(event)`` for each game event ``name`` (``"BlockBroken"``), and
         subscribe to it; also a decorator: ``@mc.on("BlockBroken")``. ``event.block``,
         ``event.x`` ... are the typed event's fields, ``event.event`` the typed event,
         ``event.world`` the world's handle, ``event.reply(text)`` answers the player. The
-        callback may be sync or async; it runs like UI chat callbacks do.
+        callback may be sync or async; it runs like UI chat callbacks do. An addon event
+        (``player_break_block``: every player's) may take a ``rate``, at most that many a
+        second per player.
 
         Raises:
             UnknownEvent: no event of that name is known (the message lists the known ones);
                 ``unknown_ok=True`` subscribes to it anyway.
+            ValueError: a rate for one of the game's own events, or out of range.
             NotConnected: on a world handle whose world is not connected.
             BridgeStopped: the bridge was stopped.
         """
         name = check_event_name(name, unknown_ok=unknown_ok)
+        rate = check_rate(name, rate)
         if self.stopped:
             raise self._stopped_error("no event can arrive")
         connection = self._event_connection()
@@ -86,7 +107,7 @@ class GameEvents(Handle):
             if not callable(fn):
                 raise TypeError(f"mc.on({name!r}, ...) takes a function, not {fn!r}")
             self._core.events.add(fn, None, self._event_world_ids(), frozenset([name]))
-            self._subscribe(name, connection, unknown_ok).result(_SUBSCRIBE_WAIT_SECONDS)
+            self._subscribe(name, connection, unknown_ok, rate).result(_SUBSCRIBE_WAIT_SECONDS)
             return fn
 
         return register if callback is None else register(callback)
@@ -102,16 +123,22 @@ class GameEvents(Handle):
 
     # --- subscriptions ----------------------------------------------------------------------
 
-    def subscribe(self, name: str, *, unknown_ok: bool = False) -> Pending[frozenset[str]]:
+    def subscribe(
+        self, name: str, *, unknown_ok: bool = False, rate: int | None = None
+    ) -> Pending[frozenset[str]]:
         """Have the game send the event ``name`` (here, or in every world for ``mc``); the
-        Pending gives what the connection now hears. Kept across reconnects.
+        Pending gives what the connection now hears. Kept across reconnects. An addon event
+        may take a ``rate``: at most that many a second per player (``PlayerTravelled``'s
+        kind of noise; 0 for none).
 
         Raises:
             UnknownEvent: no event of that name is known; ``unknown_ok=True`` to insist.
+            ValueError: a rate for one of the game's own events, or out of range.
             NotConnected: on a world handle whose world is not connected.
         """
         name = check_event_name(name, unknown_ok=unknown_ok)
-        return self._subscribe(name, self._event_connection(), unknown_ok)
+        rate = check_rate(name, rate)
+        return self._subscribe(name, self._event_connection(), unknown_ok, rate)
 
     def unsubscribe(self, name: str) -> Pending[frozenset[str]]:
         """Stop the event ``name`` (everywhere for ``mc``, else in this world); callbacks
@@ -125,10 +152,16 @@ class GameEvents(Handle):
         return self._submit(run(), f"unsubscribe {name}")
 
     def _subscribe(
-        self, name: str, connection: GameConnection | None, unknown_ok: bool
+        self,
+        name: str,
+        connection: GameConnection | None,
+        unknown_ok: bool,
+        rate: int | None = None,
     ) -> Pending[frozenset[str]]:
         async def run() -> frozenset[str]:
-            return await self._bridge.subscribe(name, connection=connection, unknown_ok=unknown_ok)
+            return await self._bridge.subscribe(
+                name, connection=connection, unknown_ok=unknown_ok, rate=rate
+            )
 
         return self._submit(run(), f"subscribe {name}")
 

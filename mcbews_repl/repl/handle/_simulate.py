@@ -200,8 +200,9 @@ class SimHandle:
         """``player`` types ``message`` in the game's own chat (a PlayerMessage of type chat)."""
         self.on_loop(self.raw.chat, player, message)
 
-    # --- what players do (sim/doings.py): the world changes, and the connected client's
-    # own player's doings are sent as game events to a bridge that subscribed -------------
+    # --- what players do (sim/doings.py): the world changes, the connected client's own
+    # player's doings are sent as game events to a bridge that subscribed, and everyone's
+    # fire the world.afterEvents the addon forwards ----------------------------------------
 
     def break_block(self, player: str, x: int, y: int, z: int) -> str:
         """``player`` breaks the block at x, y, z by hand (BlockBroken); returns what it was."""
@@ -230,6 +231,31 @@ class SimHandle:
     def use_item(self, player: str, item: str | None = None, use_method: str | None = None) -> None:
         """``player`` eats food or lights a fire with flint and steel (ItemUsed)."""
         self.on_loop(lambda: self.raw.use_item(player, item, use_method=use_method))
+
+    def hit_block(self, player: str, x: int, y: int, z: int, face: str = "Up") -> str:
+        """``player`` hits the block at x, y, z on ``face`` (entity_hit_block: the addon's,
+        as mcpi's block hits); returns the block."""
+        return self.on_loop(self.raw.hit_block, player, x, y, z, face)
+
+    def interact_block(self, player: str, x: int, y: int, z: int, face: str = "Up") -> str:
+        """``player`` uses the block at x, y, z (player_interact_with_block); returns it."""
+        return self.on_loop(self.raw.interact_block, player, x, y, z, face)
+
+    def push_button(self, player: str, x: int, y: int, z: int) -> None:
+        """``player`` pushes the button at x, y, z (button_push)."""
+        self.on_loop(self.raw.push_button, player, x, y, z)
+
+    def flip_lever(self, player: str, x: int, y: int, z: int, powered: bool = True) -> None:
+        """``player`` flips the lever at x, y, z on or off (lever_action)."""
+        self.on_loop(lambda: self.raw.flip_lever(player, x, y, z, powered=powered))
+
+    def join(self, player: str) -> None:
+        """A new player joins the world (player_spawn)."""
+        self.on_loop(self.raw.join, player)
+
+    def leave(self, player: str) -> None:
+        """``player`` leaves the world (player_leave)."""
+        self.on_loop(self.raw.leave, player)
 
     def fire_event(self, name: str, player: str, **values: Any) -> bool:
         """Send any event of the corpus for ``player`` (its body keys as the game spells them

@@ -91,6 +91,25 @@ def test_mc_on_hears_every_world_sync_or_async(
     assert mc.off(used) == 1
 
 
+def test_the_addons_events_hear_every_player_of_each_world(
+    two: tuple[Minecraft, SimHandle, SimHandle],
+) -> None:
+    """Bea is not her world's connected client: BlockBroken never hears her, the addon's
+    player_break_block does, in her own world's callback."""
+    mc, steve_sim, alex_sim = two
+    heard: list[tuple[str, str]] = []
+    mc.on("player_break_block", lambda e: heard.append((str(e.world_name), str(e.player))),
+          rate=5)  # fmt: skip
+    wait_until(lambda: all(c.raw.forwarding == {"player_break_block": 5} for c in mc.connections))
+    steve_sim.break_block("Alex", 4, 62, 4)  # Steve's world has an Alex too
+    alex_sim.break_block("Bea", 5, 62, 5)
+    wait_until(lambda: len(heard) == 2)
+    assert sorted(heard) == [("Alex", "Bea"), ("Steve", "Alex")]
+    assert mc.off("player_break_block") == 1
+    mc.unsubscribe("player_break_block").result(10)
+    assert all(c.raw.forwarding == {} for c in mc.connections)
+
+
 def test_subscriptions_come_back_after_a_reconnect(
     two: tuple[Minecraft, SimHandle, SimHandle],
 ) -> None:

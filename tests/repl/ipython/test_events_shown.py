@@ -64,3 +64,67 @@ def test_on_at_the_prompt_and_the_events_table(
     assert "dirt" in shown and "Steve" in shown and "..." not in shown  # all of it, no cut
     shown = shown_by(shell, capsys, "%mc events off BlockBroken")
     assert "Unsubscribed from BlockBroken; this world hears PlayerMessage." in shown
+
+
+def test_the_listing_says_which_events_cover_every_player(
+    shell: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown = shown_by(shell, capsys, "%mc events list")
+    rows = {line.split()[0]: line for line in shown.splitlines() if line.split()}
+    for name in ("player_break_block", "entity_hit_block", "lever_action"):
+        row = next(line for line in shown.splitlines() if f" {name} " in f" {line} ")
+        assert "addon" in row and "every player" in row and "documented" in row, row
+    assert "BlockBroken" in shown and rows  # the game's own are listed beside them
+
+
+def test_every_players_blocks_at_the_prompt(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The classroom case as a person sees it: Alex is not the connected client, and the
+    addon's event hears Alex's block, shown in the event's own columns."""
+    shown = shown_by(shell, capsys, "%mc events on player_break_block")
+    assert "Subscribed to player_break_block" in shown and "player_break_block" in shown
+    mc = shell.user_ns["mc"]
+    shown_by(shell, capsys, "mc.sim.break_block('Alex', 7, 62, 7)")
+    deadline = time.monotonic() + 20
+    while not mc.events(kind="player_break_block").result(10).shape[0]:
+        assert time.monotonic() < deadline, "player_break_block never arrived"
+        time.sleep(0.05)
+    shown = shown_by(shell, capsys, "%mc events player_break_block")
+    header = next(line for line in shown.splitlines() if "player" in line.split())
+    for column in ("time", "player", "x", "y", "z", "block", "tool"):
+        assert column in header.split(), column
+    row = next(line for line in shown.splitlines() if "Alex" in line.split())
+    assert row.split()[-5:] == ["7", "62", "7", "dirt", "arrow"], row
+    shown = shown_by(shell, capsys, "mc.subscribe('BlockBroken', rate=2)")
+    assert "ValueError" in shown and "has no rate" in shown
+    shown = shown_by(shell, capsys, "%mc events off player_break_block")
+    assert "Unsubscribed from player_break_block" in shown
+
+
+def test_the_status_panel_counts_what_a_flood_of_forwarded_events_dropped(
+    shell: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from .test_bounds_shown import panel
+
+    shown_by(shell, capsys, "%mc events on item_use")
+    flood = "mc.sim.on_loop(lambda: [mc.sim.raw.use_item('Alex', 'bread') for _ in range(100)])"
+    shown_by(shell, capsys, flood)  # one tick's worth: 64 go up, 36 are dropped and counted
+    mc = shell.user_ns["mc"]
+    deadline = time.monotonic() + 20
+    while mc.events(kind="item_use").result(10).shape[0] < 64:  # the first batch is read
+        assert time.monotonic() < deadline, "the flood's first batch never arrived"
+        time.sleep(0.05)
+    deadline = time.monotonic() + 20
+    while "dropped by the addon" not in (text := panel(shell)):
+        assert time.monotonic() < deadline, text
+        time.sleep(0.05)
+    said = text[text.index("limits") : text.index("dropped by the addon") + 40]
+    assert "36 forwarded events dropped by the addon (its bounds)" in text, said
+    shown_by(shell, capsys, "%mc events off item_use")
+
+
+def test_tab_completes_the_addons_events_too(shell: Any) -> None:
+    from .test_magics import completions
+
+    offered = completions(shell, "%mc events on player_")
+    assert {"player_break_block", "player_place_block", "player_leave"} <= set(offered)
+    assert "entity_hit_block" in completions(shell, "%mc events entity_")

@@ -130,6 +130,12 @@ var BULK_WORLD_MAX_BYTES = 1048576;
 var BULK_MAX_PARTS = 1024;
 var BULK_MAX_REQUESTS = 32;
 var BULK_TTL_SECONDS = 30;
+var FORWARD_BATCH_VERSION = 1;
+var FORWARD_BATCH_MAX_BYTES = 16384;
+var FORWARD_BATCH_MAX_EVENTS = 64;
+var FORWARD_EVENTS_PER_SECOND_MAX = 1280;
+var FORWARD_BYTES_PER_SECOND_MAX = 131072;
+var FORWARD_RATE_MAX_PER_SECOND = 20;
 var TAGS_WINDOW_PAGES = 32;
 
 // src/capabilities/getBlocks.ts
@@ -631,18 +637,18 @@ function parseStates(value, count) {
 function decodeRuns(runs, paletteSize, volume) {
   if (typeof runs !== "string") return 'runs must be a string of palette runs, such as "0*3,1"';
   const entries = new Uint16Array(volume);
-  let at = 0;
+  let at2 = 0;
   for (const run of runs === "" ? [] : runs.split(",")) {
     const match = /^(\d{1,4})(?:\*(\d{1,6}))?$/.exec(run);
     if (match === null) return `the run ${JSON.stringify(run.slice(0, 20))} is not <index> or <index>*<count>`;
     const entry = Number(match[1]);
     const count = match[2] === void 0 ? 1 : Number(match[2]);
     if (entry >= paletteSize) return `the run ${run} names palette entry ${entry}; the palette has ${paletteSize}`;
-    if (count < 1 || at + count > volume) return `the runs cover more than the box's ${volume} positions`;
-    entries.fill(entry, at, at + count);
-    at += count;
+    if (count < 1 || at2 + count > volume) return `the runs cover more than the box's ${volume} positions`;
+    entries.fill(entry, at2, at2 + count);
+    at2 += count;
   }
-  if (at !== volume) return `the runs cover ${at} positions; the box has ${volume}`;
+  if (at2 !== volume) return `the runs cover ${at2} positions; the box has ${volume}`;
   return entries;
 }
 function parseWrite(payload) {
@@ -812,8 +818,200 @@ var setBlocks = {
   }
 };
 
+// src/forwarder.ts
+var FORWARD_KINDS = [
+  "player_break_block",
+  "player_place_block",
+  "entity_hit_block",
+  "entity_die",
+  "player_spawn",
+  "player_leave",
+  "item_use",
+  "player_interact_with_block",
+  "button_push",
+  "lever_action"
+];
+function isForwardKind(name) {
+  return FORWARD_KINDS.includes(name);
+}
+var TICKS_PER_SECOND = 20;
+var HEAD_RESERVE_BYTES = 1024;
+var DEFAULT_FORWARDER_LIMITS = {
+  batchEvents: FORWARD_BATCH_MAX_EVENTS,
+  batchBytes: FORWARD_BATCH_MAX_BYTES,
+  eventsPerSecond: FORWARD_EVENTS_PER_SECOND_MAX,
+  bytesPerSecond: FORWARD_BYTES_PER_SECOND_MAX
+};
+function readWanted(kinds) {
+  if (typeof kinds !== "object" || kinds === null || Array.isArray(kinds)) {
+    return { ok: false, message: 'kinds is an object of kind names to rates, e.g. {"player_break_block": 0}' };
+  }
+  const wanted = {};
+  for (const [name, rate] of Object.entries(kinds)) {
+    if (!isForwardKind(name)) return { ok: false, message: `unknown kind ${JSON.stringify(name.slice(0, 40))}; known: ${FORWARD_KINDS.join(", ")}` };
+    const r = rate ?? 0;
+    if (typeof r !== "number" || !Number.isInteger(r) || r < 0 || r > FORWARD_RATE_MAX_PER_SECOND) {
+      return { ok: false, message: `the rate of ${name} is a whole number of events a second per player, 0 (none) to ${FORWARD_RATE_MAX_PER_SECOND}` };
+    }
+    wanted[name] = r;
+  }
+  return { ok: true, wanted };
+}
+var Forwarder = class {
+  constructor(hook, now, limits = DEFAULT_FORWARDER_LIMITS) {
+    this.hook = hook;
+    this.now = now;
+    this.limits = limits;
+  }
+  hook;
+  now;
+  limits;
+  subscribed = /* @__PURE__ */ new Map();
+  waiting = [];
+  waitingBytes = 0;
+  firstTick = null;
+  drops = /* @__PURE__ */ new Map();
+  windowStart = Number.NEGATIVE_INFINITY;
+  windowEvents = 0;
+  windowBytes = 0;
+  /** Per kind and player: the window's start and the events let through in it. */
+  rates = /* @__PURE__ */ new Map();
+  /** Every event dropped since the start, for the warning the runtime gives. */
+  droppedTotal = 0;
+  batches = 0;
+  /** What is forwarded now, with each kind's rate. */
+  forwarded() {
+    const out = {};
+    for (const [kind, sub] of this.subscribed) out[kind] = sub.rate;
+    return out;
+  }
+  get active() {
+    return this.subscribed.size > 0;
+  }
+  /** Forward exactly `wanted` from now on: subscribe the new kinds' signals, unsubscribe the
+   * ones no longer wanted (their waiting events go too). */
+  subscribe(wanted) {
+    for (const [kind, sub] of [...this.subscribed]) {
+      if (wanted[kind] !== void 0) continue;
+      sub.off();
+      this.subscribed.delete(kind);
+      this.discardKind(kind);
+    }
+    for (const kind of FORWARD_KINDS) {
+      const rate = wanted[kind];
+      if (rate === void 0) continue;
+      const held = this.subscribed.get(kind);
+      if (held !== void 0) {
+        held.rate = rate;
+        continue;
+      }
+      const off = this.hook(kind, (fields) => this.record(kind, fields));
+      this.subscribed.set(kind, { rate, off });
+    }
+    return this.forwarded();
+  }
+  discardKind(kind) {
+    this.waiting = this.waiting.filter((w) => w.kind !== kind);
+    this.waitingBytes = this.waiting.reduce((n, w) => n + eventBytes(w.fields), 0);
+    this.drops.delete(kind);
+    if (this.waiting.length === 0) this.firstTick = null;
+  }
+  drop(kind) {
+    this.drops.set(kind, (this.drops.get(kind) ?? 0) + 1);
+    this.droppedTotal += 1;
+  }
+  /** An event of `kind` happened now: keep it for the next batch, or drop and count it. */
+  record(kind, fields) {
+    const sub = this.subscribed.get(kind);
+    if (sub === void 0) return;
+    const tick = this.now();
+    if (tick - this.windowStart >= TICKS_PER_SECOND) {
+      this.windowStart = tick;
+      this.windowEvents = 0;
+      this.windowBytes = 0;
+    }
+    const size = eventBytes(fields);
+    const limits = this.limits;
+    if (sub.rate > 0 && !this.withinRate(kind, String(fields["p"] ?? ""), sub.rate, tick)) return this.drop(kind);
+    if (this.waiting.length >= limits.batchEvents) return this.drop(kind);
+    if (this.waitingBytes + size > limits.batchBytes - HEAD_RESERVE_BYTES) return this.drop(kind);
+    if (this.windowEvents >= limits.eventsPerSecond || this.windowBytes + size > limits.bytesPerSecond) return this.drop(kind);
+    this.windowEvents += 1;
+    this.windowBytes += size;
+    this.waiting.push({ kind, fields });
+    this.waitingBytes += size;
+    this.firstTick ??= tick;
+  }
+  withinRate(kind, player, rate, tick) {
+    const key = `${kind}|${player}`;
+    let held = this.rates.get(key);
+    if (held === void 0 || tick - held.start >= TICKS_PER_SECOND) {
+      if (this.rates.size >= 1024) this.rates.clear();
+      held = { start: tick, count: 0 };
+      this.rates.set(key, held);
+    }
+    if (held.count >= rate) return false;
+    held.count += 1;
+    return true;
+  }
+  /** Whether a batch waits to go (events, or drop counts to report). */
+  get pending() {
+    return this.waiting.length > 0 || this.drops.size > 0;
+  }
+  /** The next batch's JSON text, taking what waits; null when nothing waits. */
+  take() {
+    if (!this.pending) return null;
+    const kinds = [];
+    const ev = [];
+    for (const { kind, fields } of this.waiting) {
+      let index = kinds.indexOf(kind);
+      if (index < 0) index = kinds.push(kind) - 1;
+      ev.push([index, fields]);
+    }
+    const batch = { fwd: FORWARD_BATCH_VERSION, t: this.firstTick ?? this.now(), k: kinds, ev };
+    if (this.drops.size > 0) batch["drop"] = Object.fromEntries(this.drops);
+    this.waiting = [];
+    this.waitingBytes = 0;
+    this.firstTick = null;
+    this.drops.clear();
+    this.batches += 1;
+    return dumpsWire(batch);
+  }
+};
+function eventBytes(fields) {
+  return utf8Len(dumpsWire(fields)) + 6;
+}
+function dimensionNumber(id) {
+  switch (id) {
+    case "minecraft:overworld":
+      return 0;
+    case "minecraft:nether":
+      return 1;
+    case "minecraft:the_end":
+      return 2;
+    default:
+      return void 0;
+  }
+}
+
+// src/capabilities/subscribeEvents.ts
+var subscribeEvents = {
+  name: "subscribe_events",
+  description: "Forward these world.afterEvents for every player, one batch a tick with UI chat; {} stops them all",
+  params: {
+    kinds: `object: kind name to its rate, at most that many a second per player (0: no rate; at most ${FORWARD_RATE_MAX_PER_SECOND}), e.g. {"player_break_block": 0}; default {}`
+  },
+  run(payload, ctx) {
+    if (ctx.forwarder === void 0) return { ok: false, message: "this addon forwards no events here" };
+    const read2 = readWanted(payload["kinds"] ?? {});
+    if (!read2.ok) return { ok: false, message: read2.message };
+    const forwarded = ctx.forwarder.subscribe(read2.wanted);
+    return { ok: true, result: { forwarded, kinds: [...FORWARD_KINDS] } };
+  }
+};
+
 // src/capabilities/index.ts
-var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, listCapabilities];
+var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, subscribeEvents, listCapabilities];
 
 // src/capability.ts
 function createRegistry(capabilities) {
@@ -1144,6 +1342,10 @@ var BoundedQueue = class {
   take(count) {
     return this.items.splice(0, Math.max(0, count));
   }
+  /** Whether some item passes `test`. */
+  some(test) {
+    return this.items.some(test);
+  }
   /** Remove every item `drop` says to; returns how many went. */
   removeWhere(drop) {
     const before = this.items.length;
@@ -1153,7 +1355,7 @@ var BoundedQueue = class {
 };
 
 // src/pull.ts
-var TICKS_PER_SECOND = 20;
+var TICKS_PER_SECOND2 = 20;
 var ID = /^[A-Za-z0-9]{1,64}$/;
 function isPullId(id) {
   return ID.test(id);
@@ -1197,7 +1399,7 @@ var DEFAULT_PULL_OPTIONS = {
   maxEntryBytes: PULL_ANSWER_MAX_BYTES,
   maxTotalBytes: PULL_STORE_MAX_BYTES,
   maxEntries: PULL_STORE_MAX_ENTRIES,
-  ttlTicks: PULL_TTL_SECONDS * TICKS_PER_SECOND,
+  ttlTicks: PULL_TTL_SECONDS * TICKS_PER_SECOND2,
   maxUiWaiting: UI_CHAT_WAITING_MAX
 };
 var PullStore = class {
@@ -1241,6 +1443,10 @@ var PullStore = class {
     this.totalBytes += bytes;
     return { ok: true };
   }
+  /** Whether anything is kept under `id` (not yet pulled to its end, not expired). */
+  holds(id) {
+    return this.entries.has(id);
+  }
   /** The request `id` is accepted; its answer is put later (mcbews:pull answers WAIT meanwhile). */
   markWaiting(id, tick) {
     this.waiting.set(id, tick);
@@ -1260,8 +1466,8 @@ var PullStore = class {
     if (this.uiQueue.length >= this.options.maxUiWaiting) {
       return `${this.uiQueue.length} messages already wait for the notebook to read them`;
     }
-    const put = this.put("ui", id, text, tick);
-    if (!put.ok) return put.error;
+    const put2 = this.put("ui", id, text, tick);
+    if (!put2.ok) return put2.error;
     this.uiQueue.push(id);
     return null;
   }
@@ -1339,8 +1545,8 @@ var CancelledIds = class {
     return this.since.has(id);
   }
   expire(tick) {
-    for (const [id, at] of this.since) {
-      if (tick - at >= this.ttlTicks) this.since.delete(id);
+    for (const [id, at2] of this.since) {
+      if (tick - at2 >= this.ttlTicks) this.since.delete(id);
     }
   }
 };
@@ -1426,7 +1632,7 @@ var BulkReassembler = class {
       if (tick - buffer.lastTick < this.bounds.ttlTicks) continue;
       out.push(this.fail(id, BULK_KINDS[buffer.kind], `only ${buffer.parts.size} of its ${buffer.total} parts came within ${this.bounds.ttlTicks / 20} s`, tick));
     }
-    for (const [id, at] of this.gone) if (tick - at >= this.bounds.ttlTicks) this.gone.delete(id);
+    for (const [id, at2] of this.gone) if (tick - at2 >= this.bounds.ttlTicks) this.gone.delete(id);
     return out;
   }
   fail(id, event, reason, tick, source = null) {
@@ -1453,7 +1659,7 @@ var BulkReassembler = class {
 };
 
 // src/textresp.ts
-var TICKS_PER_SECOND2 = 20;
+var TICKS_PER_SECOND3 = 20;
 function bad(reason, detail) {
   return { ok: false, reason, detail };
 }
@@ -1481,7 +1687,7 @@ function parseTextFrame(message) {
   };
 }
 var DEFAULT_LIMITS = {
-  ttlTicks: BUFFER_TTL_SECONDS * TICKS_PER_SECOND2,
+  ttlTicks: BUFFER_TTL_SECONDS * TICKS_PER_SECOND3,
   maxBuffers: MAX_BUFFERS,
   maxChunks: MAX_CHUNKS_PER_MESSAGE,
   maxMessageBytes: MAX_MESSAGE_BYTES,
@@ -1569,8 +1775,8 @@ var TextReassembler = class {
   }
   /** Drop buffers older than the TTL; returns the ids dropped. */
   expire(now) {
-    for (const [id, at] of this.recent) {
-      if (now - at < this.limits.ttlTicks) break;
+    for (const [id, at2] of this.recent) {
+      if (now - at2 < this.limits.ttlTicks) break;
       this.recent.delete(id);
     }
     const old = [];
@@ -1590,7 +1796,7 @@ function formatForDisplay(response) {
 }
 
 // src/tags.ts
-var TICKS_PER_SECOND3 = 20;
+var TICKS_PER_SECOND4 = 20;
 var ID2 = new RegExp(`^[A-Za-z0-9]{1,${TAG_ID_MAX_CHARS}}$`);
 var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 function isTagId(id) {
@@ -1649,7 +1855,7 @@ var DEFAULT_TAG_OPTIONS = {
   maxEntryBytes: PULL_ANSWER_MAX_BYTES,
   maxTotalBytes: PULL_STORE_MAX_BYTES,
   maxEntries: PULL_STORE_MAX_ENTRIES,
-  ttlTicks: PULL_TTL_SECONDS * TICKS_PER_SECOND3
+  ttlTicks: PULL_TTL_SECONDS * TICKS_PER_SECOND4
 };
 var TagStore = class {
   constructor(options = DEFAULT_TAG_OPTIONS) {
@@ -1735,6 +1941,10 @@ var TagStore = class {
       if (!added) return out;
     }
   }
+  /** Whether anything is kept under `id` (not yet read to its end, not expired). */
+  holds(id) {
+    return this.entries.has(id);
+  }
   /** How many messages of `kind` are kept. */
   count(kind) {
     let n = 0;
@@ -1778,7 +1988,150 @@ function uiChatLines(messageId, player, message, conversationId) {
   return splitPayload(UI_CHAT_PREFIX, messageId, body);
 }
 
+// src/afterEvents.ts
+var SIGNALS = {
+  player_break_block: "playerBreakBlock",
+  player_place_block: "playerPlaceBlock",
+  entity_hit_block: "entityHitBlock",
+  entity_die: "entityDie",
+  player_spawn: "playerSpawn",
+  player_leave: "playerLeave",
+  item_use: "itemUse",
+  player_interact_with_block: "playerInteractWithBlock",
+  button_push: "buttonPush",
+  lever_action: "leverAction"
+};
+function read(get) {
+  try {
+    return get();
+  } catch {
+    return void 0;
+  }
+}
+function put(fields, key, value) {
+  if (value !== void 0 && value !== "") fields[key] = value;
+}
+function at(fields, where, dimension) {
+  if (where !== void 0) {
+    put(fields, "x", round3(where.x));
+    put(fields, "y", round3(where.y));
+    put(fields, "z", round3(where.z));
+  }
+  if (dimension !== void 0) put(fields, "d", read(() => dimensionNumber(dimension.id)));
+}
+function blockAt(fields, block) {
+  at(fields, read(() => ({ x: block.x, y: block.y, z: block.z })), read(() => block.dimension));
+}
+function playerName(entity) {
+  if (entity === void 0) return void 0;
+  return read(() => entity.typeId === "minecraft:player" && "name" in entity ? String(entity.name) : void 0);
+}
+function entityAt(fields, entity) {
+  at(fields, read(() => entity.location), read(() => entity.dimension));
+}
+function breakBlock(e) {
+  const f = {};
+  put(f, "p", read(() => e.player.name));
+  blockAt(f, e.block);
+  put(f, "b", read(() => e.brokenBlockPermutation.type.id));
+  put(f, "i", read(() => e.itemStackBeforeBreak?.typeId));
+  return f;
+}
+function placeBlock(e) {
+  const f = {};
+  put(f, "p", read(() => e.player.name));
+  blockAt(f, e.block);
+  put(f, "b", read(() => e.block.typeId));
+  return f;
+}
+function hitBlock(e) {
+  const f = {};
+  put(f, "p", playerName(e.damagingEntity));
+  blockAt(f, e.hitBlock);
+  put(f, "b", read(() => e.hitBlockPermutation.type.id));
+  put(f, "f", read(() => String(e.blockFace)));
+  put(f, "e", read(() => e.damagingEntity.typeId));
+  return f;
+}
+function entityDie(e) {
+  const f = {};
+  const killer = read(() => e.damageSource.damagingEntity);
+  put(f, "p", playerName(killer));
+  entityAt(f, e.deadEntity);
+  put(f, "v", read(() => e.deadEntity.typeId));
+  put(f, "vn", playerName(e.deadEntity) ?? read(() => e.deadEntity.nameTag));
+  put(f, "c", read(() => String(e.damageSource.cause)));
+  if (killer !== void 0) put(f, "e", read(() => killer.typeId));
+  return f;
+}
+function spawn(e) {
+  const f = {};
+  put(f, "p", read(() => e.player.name));
+  entityAt(f, e.player);
+  put(f, "s", read(() => e.initialSpawn));
+  return f;
+}
+function leave(e) {
+  const f = {};
+  put(f, "p", read(() => e.playerName));
+  return f;
+}
+function itemUse(e) {
+  const f = {};
+  put(f, "p", read(() => e.source.name));
+  entityAt(f, e.source);
+  put(f, "i", read(() => e.itemStack.typeId));
+  put(f, "n", read(() => e.itemStack.amount));
+  return f;
+}
+function interact(e) {
+  const f = {};
+  put(f, "p", read(() => e.player.name));
+  blockAt(f, e.block);
+  put(f, "b", read(() => e.block.typeId));
+  put(f, "f", read(() => String(e.blockFace)));
+  put(f, "i", read(() => e.itemStack?.typeId));
+  put(f, "ff", read(() => e.isFirstEvent));
+  return f;
+}
+function buttonPush(e) {
+  const f = {};
+  put(f, "p", playerName(e.source));
+  blockAt(f, e.block);
+  put(f, "b", read(() => e.block.typeId));
+  put(f, "e", read(() => e.source.typeId));
+  return f;
+}
+function leverAction(e) {
+  const f = {};
+  put(f, "p", read(() => e.player.name));
+  blockAt(f, e.block);
+  put(f, "b", read(() => e.block.typeId));
+  put(f, "o", read(() => e.isPowered));
+  return f;
+}
+var READERS = {
+  player_break_block: breakBlock,
+  player_place_block: placeBlock,
+  entity_hit_block: hitBlock,
+  entity_die: entityDie,
+  player_spawn: spawn,
+  player_leave: leave,
+  item_use: itemUse,
+  player_interact_with_block: interact,
+  button_push: buttonPush,
+  lever_action: leverAction
+};
+function readEvent(kind, event) {
+  try {
+    return READERS[kind](event);
+  } catch {
+    return {};
+  }
+}
+
 // src/runtime.ts
+var FORWARDED_UNREAD_MAX = { chat: 2, pull: 8, tags: 8 };
 var DEFAULT_OPTIONS = {
   maxQueuedRequests: 64,
   maxOutboxLines: 8192,
@@ -1787,7 +2140,7 @@ var DEFAULT_OPTIONS = {
   bridgeCheckTicks: 40,
   expireEveryTicks: 20
 };
-var TICKS_PER_SECOND4 = 20;
+var TICKS_PER_SECOND5 = 20;
 var pullIdRule = (id) => isPullId(id) ? null : `the request id ${JSON.stringify(id.slice(0, 80))} is not 1-64 letters and digits, so no mcbews:pull could fetch its answer`;
 var tagsIdRule = (id) => isTagId(id) ? null : `the request id ${JSON.stringify(id.slice(0, 80))} is not 1-24 letters and digits, so its page tags could not be named`;
 function requestIdOf(message) {
@@ -1806,6 +2159,11 @@ var BridgeRuntime = class {
     this.options = options;
     this.requests = new BoundedQueue(options.maxQueuedRequests);
     this.outbox = new BoundedQueue(options.maxOutboxLines);
+    const subscribeSignal = host.subscribeSignal;
+    this.forwarder = subscribeSignal === void 0 ? void 0 : new Forwarder(
+      (kind, emit) => subscribeSignal(SIGNALS[kind], (event) => emit(readEvent(kind, event))),
+      () => host.currentTick()
+    );
   }
   host;
   registry;
@@ -1819,10 +2177,14 @@ var BridgeRuntime = class {
   /** Players whose connection reads tags, and the tick each last said so. */
   tagReaders = /* @__PURE__ */ new Map();
   /** Ids the bridge cancelled lately (mcbews:cancel): their answers are dropped, not kept. */
-  cancelled = new CancelledIds(PULL_TTL_SECONDS * TICKS_PER_SECOND4);
+  cancelled = new CancelledIds(PULL_TTL_SECONDS * TICKS_PER_SECOND5);
   /** Requests too large for one command, being received in parts (mcbews:bulk). */
   bulk = new BulkReassembler();
   uiCounter = 0;
+  /** world.afterEvents forwarded for every player (subscribe_events), one batch at a time. */
+  forwarder;
+  unreadForwarded = [];
+  forwardDropsWarned = 0;
   evictionsWarned = 0;
   tagEvictionsWarned = 0;
   lastBridgeCheck = Number.NEGATIVE_INFINITY;
@@ -1932,7 +2294,8 @@ var BridgeRuntime = class {
       entity: (id) => this.host.entity(id),
       policy: () => this.policy(),
       registry: this.registry,
-      isCancelled: (requestId) => this.cancelled.has(requestId)
+      isCancelled: (requestId) => this.cancelled.has(requestId),
+      ...this.forwarder === void 0 ? {} : { forwarder: { subscribe: (wanted) => this.forwarder.subscribe(wanted) } }
     };
   }
   enqueueLines(lines) {
@@ -1996,7 +2359,7 @@ var BridgeRuntime = class {
   /** A connection read UI chat by polling lately: queue it for mcbews:poll rather than chat. */
   pullReaderLive() {
     const last = this.pull.lastPollTick;
-    return last !== null && this.host.currentTick() - last <= PULL_POLL_LIVE_SECONDS * TICKS_PER_SECOND4;
+    return last !== null && this.host.currentTick() - last <= PULL_POLL_LIVE_SECONDS * TICKS_PER_SECOND5;
   }
   // --- the tags transport ------------------------------------------------------------------
   /** `scriptevent mcbews:tags_req {...}`: answer it as page tags on the player who sent it. */
@@ -2054,7 +2417,7 @@ var BridgeRuntime = class {
     const now = this.host.currentTick();
     let best = null;
     for (const [name, tick] of this.tagReaders) {
-      if (now - tick > PULL_POLL_LIVE_SECONDS * TICKS_PER_SECOND4) this.tagReaders.delete(name);
+      if (now - tick > PULL_POLL_LIVE_SECONDS * TICKS_PER_SECOND5) this.tagReaders.delete(name);
       else if (best === null || tick >= best[1]) best = [name, tick];
     }
     return best === null ? null : best[0];
@@ -2137,9 +2500,53 @@ var BridgeRuntime = class {
     for (const name of kept.touched) this.syncTags(name);
     return null;
   }
+  // --- forwarded events (forwarder.ts) -------------------------------------------------------
+  /** Send the waiting forwarded events as one batch, the way UI chat goes now, unless too many
+   * batches are still on their way; then they wait and merge into the next one. */
+  flushForwarded(tick) {
+    const forwarder = this.forwarder;
+    if (forwarder === void 0 || !forwarder.pending) return;
+    const tagReader = this.pullReaderLive() ? null : this.liveTagReader();
+    const chat = tagReader === null && this.host.spawnBridge !== void 0 && this.bridge() !== void 0 && !this.pullReaderLive();
+    if (this.forwardedUnread() >= FORWARDED_UNREAD_MAX[tagReader !== null ? "tags" : chat ? "chat" : "pull"]) return;
+    if (tagReader !== null && this.tags.count("ui") >= UI_CHAT_WAITING_MAX) return;
+    if (chat && this.options.maxOutboxLines - this.outbox.length < MAX_CHUNKS_PER_MESSAGE) return;
+    if (tagReader === null && !chat && this.pull.uiWaiting >= UI_CHAT_WAITING_MAX) return;
+    const text = forwarder.take();
+    if (text === null) return;
+    this.uiCounter += 1;
+    const id = `f${tick}t${this.uiCounter}`;
+    if (tagReader !== null) {
+      const kept = this.tags.put("ui", id, tagReader, text, tick);
+      if (!kept.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${kept.error}`);
+      for (const name of kept.touched) this.syncTags(name);
+      this.unreadForwarded.push({ sink: "tags", id });
+    } else if (chat) {
+      const lines = splitPayload(UI_CHAT_PREFIX, `fw-${tick}-${this.uiCounter}`, text);
+      if (!lines.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not sent: ${lines.error}`);
+      this.enqueueLines(lines.chunks);
+      this.unreadForwarded.push({ sink: "chat", lastLine: lines.chunks[lines.chunks.length - 1] });
+    } else {
+      const error = this.pull.enqueueUi(id, text, tick);
+      if (error !== null) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${error}`);
+      this.unreadForwarded.push({ sink: "pull", id });
+    }
+    if (forwarder.droppedTotal - this.forwardDropsWarned >= 1e3) {
+      this.host.warn(`[mcbews] forwarded events: ${forwarder.droppedTotal - this.forwardDropsWarned} dropped past the bounds (counted in the batches)`);
+      this.forwardDropsWarned = forwarder.droppedTotal;
+    }
+  }
+  /** How many batches are still on their way (not yet sent as chat, pulled, or their tags
+   * acknowledged). */
+  forwardedUnread() {
+    const unread = (out) => out.sink === "chat" ? this.outbox.some((line) => line === out.lastLine) : out.sink === "pull" ? this.pull.holds(out.id) : this.tags.holds(out.id);
+    this.unreadForwarded = this.unreadForwarded.filter(unread);
+    return this.unreadForwarded.length;
+  }
   /** Called every tick by main.ts. */
   onTick() {
     const now = this.host.currentTick();
+    this.flushForwarded(now);
     if (this.host.spawnBridge !== void 0) this.tickBridge(now, this.host.spawnBridge);
     if (now - this.lastExpire >= this.options.expireEveryTicks) {
       this.lastExpire = now;
@@ -2207,7 +2614,14 @@ function makeHost(options) {
     },
     readPolicy: () => world3.getDynamicProperty(POLICY_PROPERTY),
     writePolicy: (encoded) => world3.setDynamicProperty(POLICY_PROPERTY, encoded),
-    warn: (message) => console.warn(message)
+    warn: (message) => console.warn(message),
+    subscribeSignal(signal, fn) {
+      const found = world3.afterEvents[signal];
+      if (typeof found !== "object" || found === null || !("subscribe" in found)) throw new Error(`world.afterEvents.${signal} is not in this game`);
+      const handle = found;
+      const subscribed = handle.subscribe(fn);
+      return () => handle.unsubscribe(subscribed);
+    }
   };
   if (options.spawnBridge !== void 0) host.spawnBridge = options.spawnBridge;
   return host;
@@ -2292,9 +2706,9 @@ function startBridge(options = {}) {
 
 // src/main.ts
 function spawnPoint(dimension) {
-  const spawn = world4.getDefaultSpawnLocation();
-  const y = Math.min(Math.max(spawn.y, dimension.heightRange.min + 1), dimension.heightRange.max - 2);
-  return { x: spawn.x, y, z: spawn.z };
+  const spawn2 = world4.getDefaultSpawnLocation();
+  const y = Math.min(Math.max(spawn2.y, dimension.heightRange.min + 1), dimension.heightRange.max - 2);
+  return { x: spawn2.x, y, z: spawn2.z };
 }
 var { prototypes } = startBridge({
   spawnBridge() {

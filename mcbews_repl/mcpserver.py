@@ -73,6 +73,7 @@ TOOL_TICKS: Final = {
     "status": "0", "capabilities": "4", "players": "2", "inventory": "4", "item_count": "2",
     "tags": "2", "scores": "2", "score": "2", "objectives": "2", "objective_scores": "4",
     "testfor": "2", "entities": "2", "block": "2-3", "region": "2-3", "blocks": "4", "events": "0",
+    "game_events": "4-5",
     "chat_context": "0", "command": "2-3", "send_text": "16", "score_set": "2",
     "score_add": "2", "score_reset": "2-3", "score_operation": "2-3", "objective_add": "2",
     "objective_remove": "2", "objective_setdisplay": "2",

@@ -44,6 +44,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "region": {"x": -2, "y": 63, "z": -2, "dx": 4, "dy": 2, "dz": 4, "block": "stone"},
     "blocks": {"x1": -2, "y1": 63, "z1": -2, "x2": 1, "y2": 64, "z2": 1},
     "events": {},
+    "game_events": {"subscribe": "player_break_block"},
     "chat_context": {"context_id": "ctx_unknown"},
     "command": {"command": "time query daytime"},
     "send_text": {"player": "Steve", "text": "Welcome to today's lesson!"},

@@ -206,6 +206,36 @@ CATALOGUE: tuple[ToolSpec, ...] = (
         "events, next_since, total, truncated",
     ),
     ToolSpec(
+        "game_events",
+        "Game events after a cursor (blocks broken and placed, deaths, items used ...), "
+        "subscribing first to the kinds named; the addon's snake_case kinds "
+        "(player_break_block ...) cover every player, the game's own (BlockBroken ...) only "
+        "the connected client.",
+        "observe",
+        (
+            _s(
+                "subscribe",
+                "kinds to hear from now on, comma-separated, e.g. player_break_block,entity_die",
+                None,
+                max_length=512,
+            ),
+            _i(
+                "rate",
+                "for the addon's kinds: at most this many a second per player (0: all)",
+                0,
+                0,
+                20,
+            ),
+            _i(
+                "since", "cursor of the last event already seen (next_since of the last call)", 0, 0
+            ),
+            _LIMIT,
+            _s("kind", "only this kind, e.g. player_break_block", None, max_length=64),
+        ),
+        "events [{cursor, event, player, x, y, z, ...the kind's own fields}], next_since, "
+        "subscribed, total, truncated, missed (entries the log let go since the cursor)",
+    ),
+    ToolSpec(
         "chat_context",
         "A player's captured state at the moment they chatted.",
         "observe",

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..game_events import Source, event_kind, unknown_event_message
 from ..gateway import Bridge
-from ..vocabulary import Capability
+from ..gateway.subscriptions import ALWAYS_SUBSCRIBED
+from ..vocabulary import Capability, EventKind
 from . import results as _t
 from .blocks import read_blocks
 from .boxes import OUT_OF_WORLD, UNLOADED, Box
@@ -284,6 +286,47 @@ class ToolBodies:
             "describe": f"{len(rows)} of {len(entries)} event(s) after cursor {since}",
         }
 
+    async def tool_game_events(
+        self, *, subscribe: str | None, rate: int, since: int, limit: int, kind: str | None
+    ) -> dict[str, Any]:
+        """The ``game_events`` tool: subscribe to the kinds named (in this call's world),
+        then the game events after a cursor, each with its kind's own fields."""
+        names = [n.strip() for n in (subscribe or "").split(",") if n.strip()]
+        kinds = {n: event_kind(n) for n in [*names, *([kind] if kind else [])]}
+        unknown = [n for n, k in kinds.items() if k is None]
+        if unknown:
+            return _t.failure(unknown_event_message(unknown[0]), "use one of the known names")
+        game = self._bridge.pick()
+        heard: frozenset[str] = game.events
+        for name in names:
+            found = kinds[name]
+            addon = found is not None and found.source is Source.ADDON
+            heard = await self._bridge.subscribe(
+                name, connection=game, rate=(rate or None) if addon else None
+            )
+        held = self._bridge.events(since)
+        entries = [
+            e for e in held
+            if e.kind == EventKind.GAME_EVENT and (kind is None or e.data.get("event") == kind)
+        ]  # fmt: skip
+        shown = entries[:limit]
+        oldest = self._bridge.log.since(since)[:1]
+        missed = max(0, oldest[0].cursor - since - 1) if oldest and since else 0
+        return {
+            "ok": True,
+            "events": [{"cursor": e.cursor, **_json_values(e.data)} for e in shown],
+            "subscribed": sorted(heard - ALWAYS_SUBSCRIBED),
+            "total": len(entries),
+            "truncated": len(entries) > limit,
+            "limit": limit,
+            "next_since": shown[-1].cursor
+            if len(entries) > limit
+            else self._bridge.log.last_cursor,
+            "missed": missed,
+            "describe": f"{len(shown)} of {len(entries)} game event(s) after cursor {since}"
+            + (f"; {missed} log entries were let go before they were read" if missed else ""),
+        }
+
     def _context_of(self, cursor: int) -> dict[str, str]:
         found = self._contexts.context_id_for(cursor) if self._contexts else None
         return {"context_id": found} if found else {}
@@ -377,3 +420,8 @@ class ToolBodies:
         """The ``objective_setdisplay`` tool: show an objective in a slot; no objective
         clears it."""
         return _t.from_answer(await self._board.setdisplay(slot, objective, sort_order=sort_order))
+
+
+def _json_values(data: Any) -> dict[str, Any]:
+    """A log entry's fields as JSON values (everything but the summary's truncation note)."""
+    return {k: v for k, v in data.items() if k != "truncated" and v is not None}

@@ -37,6 +37,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "region": {"x": -1, "y": 63, "z": -1, "dx": 3, "dy": 1, "dz": 3, "block": "stone", "limit": 4},
     "blocks": {"x1": -2, "y1": 63, "z1": -2, "x2": 1, "y2": 64, "z2": 1},
     "events": {"limit": 3},
+    "game_events": {"subscribe": "player_break_block", "limit": 3},
     "chat_context": {"context_id": "filled in by the test"},
     "command": {"command": "time query daytime"},
     "send_text": {"player": "Steve", "text": "hi"},
@@ -72,6 +73,7 @@ FAILURES: dict[str, dict[str, Any]] = {
     "region": {"x": 0, "y": 0, "z": 0, "dx": 16, "dy": 16, "dz": 16, "block": "stone"},
     "blocks": {"x1": 0, "y1": 0, "z1": 0, "x2": 16, "y2": 15, "z2": 15},
     "events": {"since": -1},
+    "game_events": {"subscribe": "BlockBroke"},
     "chat_context": {"context_id": "ctx_unknown"},
     "command": {"command": "fly away"},
     "send_text": {"player": "Steve"},
@@ -262,3 +264,27 @@ async def test_blocks_shows_a_box_as_text_and_numbers(tools: Tools) -> None:
     assert sum(p["count"] for p in result["palette"]) == 6 * 3 * 5
     assert result["unknown"] == 0 and result["grid_complete"] is True
     assert result["describe"] == "90 blocks, 4 kinds"
+
+
+async def test_game_events_hears_every_player_through_the_addon_after_a_cursor(
+    world: World, tools: Tools
+) -> None:
+    first = await tools.call("game_events", subscribe="player_break_block,BlockBroken")
+    assert first["ok"] and {"player_break_block", "BlockBroken"} <= set(first["subscribed"])
+    world.sim.break_block("Alex", 3, 63, 3)  # not the connected client: only the addon hears
+    for _ in range(500):
+        found = await tools.call("game_events", since=first["next_since"])
+        if found["events"]:
+            break
+        await asyncio.sleep(0.01)
+    (event,) = found["events"]
+    assert event["event"] == "player_break_block" and event["player"] == "Alex"
+    assert (event["x"], event["y"], event["z"]) == (3, 63, 3) and found["missed"] == 0
+    again = await tools.call("game_events", since=found["next_since"])
+    assert again["events"] == [] and again["next_since"] >= found["next_since"]
+
+
+async def test_game_events_names_the_known_kinds_for_an_unknown_one(tools: Tools) -> None:
+    result = await tools.call("game_events", subscribe="player_break_block, BlockBroke")
+    assert_failure(result)
+    assert "BlockBroken" in result["why"] and "player_break_block" in result["why"]

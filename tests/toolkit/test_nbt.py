@@ -4,6 +4,7 @@ refused with a StructureError that says where, bounded, never another exception.
 
 from __future__ import annotations
 
+import contextlib
 import struct
 from array import array
 from typing import Any
@@ -140,22 +141,17 @@ def test_more_values_than_the_bound_are_refused() -> None:
 @settings(max_examples=300)
 @given(st.binary(max_size=200))
 def test_any_bytes_read_or_refused_never_another_error(raw: bytes) -> None:
-    try:
+    with contextlib.suppress(StructureError):
         nbt.decode(raw)
-    except StructureError:
-        pass
 
 
 @given(roots, st.data())
-def test_a_file_cut_anywhere_or_flipped_is_read_or_refused(root: dict[str, Any],
-                                                           data: st.DataObject) -> None:  # fmt: skip
+def test_cut_or_flipped_bytes_are_read_or_refused(root: dict[str, Any], data: Any) -> None:
     raw = nbt.encode(root)
     cut = data.draw(st.integers(min_value=0, max_value=len(raw) - 1))
     with pytest.raises(StructureError):
         nbt.decode(raw[:cut])
     at = data.draw(st.integers(min_value=0, max_value=len(raw) - 1))
     flipped = raw[:at] + bytes([raw[at] ^ data.draw(st.integers(1, 255))]) + raw[at + 1 :]
-    try:
+    with contextlib.suppress(StructureError):
         nbt.decode(flipped)
-    except StructureError:
-        pass

@@ -18,6 +18,8 @@
     ├── CommandFailed          raise_for_status() on a command the game reported as failed
     ├── CapabilityError        the addon answered ok:false (code, message)
     ├── CaptureError           (also ValueError) a capture file cannot be written or read
+    ├── StructureError         (also ValueError) a .mcstructure file (little-endian NBT)
+    │                          cannot be read or made: the message names the file and why
     ├── ChunkError             (also ValueError) parse_chunk/reassemble_chunks: a chunk breaks
     │                          the grammar (``reason`` is a stable short code)
     ├── EncryptionError        (also ValueError) the ws:encrypt handshake failed (bad key or
@@ -74,6 +76,7 @@ __all__ = [
     "PrototypeError",
     "Refused",
     "RequestTimeout",
+    "StructureError",
     "UnknownEvent",
     "WhichWorld",
     "wrong_type",
@@ -237,6 +240,14 @@ class CaptureError(McbewsError, ValueError):
     """A capture (a recorded session, docs/captures.md) cannot be written or read.
 
     The message names the file and, for a bad line, its number, and says what to do.
+    """
+
+
+class StructureError(McbewsError, ValueError):
+    """A ``.mcstructure`` file (toolkit/structures.py, little-endian NBT) cannot be read or
+    made: cut short, over a size bound, a tag of the wrong type or a value out of range.
+
+    The message names the file (when there is one) and what is wrong; nothing was written.
     """
 
 

@@ -14,7 +14,8 @@ await tools.call("entities", entity_type="minecraft:cow", limit=5)   # never rai
 
 Nothing here imports IPython or pandas at module level; ``to_dataframe()`` imports pandas.
 ``read_blocks`` returns a ``BlockRegion``, which needs numpy: it and its pictures load when
-first named, as does ``write_blocks`` (``mc.set_blocks``), which writes one back.
+first named, as does ``write_blocks`` (``mc.set_blocks``), which writes one back, and ``Structure``
+with ``read_structure``/``write_structure`` (``.mcstructure`` files).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from .region import BlockRegion
     from .regionplot import picture_png, shown_figure, surface_png
     from .shapes import BlockSpec, Shape, cuboid, cylinder, line, sphere
+    from .structures import Structure, read_structure, structure_command_line, write_structure
     from .writes import KEEP, PlannedWrite, WriteResult, plan_write, send_write, write_blocks
 
 # The region and its pictures need numpy (and matplotlib): they load when first named, so
@@ -69,6 +71,10 @@ _LAZY = {
     "cylinder": ".shapes",
     "line": ".shapes",
     "sphere": ".shapes",
+    "Structure": ".structures",
+    "read_structure": ".structures",
+    "structure_command_line": ".structures",
+    "write_structure": ".structures",
     "KEEP": ".writes",
     "PlannedWrite": ".writes",
     "WriteResult": ".writes",
@@ -109,6 +115,7 @@ __all__ = [
     "ScoreRead",
     "Scoreboard",
     "Shape",
+    "Structure",
     "TagList",
     "TestFor",
     "Tools",
@@ -123,14 +130,17 @@ __all__ = [
     "plan_write",
     "read_blocks",
     "read_game_text",
+    "read_structure",
     "send_write",
     "shown_figure",
     "sign",
     "sphere",
     "split_box",
+    "structure_command_line",
     "surface_png",
     "verify_signature",
     "write_blocks",
+    "write_structure",
 ]
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)

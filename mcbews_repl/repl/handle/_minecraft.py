@@ -26,6 +26,7 @@ from ._core import Core
 from ._diagnose import Diagnosis
 from ._game_events import GameEvents
 from ._recording import Recordings
+from ._structures import StructureCalls
 from ._toolkit import ToolkitCalls
 from ._ui_chat import UiCallback, UiMessage
 from ._watch import Watch
@@ -50,7 +51,9 @@ def _sim_defaults_from(env: Mapping[str, str]) -> dict[str, Any]:
     return {key: env[var].lower() for key, var in _SIM_ENV.items() if env.get(var)}
 
 
-class Minecraft(GameEvents, ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
+class Minecraft(
+    GameEvents, StructureCalls, ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls
+):
     """The handle to the world: ``await mc.command("say hi")``, ``await mc.players()`` ...
 
     The game calls come from :class:`Calls`; the toolkit's queries, scoreboard, contexts

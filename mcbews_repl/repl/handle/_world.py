@@ -24,6 +24,7 @@ from ._diagnose import Diagnosis
 from ._events import EventCallback
 from ._game_events import GameEvents
 from ._recording import Recordings
+from ._structures import StructureCalls
 from ._toolkit import ToolkitCalls
 from ._ui_chat import UiCallback
 from ._watch import Watch
@@ -32,7 +33,9 @@ from ._worlds import RoutedBridge, WorldRecord
 __all__ = ["World"]
 
 
-class World(GameEvents, ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls):
+class World(
+    GameEvents, StructureCalls, ToolkitCalls, Watch, Recordings, Diagnosis, ManyWorlds, Calls
+):
     """``mc`` bound to one world: ``await mc.world("Ana").inventory()``."""
 
     def __init__(self, core: Core, record: WorldRecord) -> None:

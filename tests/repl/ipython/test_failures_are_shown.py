@@ -75,6 +75,18 @@ LIVE_CALLS = {
     ),
     "fill": ("await mc.fill((0, 0, 0), (1, 1, 1), '')", "InvalidArgument: block=''"),
     "build": ("await mc.build(None)", "InvalidArgument: shape=None: is not a shape"),
+    "save_structure": (
+        "await mc.save_structure('/no/such/x.mcstructure', (0, 0, 0), (1, 1, 1))",
+        "StructureError: /no/such/x.mcstructure: its folder /no/such does not",
+    ),
+    "load_structure": (
+        "await mc.load_structure('/no/such.mcstructure', (0, 0, 0))",
+        "StructureError: /no/such.mcstructure: cannot be read",
+    ),
+    "structure_command": (
+        "await mc.structure_command('copy', 'h')",
+        "InvalidArgument: action='copy': is not one /structure takes here",
+    ),
     "doctor": ("await mc.doctor(connection=99)", "no open game connection #99"),
     "record": ("mc.record('/no/such/folder/x.jsonl')", "the folder /no/such/folder does not exist"),
     "forward_events": ("await mc.forward_events('ftp://x', 's')", "url must be http://"),
@@ -106,6 +118,8 @@ STOPPED_CALLS = {
     "blocks": "mc.blocks((0, 0, 0), (1, 1, 1))",
     "set_blocks": "mc.set_blocks((0, 0, 0), [[['stone']]])",
     "fill": "mc.fill((0, 0, 0), (1, 1, 1), 'stone')",
+    "save_structure": "mc.save_structure('never-written.mcstructure', (0, 0, 0), (1, 1, 1))",
+    "structure_command": "mc.structure_command('delete', 'h')",
     "build": "mc.build(__import__('mcbews_repl.toolkit').toolkit.line((0, 0, 0), (1, 1, 1), 'x'))",
     "forward_events": "mc.forward_events('http://127.0.0.1:9/', 's')",
     "simulate": "mc.simulate()",
@@ -153,9 +167,10 @@ def test_no_method_hands_out_a_coroutine(shell: Any) -> None:
     for name in public_methods():
         assert not inspect.iscoroutinefunction(getattr(Minecraft, name)), name
     for name, code in STOPPED_CALLS.items():  # with the bridge running, each is a Pending
-        if name in {"on_ui_chat", "on_event", "simulate", "map", "record"}:
-            # a callback registry, a restart of the world other tests use, a picture, and a
-            # file handle (returned at once: a bad path must say so before anything is recorded)
+        if name in {"on_ui_chat", "on_event", "simulate", "map", "record", "save_structure"}:
+            # a callback registry, a restart of the world other tests use, a picture, a
+            # file handle (returned at once: a bad path must say so before anything is
+            # recorded), and a file written (tests/repl/handle/test_structures.py: a Pending)
             continue
         pending = eval(code, {"mc": mc})
         assert isinstance(pending, Pending), code

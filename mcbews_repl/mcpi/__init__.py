@@ -10,7 +10,7 @@ RaspberryJuice) changes only its import line::
     mc.setBlock(pos.x, pos.y - 1, pos.z, block.WOOL.withData(15))
 
 The modules are laid out as mcpi's: :mod:`.minecraft`, :mod:`.block`, :mod:`.vec3`,
-:mod:`.event`. docs/mcpi.md says what runs unchanged and what differs. numpy is needed
+:mod:`.event`. numpy is needed
 (the ``repl`` or ``lab`` extra brings it).
 """
 

@@ -34,6 +34,10 @@
     ├── PackError              (also ValueError) a behavior pack fails a check or has nowhere to go
     ├── MissingDependency      (also ModuleNotFoundError, an ImportError) an optional library
     │                          is not installed; the message names the extra that brings it
+    ├── UnknownBlockId         (also ValueError) mcbews_repl.mcpi: an mcpi block id and data
+    │                          value, or a Bedrock block, with no equal in the other numbering
+    ├── NoBedrockEqual         (also NotImplementedError) mcbews_repl.mcpi: an mcpi call that
+    │                          means nothing on Bedrock (the message says why and what to use)
     └── the simulated game's own, caught inside it and turned into game answers:
         CommandSyntaxError (sim/parse.py), CommandError (sim/cmdtypes.py),
         HandshakeRefused (sim/wsencrypt.py, also ValueError), ModuleSyntaxError
@@ -70,6 +74,7 @@ __all__ = [
     "InvalidArgument",
     "McbewsError",
     "MissingDependency",
+    "NoBedrockEqual",
     "NotConnected",
     "PackError",
     "PolicyError",
@@ -77,6 +82,7 @@ __all__ = [
     "Refused",
     "RequestTimeout",
     "StructureError",
+    "UnknownBlockId",
     "UnknownEvent",
     "WhichWorld",
     "wrong_type",
@@ -303,6 +309,15 @@ class MissingDependency(McbewsError, ModuleNotFoundError):
             f'python -m pip install "mcbews-repl[{extra}]"',
             name=module,
         )
+
+
+class UnknownBlockId(McbewsError, ValueError):
+    """An mcpi block id and data value with no Bedrock block (or a Bedrock block with no
+    mcpi number); the message names it and says what is known."""
+
+
+class NoBedrockEqual(McbewsError, NotImplementedError):
+    """An mcpi call whose meaning Bedrock has not (the message says why and what to use)."""
 
 
 class CallInterrupted(KeyboardInterrupt):

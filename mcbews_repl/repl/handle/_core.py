@@ -242,6 +242,15 @@ class Handle:
         """The gateway object underneath (an asyncio API living on the runtime thread)."""
         return self._bridge
 
+    def submit(self, coro: Coroutine[Any, Any, T], label: str = "") -> Pending[T]:
+        """Run a coroutine of the bridge's own API (``mc.bridge``) on its runtime thread:
+        ``mc.submit(mc.bridge.command("say hi")).result()`` from any thread.
+
+        Raises:
+            BridgeStopped: the bridge was stopped.
+        """
+        return self._submit(coro, label or "submit")
+
     @property
     def url(self) -> str:
         """The WebSocket URL the game connects to."""

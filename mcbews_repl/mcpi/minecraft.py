@@ -1,0 +1,585 @@
+"""mcpi's ``Minecraft`` on Bedrock: ``Minecraft.create()``, then the calls lessons make.
+
+On the Raspberry Pi (and RaspberryJuice) Python dials the game; on Bedrock the game dials
+Python (``/connect``). So ``create()`` joins the bridge a notebook already runs (its
+``mc``), or starts one of its own on a thread, prints the ``/connect`` line and waits for
+the world; ``create(sim=True)`` (or ``MCBEWS_MCPI_SIM=1``) connects a simulated world
+instead, so a lesson runs with no game at all. Every call waits for its answer, as mcpi's
+do, from a plain script or a notebook cell.
+
+Coordinates are the world's own unless ``origin`` is given (no call reads the world
+spawn yet, so RaspberryJuice's spawn-relative default is not reachable). ``setBlock`` is gathered
+into few writes (``_batch.py``); every read and ``postToChat`` writes what waits first.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import math
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import NoBedrockEqual, NotConnected, UnknownBlockId
+from ..game_events import event_kind
+from ..gateway import GameConnection
+from ..repl.handle import Minecraft as Handle
+from ..repl.handle import start
+from ..toolkit import KEEP, plan_write, read_blocks, send_write
+from ._batch import Batch, Entry, Position
+from .block import Block, bedrock_block, mcpi_block
+from .event import BlockEvent, ChatEvent
+from .vec3 import Vec3
+
+__all__ = [
+    "BLOCK_HIT_EVENT",
+    "SIM_ENV",
+    "CmdCamera",
+    "CmdEntity",
+    "CmdEvents",
+    "CmdPlayer",
+    "Minecraft",
+    "intFloor",
+]
+
+# The environment variable that makes create() use a simulated world ("1", "true", "yes").
+SIM_ENV = "MCBEWS_MCPI_SIM"
+# The addon's every-player event a block hit arrives as (hit block and face).
+BLOCK_HIT_EVENT = "entity_hit_block"
+# The overworld's build limits (Bedrock 1.18 and later: y -64 to 319), for getHeight.
+WORLD_BOTTOM_Y, WORLD_TOP_Y = -64, 319
+# How long create() waits for the game to /connect before it says so again (seconds);
+# None: as long as it takes, as mcpi's create() waits for its socket.
+CONNECT_WAIT_SECONDS: float | None = None
+# A chat post longer than this is sent as several lines (UTF-8 bytes of text in one
+# tellraw: the command line budget is 461 bytes, limits.py, less the JSON around it).
+CHAT_LINE_BYTES = 380
+# Bedrock's block faces (the addon's Direction) as mcpi numbers them.
+_FACES = {"Down": 0, "Up": 1, "North": 2, "South": 3, "West": 4, "East": 5}
+_TRUE = {"1", "true", "yes", "on"}
+
+# The port a bridge create() starts listens on: mcbews_repl's own default (start()).
+DEFAULT_PORT = 19131
+
+_own: Handle | None = None  # the bridge create() started in this process, reused
+_sim_connection: GameConnection | None = None  # the simulated world create() connected
+_BATCHES: dict[tuple[int, int], Batch] = {}  # (handle, connection id): its waiting blocks
+
+
+def flatten(items: Iterable[Any]) -> list[Any]:
+    """mcpi's flattening of arguments: a Vec3 or Block gives its numbers."""
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, str | bytes):
+            out.append(item)
+        elif isinstance(item, Iterable):
+            out.extend(flatten(item))
+        else:
+            out.append(item)
+    return out
+
+
+def intFloor(*args: Any) -> list[int]:
+    """Every number of the arguments, floored (mcpi's ``intFloor``)."""
+    return [math.floor(x) for x in flatten(args)]
+
+
+def _numbers(args: tuple[Any, ...], count: int, call: str, shape: str) -> list[int]:
+    values = intFloor(*args)
+    if len(values) < count:
+        raise TypeError(f"{call} takes {shape}; got {len(values)} numbers")
+    return values
+
+
+def _notebook_handle() -> Handle | None:
+    """The ``mc`` of a notebook or IPython session that loaded mcbews_repl, if running."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    mc = getattr(shell, "user_ns", {}).get("mc") if shell is not None else None
+    return mc if isinstance(mc, Handle) and not mc.stopped else None
+
+
+class Minecraft:
+    """The world, as mcpi's ``Minecraft`` is: make it with :meth:`create`."""
+
+    def __init__(
+        self,
+        handle: Handle,
+        connection: GameConnection,
+        *,
+        origin: Iterable[int] | None = None,
+        owns: bool = False,
+    ) -> None:
+        self._mc = handle
+        self._conn = connection
+        self._owns = owns
+        ox, oy, oz = (int(v) for v in (origin or (0, 0, 0)))
+        self._origin = (ox, oy, oz)
+        # One batch per world: what one Minecraft of a program holds, another's read sees.
+        self._batch = _BATCHES.setdefault((id(handle), connection.id), Batch(self._write_box))
+        self._cursor = handle.bridge.log.last_cursor
+        self._hits = event_kind(BLOCK_HIT_EVENT) is not None
+        if self._hits:
+            self._run(handle.bridge.subscribe(BLOCK_HIT_EVENT, connection=connection))
+        self._ids: dict[str, int] = {}  # player name -> entity id, as seen
+        self._hits_seen: list[BlockEvent] = []
+        self._chats_seen: list[ChatEvent] = []
+        self.camera = CmdCamera()
+        self.entity = CmdEntity(self)
+        self.player = CmdPlayer(self)
+        self.events = CmdEvents(self)
+        atexit.register(self._at_exit)
+
+    # --- making one ------------------------------------------------------------------------
+
+    @staticmethod
+    def create(
+        address: str | None = None,
+        port: int | None = None,
+        *,
+        sim: bool | None = None,
+        origin: Iterable[int] | None = None,
+        timeout: float | None = CONNECT_WAIT_SECONDS,
+    ) -> Minecraft:
+        """The world: the notebook's bridge when one runs (``%load_ext mcbews_repl``), else
+        a bridge of this program's own on ``address`` (default 127.0.0.1; 0.0.0.0 for a game
+        on another device) and ``port`` (default 19131). It prints the ``/connect`` line to
+        type in Minecraft and waits for the game; ``sim=True`` (or ``MCBEWS_MCPI_SIM=1``)
+        connects a simulated world instead (the same one again on a second create()).
+        ``origin``: the position lessons' (0, 0, 0) stands for (default: the world's own
+        coordinates).
+        """
+        global _own, _sim_connection
+        if sim is None:
+            sim = os.environ.get(SIM_ENV, "").strip().lower() in _TRUE
+        handle, owns = _notebook_handle(), False
+        if handle is None:
+            if _own is None or _own.stopped:
+                # A simulated world needs no port a player types: any free one (0).
+                chosen = (0 if sim else DEFAULT_PORT) if port is None else port
+                _own = start(address or "127.0.0.1", chosen)
+                owns = True
+            handle = _own
+        if sim:
+            known = _sim_connection
+            if known is None or known.closed or known not in handle.bridge.connections:
+                handle.simulate().result()
+                known = _sim_connection = handle.bridge.connections[-1]  # the newest: the sim's
+            connection = known
+        else:
+            if not handle.bridge.connections:
+                print(f"In Minecraft (cheats on), type: {handle.connect_command}", flush=True)
+            handle.wait_connected(timeout).result()
+            connection = handle.bridge.pick()  # several worlds: WhichWorld says so
+        return Minecraft(handle, connection, origin=origin, owns=owns)
+
+    # --- plumbing --------------------------------------------------------------------------
+
+    def _run(self, coro: Any) -> Any:
+        return self._mc.submit(coro, "mcpi").result()
+
+    def _absolute(self, x: int, y: int, z: int) -> Position:
+        ox, oy, oz = self._origin
+        return x + ox, y + oy, z + oz
+
+    def _relative(self, x: float, y: float, z: float) -> tuple[float, float, float]:
+        ox, oy, oz = self._origin
+        return x - ox, y - oy, z - oz
+
+    def _command(self, line: str) -> None:
+        """Run a command in this world; the game's refusal raises CommandFailed."""
+        self._run(self._mc.bridge.command(line, connection=self._conn)).raise_for_status()
+
+    def _write_box(self, origin: Position, size: Position, blocks: dict[Position, Entry]) -> None:
+        palette: list[Any] = [KEEP]
+        index: dict[str, int] = {}
+        ids = np.zeros(size, dtype=np.int64)
+        for (x, y, z), (name, states) in blocks.items():
+            key = json.dumps([name, states], sort_keys=True)
+            if key not in index:
+                index[key] = len(palette)
+                palette.append((name, states))
+            ids[x - origin[0], y - origin[1], z - origin[2]] = index[key]
+        planned = plan_write(origin, ids, palette=palette)
+        self._run(send_write(self._mc.bridge, planned, connection=self._conn))
+
+    def _read(self, corner1: Position, corner2: Position) -> Any:
+        """The blocks between two absolute corners (with states), after pending writes."""
+        self._batch.flush()
+        return self._run(
+            read_blocks(self._mc.bridge, corner1, corner2, states=True, connection=self._conn)
+        )
+
+    def _number(self, region: Any, index: int) -> tuple[int, int]:
+        name, states = region.state_palette[index]
+        if name.startswith("<"):
+            raise UnknownBlockId(
+                f"a position read is {name}: the game answered no block there (unloaded: "
+                "no player is near it; out of world: above or below the build limits)"
+            )
+        return mcpi_block(name, states)
+
+    def _entry(self, args: list[int], call: str) -> Entry:
+        block_id = args[0]
+        data = args[1] if len(args) > 1 else 0
+        name, states = bedrock_block(block_id, data)
+        return name, (states or None)
+
+    def flush(self) -> None:
+        """Write every setBlock still waiting (reads and postToChat do it by themselves)."""
+        self._batch.flush()
+
+    def _at_exit(self) -> None:
+        try:
+            self._batch.flush()
+        except Exception as exc:  # said, not raised, as the program ends
+            print(f"mcpi: the last blocks could not be written: {exc}")
+        finally:
+            self._batch.cancel()
+            if self._owns and not self._mc.stopped:
+                self._mc.close()
+
+    def close(self) -> None:
+        """Write what waits, and stop the bridge if ``create()`` started it."""
+        atexit.unregister(self._at_exit)
+        self._at_exit()
+
+    # --- the world -------------------------------------------------------------------------
+
+    def getBlock(self, *args: Any) -> int:
+        """The id of the block at (x, y, z)."""
+        return self.getBlockWithData(*args).id
+
+    def getBlockWithData(self, *args: Any) -> Block:
+        """The block at (x, y, z), with its data value."""
+        x, y, z = _numbers(args, 3, "getBlock", "x, y, z")[:3]
+        at = self._absolute(x, y, z)
+        region = self._read(at, at)
+        return Block(*self._number(region, int(region.state_ids[0, 0, 0])))
+
+    def getBlocks(self, *args: Any) -> list[int]:
+        """The ids of a box's blocks (x0, y0, z0, x1, y1, z1), in RaspberryJuice's order:
+        y, then x, then z, each from its lowest."""
+        v = _numbers(args, 6, "getBlocks", "x0, y0, z0, x1, y1, z1")
+        region = self._read(self._absolute(*v[0:3]), self._absolute(*v[3:6]))
+        cache: dict[int, int] = {}
+        out: list[int] = []
+        ids = region.state_ids
+        sx, sy, sz = ids.shape
+        for y in range(sy):
+            for x in range(sx):
+                for z in range(sz):
+                    i = int(ids[x, y, z])
+                    if i not in cache:
+                        cache[i] = self._number(region, i)[0]
+                    out.append(cache[i])
+        return out
+
+    def setBlock(self, *args: Any) -> None:
+        """Set the block at (x, y, z) to an id and data (``block.WOOL.withData(14)``)."""
+        v = _numbers(args, 4, "setBlock", "x, y, z, id[, data]")
+        self._batch.add(self._absolute(*v[0:3]), self._entry(v[3:], "setBlock"))
+
+    def setBlocks(self, *args: Any) -> None:
+        """Fill a box (x0, y0, z0, x1, y1, z1) with one id and data."""
+        v = _numbers(args, 7, "setBlocks", "x0, y0, z0, x1, y1, z1, id[, data]")
+        entry = self._entry(v[6:], "setBlocks")
+        a, b = self._absolute(*v[0:3]), self._absolute(*v[3:6])
+        low = (min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2]))
+        size = (abs(a[0] - b[0]) + 1, abs(a[1] - b[1]) + 1, abs(a[2] - b[2]) + 1)
+        self._batch.flush()
+        planned = plan_write(low, np.zeros(size, dtype=np.int64), palette=[entry])
+        self._run(send_write(self._mc.bridge, planned, connection=self._conn))
+
+    def getHeight(self, *args: Any) -> int:
+        """The y of the highest block at (x, z) that is not air."""
+        x, z = _numbers(args, 2, "getHeight", "x, z")[:2]
+        ax, _, az = self._absolute(x, 0, z)
+        region = self._read((ax, WORLD_BOTTOM_Y, az), (ax, WORLD_TOP_Y, az))
+        for y in range(WORLD_TOP_Y - WORLD_BOTTOM_Y, -1, -1):
+            name = region.state_palette[int(region.state_ids[0, y, 0])][0]
+            if name != "minecraft:air" and not name.startswith("<"):
+                return y + WORLD_BOTTOM_Y - self._origin[1]
+        return WORLD_BOTTOM_Y - self._origin[1]
+
+    # --- players ---------------------------------------------------------------------------
+
+    def _players(self) -> list[dict[str, Any]]:
+        answer = self._run(
+            self._mc.bridge.call("get_player_snapshot", target="@a", connection=self._conn)
+        )
+        players = [p for p in answer.get("players") or [] if isinstance(p, dict)]
+        for p in players:
+            self._ids[str(p.get("name"))] = int(p.get("id", 0))
+        return players
+
+    def _player(self, entity_id: int | None) -> dict[str, Any]:
+        players = self._players()
+        if entity_id is None:
+            host = self._conn.local_player
+            found = [p for p in players if p.get("name") == host] or players[:1]
+        else:
+            found = [p for p in players if int(p.get("id", 0)) == int(entity_id)]
+        if not found:
+            if entity_id is None:
+                raise NotConnected("no player is in the world")
+            raise NoBedrockEqual(
+                f"entity {entity_id} is not a player in the world; Bedrock reports the "
+                "positions of players only (getPlayerEntityIds lists them)"
+            )
+        return found[0]
+
+    def getPlayerEntityIds(self) -> list[int]:
+        """The entity ids of every player in the world."""
+        return [int(p.get("id", 0)) for p in self._players()]
+
+    def getPlayerEntityId(self, name: str) -> int:
+        """The entity id of the player called ``name``."""
+        for p in self._players():
+            if p.get("name") == name:
+                return int(p.get("id", 0))
+        raise LookupError(f"no player {name!r} in the world; getPlayerEntityIds() lists them")
+
+    def _position(self, entity_id: int | None) -> Vec3:
+        loc = self._player(entity_id).get("location") or {}
+        x, y, z = self._relative(float(loc["x"]), float(loc["y"]), float(loc["z"]))
+        return Vec3(x, y, z)
+
+    def _teleport(self, entity_id: int | None, args: tuple[Any, ...], tile: bool) -> None:
+        values = [float(v) for v in flatten(args)]
+        if len(values) < 3:
+            raise TypeError(f"setPos takes x, y, z; got {len(values)} numbers")
+        x, y, z = values[:3]
+        if tile:
+            x, y, z = math.floor(x) + 0.5, math.floor(y), math.floor(z) + 0.5
+        ox, oy, oz = self._origin
+        name = str(self._player(entity_id).get("name"))
+        self._batch.flush()
+        # With a decimal point: the game centres a whole number's x and z on its block.
+        line = f"tp {json.dumps(name)} {x + ox:.4f} {y + oy:.4f} {z + oz:.4f}"
+        self._command(line)
+
+    def _rotation(self, entity_id: int | None) -> tuple[float, float]:
+        rot = self._player(entity_id).get("rotation") or {}
+        return float(rot.get("yaw", 0.0)), float(rot.get("pitch", 0.0))
+
+    # --- chat, settings, checkpoints -------------------------------------------------------
+
+    def postToChat(self, msg: Any) -> None:
+        """Say ``msg`` to every player (as the game's own line, with no name before it)."""
+        self._batch.flush()
+        text = str(msg)
+        for line in _chat_lines(text):
+            raw = json.dumps({"rawtext": [{"text": line}]}, ensure_ascii=False)
+            self._command(f"tellraw @a {raw}")
+
+    def setting(self, setting: str, status: Any) -> None:
+        """A world setting. ``world_immutable`` is Bedrock's ``/immutableworld``;
+        ``nametags_visible`` has no Bedrock equal."""
+        if setting == "world_immutable":
+            self._batch.flush()
+            self._command(f"immutableworld {'true' if status else 'false'}")
+            return
+        raise NoBedrockEqual(
+            f"setting({setting!r}, ...) has no Bedrock equal; world_immutable has (/immutableworld)"
+        )
+
+    def saveCheckpoint(self) -> None:
+        """Minecraft Pi's world snapshot: Bedrock has none for a whole world."""
+        raise NoBedrockEqual(
+            "saveCheckpoint is Minecraft Pi's own: Bedrock keeps no snapshot of a whole "
+            "world; save a box with mc.blocks(...) of mcbews_repl and write it back with "
+            "mc.set_blocks(...), or use /structure save"
+        )
+
+    def restoreCheckpoint(self) -> None:
+        """Minecraft Pi's world snapshot: Bedrock has none for a whole world."""
+        raise NoBedrockEqual(
+            "restoreCheckpoint is Minecraft Pi's own: Bedrock keeps no snapshot of a whole "
+            "world; write a saved box back with mc.set_blocks(...) of mcbews_repl, or use "
+            "/structure load"
+        )
+
+    # --- events ----------------------------------------------------------------------------
+
+    def _collect(self) -> None:
+        """Move the log's new chat lines and block hits of this world to their queues."""
+        log = self._mc.bridge.events(self._cursor)
+        if log:
+            self._cursor = log[-1].cursor
+        for entry in log:
+            if entry.connection != self._conn.id:
+                continue
+            data = entry.data
+            if entry.kind == "chat":
+                if data.get("is_echo") or data.get("type") not in (None, "chat"):
+                    continue
+                sender = str(data.get("sender") or "")
+                self._chats_seen.append(
+                    ChatEvent.Post(self._entity_of(sender), str(data.get("message") or ""))
+                )
+            elif entry.kind == "game_event" and data.get("event") == BLOCK_HIT_EVENT:
+                if data.get("x") is None:
+                    continue
+                x, y, z = self._relative(float(data["x"]), float(data["y"]), float(data["z"]))
+                face = _FACES.get(str(data.get("face")), 1)
+                who = str(data.get("player") or data.get("entity") or "")
+                self._hits_seen.append(
+                    BlockEvent.Hit(int(x), int(y), int(z), face, self._entity_of(who))
+                )
+
+    def _entity_of(self, name: str) -> int:
+        if name and name not in self._ids:
+            self._players()
+        return self._ids.get(name, 0)
+
+
+def _chat_lines(text: str) -> list[str]:
+    """``text`` in lines of at most :data:`CHAT_LINE_BYTES` (each a whole character)."""
+    lines: list[str] = []
+    for part in text.split("\n") or [""]:
+        line = ""
+        for ch in part:
+            if len((line + ch).encode("utf-8")) > CHAT_LINE_BYTES:
+                lines.append(line)
+                line = ""
+            line += ch
+        lines.append(line)
+    return lines
+
+
+class CmdPositioner:
+    """Positions and facing of an entity (a player, on Bedrock) by its entity id."""
+
+    def __init__(self, mc: Minecraft) -> None:
+        self._mc = mc
+
+    def getPos(self, id: int) -> Vec3:
+        """Where the entity is (floats)."""
+        return self._mc._position(id)
+
+    def setPos(self, id: int, *args: Any) -> None:
+        """Move the entity to (x, y, z)."""
+        self._mc._teleport(id, args, tile=False)
+
+    def getTilePos(self, id: int) -> Vec3:
+        """The block the entity stands in (whole numbers)."""
+        p = self._mc._position(id)
+        return Vec3(math.floor(p.x), math.floor(p.y), math.floor(p.z))
+
+    def setTilePos(self, id: int, *args: Any) -> None:
+        """Move the entity to the block (x, y, z): its centre."""
+        self._mc._teleport(id, args, tile=True)
+
+    def getDirection(self, id: int) -> Vec3:
+        """The unit vector the entity looks along."""
+        return _direction(*self._mc._rotation(id))
+
+    def getRotation(self, id: int) -> float:
+        """The entity's yaw in degrees (0 south, 90 west, as Java's and Bedrock's)."""
+        return self._mc._rotation(id)[0]
+
+    def getPitch(self, id: int) -> float:
+        """The entity's pitch in degrees (90 looking down)."""
+        return self._mc._rotation(id)[1]
+
+    def setting(self, setting: str, status: Any) -> None:
+        """mcpi's player setting ``autojump``: Bedrock's is the player's own option."""
+        raise NoBedrockEqual(
+            f"player setting {setting!r} has no Bedrock equal: auto-jump is a setting of "
+            "each player's own game (Settings > Controls)"
+        )
+
+
+def _direction(yaw: float, pitch: float) -> Vec3:
+    ry, rp = math.radians(yaw), math.radians(pitch)
+    return Vec3(-math.sin(ry) * math.cos(rp), -math.sin(rp), math.cos(ry) * math.cos(rp))
+
+
+class CmdEntity(CmdPositioner):
+    """``mc.entity``: the same calls as ``mc.player``, for any player by entity id."""
+
+
+class CmdPlayer(CmdPositioner):
+    """``mc.player``: the player whose game is connected (the host, as on the Pi)."""
+
+    def getPos(self) -> Vec3:  # type: ignore[override]
+        return self._mc._position(None)
+
+    def setPos(self, *args: Any) -> None:
+        self._mc._teleport(None, args, tile=False)
+
+    def getTilePos(self) -> Vec3:  # type: ignore[override]
+        p = self._mc._position(None)
+        return Vec3(math.floor(p.x), math.floor(p.y), math.floor(p.z))
+
+    def setTilePos(self, *args: Any) -> None:
+        self._mc._teleport(None, args, tile=True)
+
+    def getDirection(self) -> Vec3:  # type: ignore[override]
+        return _direction(*self._mc._rotation(None))
+
+    def getRotation(self) -> float:  # type: ignore[override]
+        return self._mc._rotation(None)[0]
+
+    def getPitch(self) -> float:  # type: ignore[override]
+        return self._mc._rotation(None)[1]
+
+
+class CmdCamera:
+    """``mc.camera``: the Pi's camera modes. Bedrock's camera is each player's own, so these
+    do nothing, and a lesson that sets them still runs."""
+
+    def setNormal(self, *args: Any) -> None:
+        """Does nothing on Bedrock (the player's own camera)."""
+
+    def setFixed(self) -> None:
+        """Does nothing on Bedrock (the player's own camera)."""
+
+    def setFollow(self, *args: Any) -> None:
+        """Does nothing on Bedrock (the player's own camera)."""
+
+    def setPos(self, *args: Any) -> None:
+        """Does nothing on Bedrock (the player's own camera)."""
+
+
+class CmdEvents:
+    """``mc.events``: block hits and chat posts since the last poll."""
+
+    def __init__(self, mc: Minecraft) -> None:
+        self._mc = mc
+
+    def clearAll(self) -> None:
+        """Forget every event not yet polled."""
+        mc = self._mc
+        mc._collect()
+        mc._hits_seen.clear()
+        mc._chats_seen.clear()
+
+    def pollBlockHits(self) -> list[BlockEvent]:
+        """The blocks players hit since the last poll (any player, any item: Bedrock's
+        ``entityHitBlock``, forwarded by the addon)."""
+        mc = self._mc
+        if not mc._hits:
+            raise NoBedrockEqual(
+                "pollBlockHits needs the addon's entity_hit_block event, which this version "
+                "of mcbews_repl does not have; the WebSocket's events carry no hit block"
+            )
+        mc._batch.flush()
+        mc._collect()
+        hits, mc._hits_seen[:] = list(mc._hits_seen), []
+        return hits
+
+    def pollChatPosts(self) -> list[ChatEvent]:
+        """The chat lines players wrote since the last poll."""
+        mc = self._mc
+        mc._batch.flush()
+        mc._collect()
+        posts, mc._chats_seen[:] = list(mc._chats_seen), []
+        return posts

@@ -1,0 +1,193 @@
+"""Every mcpi call of the facade against the simulated world (running the real addon)."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from mcbews_repl.exceptions import CommandFailed, NoBedrockEqual, UnknownBlockId
+from mcbews_repl.mcpi import block
+from mcbews_repl.mcpi.block import Block
+from mcbews_repl.mcpi.minecraft import Minecraft
+from mcbews_repl.mcpi.vec3 import Vec3
+
+DEADLINE_SECONDS = 20.0
+
+
+def wait_for(check: Callable[[], Any], what: str) -> Any:
+    end = time.monotonic() + DEADLINE_SECONDS
+    while time.monotonic() < end:
+        if value := check():
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"not within {DEADLINE_SECONDS} s: {what}")
+
+
+@pytest.fixture(scope="module")
+def mc() -> Iterator[Minecraft]:
+    world = Minecraft.create(sim=True)
+    yield world
+    world.close()
+
+
+def test_create_twice_joins_the_same_world(mc: Minecraft) -> None:
+    again = Minecraft.create(sim=True)
+    mc.setBlock(2, 90, 2, block.GOLD_BLOCK)
+    assert again.getBlock(2, 90, 2) == block.GOLD_BLOCK.id  # a read writes what waits first
+
+
+def test_set_and_get_a_block_with_its_data(mc: Minecraft) -> None:
+    mc.setBlock(0, 80, 0, block.WOOL.id, 14)
+    mc.setBlock(Vec3(1, 80, 0), block.WOOL.withData(15))
+    assert mc.getBlock(0, 80, 0) == 35
+    assert mc.getBlockWithData(0, 80, 0) == Block(35, 14)
+    assert mc.getBlockWithData(1.7, 80.2, 0.9) == Block(35, 15)  # floored, as mcpi's
+    mc.setBlock(1, 80, 0, block.STAINED_GLASS.id, 11)
+    assert mc.getBlockWithData(1, 80, 0) == Block(95, 11)
+
+
+def test_the_last_set_of_a_position_wins(mc: Minecraft) -> None:
+    for data in range(16):
+        mc.setBlock(5, 80, 5, block.WOOL.id, data)
+    assert mc.getBlockWithData(5, 80, 5) == Block(35, 15)
+
+
+def test_set_blocks_and_get_blocks_in_raspberryjuices_order(mc: Minecraft) -> None:
+    mc.setBlocks(10, 80, 10, 11, 81, 11, block.STONE)
+    mc.setBlock(11, 80, 10, block.DIRT)  # x 1, y 0, z 0
+    mc.setBlock(10, 81, 11, block.SAND)  # x 0, y 1, z 1
+    ids = mc.getBlocks(11, 81, 11, 10, 80, 10)  # corners in any order
+    # y, then x, then z: (y0 x0 z0) (y0 x0 z1) (y0 x1 z0) (y0 x1 z1) (y1 x0 z0) ...
+    assert ids == [1, 1, 3, 1, 1, 12, 1, 1]
+
+
+def test_a_write_waits_no_longer_than_the_timer(mc: Minecraft) -> None:
+    mc.setBlock(20, 80, 20, block.DIAMOND_BLOCK)
+    handle = mc._mc  # reads through the handle do not flush the batch
+
+    def written() -> bool:
+        region = handle.blocks((20, 80, 20), (20, 80, 20)).result()
+        return region.block(20, 80, 20) == "minecraft:diamond_block"
+
+    wait_for(written, "the batched block written by the timer")
+
+
+def test_get_height(mc: Minecraft) -> None:
+    ground = mc.getHeight(30, 30)
+    mc.setBlocks(30, ground + 1, 30, 30, ground + 5, 30, block.BRICK_BLOCK)
+    assert mc.getHeight(30, 30) == ground + 5
+
+
+def test_player_positions_and_facing(mc: Minecraft) -> None:
+    mc.player.setTilePos(3, 100, 4)
+    assert mc.player.getTilePos() == Vec3(3, 100, 4)
+    mc.player.setPos(3.25, 101, 4.75)
+    pos = mc.player.getPos()
+    assert (pos.x, pos.y, pos.z) == pytest.approx((3.25, 101, 4.75))
+    yaw, pitch = mc.player.getRotation(), mc.player.getPitch()
+    d = mc.player.getDirection()
+    assert d.length() == pytest.approx(1.0)
+    assert d.y == pytest.approx(-math.sin(math.radians(pitch)))
+    assert d.z == pytest.approx(math.cos(math.radians(yaw)) * math.cos(math.radians(pitch)))
+
+
+def test_entities_are_players_by_id(mc: Minecraft) -> None:
+    ids = mc.getPlayerEntityIds()
+    host = mc.getPlayerEntityId(mc._conn.local_player or "")
+    assert host in ids
+    mc.entity.setTilePos(host, 7, 100, 7)
+    assert mc.entity.getTilePos(host) == Vec3(7, 100, 7)
+    assert mc.entity.getRotation(host) == mc.player.getRotation()
+    with pytest.raises(NoBedrockEqual, match="positions of players only"):
+        mc.entity.getPos(12345)
+    with pytest.raises(LookupError, match="no player 'Nobody'"):
+        mc.getPlayerEntityId("Nobody")
+
+
+def test_chat_posts_are_polled_once(mc: Minecraft) -> None:
+    mc.events.clearAll()
+    mc.postToChat("Hello, Minecraft!")  # our own post is not a player's
+    mc._mc.sim.chat(mc._conn.local_player, "hi bot")
+    posts = wait_for(mc.events.pollChatPosts, "the player's chat line")
+    assert [p.message for p in posts] == ["hi bot"]
+    assert posts[0].entityId == mc.getPlayerEntityId(mc._conn.local_player or "")
+    assert mc.events.pollChatPosts() == []
+
+
+def test_post_to_chat_shows_the_text(mc: Minecraft) -> None:
+    cursor = mc._mc.bridge.log.last_cursor
+    mc.postToChat("x" * 1000)  # longer than one command line: several lines
+    said = [e.data["command"] for e in mc._mc.bridge.events(cursor) if e.kind == "command"]
+    assert len(said) == 3 and all(line.startswith("tellraw @a ") for line in said)
+
+
+def test_what_bedrock_has_not_says_so(mc: Minecraft) -> None:
+    with pytest.raises(NoBedrockEqual, match="saveCheckpoint is Minecraft Pi's own"):
+        mc.saveCheckpoint()
+    with pytest.raises(NoBedrockEqual, match="restoreCheckpoint"):
+        mc.restoreCheckpoint()
+    with pytest.raises(NoBedrockEqual, match="nametags_visible"):
+        mc.setting("nametags_visible", True)
+    with pytest.raises(NoBedrockEqual, match="auto-jump"):
+        mc.player.setting("autojump", False)
+    # /immutableworld is Bedrock's equal; the simulated world does not know it
+    with pytest.raises(CommandFailed, match="immutableworld"):
+        mc.setting("world_immutable", True)
+
+
+def test_camera_calls_do_nothing(mc: Minecraft) -> None:
+    cursor = mc._mc.bridge.log.last_cursor
+    mc.camera.setNormal()
+    mc.camera.setFixed()
+    mc.camera.setFollow(1)
+    mc.camera.setPos(1, 2, 3)
+    assert mc._mc.bridge.events(cursor) == []
+
+
+def test_an_unknown_block_is_refused_before_anything_is_sent(mc: Minecraft) -> None:
+    with pytest.raises(UnknownBlockId, match="999 is not an mcpi block id"):
+        mc.setBlock(0, 80, 0, 999)
+    with pytest.raises(UnknownBlockId, match="no data value 16"):
+        mc.setBlocks(0, 80, 0, 1, 80, 1, block.WOOL.id, 16)
+    with pytest.raises(TypeError, match="setBlock takes x, y, z, id"):
+        mc.setBlock(0, 80, 0)
+
+
+def test_a_block_newer_than_the_numbering_reads_as_an_error(mc: Minecraft) -> None:
+    mc._mc.set_blocks((40, 80, 40), [[["minecraft:deepslate"]]]).result()
+    with pytest.raises(UnknownBlockId, match="deepslate has no mcpi block id"):
+        mc.getBlock(40, 80, 40)
+
+
+def test_an_origin_moves_every_coordinate(mc: Minecraft) -> None:
+    moved = Minecraft.create(sim=True, origin=(12, 10, -6))
+    moved.setBlock(0, 70, 0, block.GLASS)
+    assert mc.getBlock(12, 80, -6) == block.GLASS.id
+    moved.player.setTilePos(0, 90, 0)
+    assert mc.player.getTilePos() == Vec3(12, 100, -6)
+    assert moved.player.getTilePos() == Vec3(0, 90, 0)
+
+
+def test_a_second_world_on_the_bridge_is_not_written(mc: Minecraft) -> None:
+    handle = mc._mc
+    handle.simulate(worlds=1).result()  # a class of one more world joins the same bridge
+    other = handle.bridge.connections[-1]
+    assert other is not mc._conn
+    mc.setBlock(8, 80, 8, block.OBSIDIAN)
+    assert mc.getBlock(8, 80, 8) == block.OBSIDIAN.id
+    region = handle.blocks((8, 80, 8), (8, 80, 8), connection=other.id).result()
+    assert region.block(8, 80, 8) != "minecraft:obsidian"
+
+
+def test_block_hits_of_every_player_are_polled_once_with_their_face(mc: Minecraft) -> None:
+    mc.events.clearAll()
+    mc._mc.sim.hit_block("Alex", 2, 63, 2, "North")  # not the connected client: the addon
+    hits = wait_for(mc.events.pollBlockHits, "Alex's block hit")
+    (hit,) = hits
+    assert (hit.pos.x, hit.pos.y, hit.pos.z, hit.face) == (2, 63, 2, 2)  # mcpi: 2 is north
+    assert hit.entityId == mc.getPlayerEntityId("Alex")
+    assert mc.events.pollBlockHits() == []

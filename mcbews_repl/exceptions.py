@@ -17,6 +17,7 @@
     ├── CommandQueueFull       the connection's command queue is full; nothing was sent
     ├── CommandFailed          raise_for_status() on a command the game reported as failed
     ├── CapabilityError        the addon answered ok:false (code, message)
+    ├── NothingToUndo          (also LookupError) ``mc.undo()`` with no write of that world kept
     ├── CaptureError           (also ValueError) a capture file cannot be written or read
     ├── ChunkError             (also ValueError) parse_chunk/reassemble_chunks: a chunk breaks
     │                          the grammar (``reason`` is a stable short code)
@@ -69,6 +70,7 @@ __all__ = [
     "McbewsError",
     "MissingDependency",
     "NotConnected",
+    "NothingToUndo",
     "PackError",
     "PolicyError",
     "PrototypeError",
@@ -217,6 +219,10 @@ class CapabilityError(McbewsError):
         self.capability = capability
         where = f" {capability}" if capability else ""
         super().__init__(f"capability{where} failed: {code}: {message}")
+
+
+class NothingToUndo(McbewsError, LookupError):
+    """``mc.undo()`` found no write of that world kept (toolkit/undo.py); nothing was sent."""
 
 
 class ChunkError(McbewsError, ValueError):

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from .region import BlockRegion
     from .regionplot import picture_png, shown_figure, surface_png
     from .shapes import BlockSpec, Shape, cuboid, cylinder, line, sphere
+    from .undo import Builder, check_force
     from .writes import KEEP, PlannedWrite, WriteResult, plan_write, send_write, write_blocks
 
 # The region and its pictures need numpy (and matplotlib): they load when first named, so
@@ -69,6 +70,8 @@ _LAZY = {
     "cylinder": ".shapes",
     "line": ".shapes",
     "sphere": ".shapes",
+    "Builder": ".undo",
+    "check_force": ".undo",
     "KEEP": ".writes",
     "PlannedWrite": ".writes",
     "WriteResult": ".writes",
@@ -89,6 +92,7 @@ __all__ = [
     "BlockRegion",
     "BlockSpec",
     "Box",
+    "Builder",
     "ChatContexts",
     "ContextBundle",
     "EntityList",
@@ -114,6 +118,7 @@ __all__ = [
     "Tools",
     "WorldQueries",
     "WriteResult",
+    "check_force",
     "cuboid",
     "cylinder",
     "game_strings",

@@ -45,6 +45,7 @@ __all__ = [
     "KEEP",
     "STATUS",
     "WRITE_TILE_BLOCKS",
+    "Entry",
     "PlannedWrite",
     "WriteResult",
     "plan_write",
@@ -81,6 +82,8 @@ class WriteResult:
     dimension: str = "minecraft:overworld"
     requests: int = 0
     seconds: float = field(default=0.0, compare=False)
+    # What else the user should know: an undo that undid this, older undos dropped (undo.py).
+    notes: tuple[str, ...] = ()
 
     @property
     def size(self) -> tuple[int, int, int]:

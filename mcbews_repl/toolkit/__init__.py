@@ -51,6 +51,7 @@ from .webhook import EventForwarder, sign, verify_signature
 from .world import Scoreboard, WorldQueries
 
 if TYPE_CHECKING:
+    from .preview import WritePreview, preview_write
     from .region import BlockRegion
     from .regionplot import picture_png, shown_figure, surface_png
     from .shapes import BlockSpec, Shape, cuboid, cylinder, line, sphere
@@ -70,6 +71,8 @@ _LAZY = {
     "cylinder": ".shapes",
     "line": ".shapes",
     "sphere": ".shapes",
+    "WritePreview": ".preview",
+    "preview_write": ".preview",
     "Builder": ".undo",
     "check_force": ".undo",
     "KEEP": ".writes",
@@ -117,6 +120,7 @@ __all__ = [
     "TestFor",
     "Tools",
     "WorldQueries",
+    "WritePreview",
     "WriteResult",
     "check_force",
     "cuboid",
@@ -126,6 +130,7 @@ __all__ = [
     "line",
     "picture_png",
     "plan_write",
+    "preview_write",
     "read_blocks",
     "read_game_text",
     "send_write",

@@ -203,9 +203,11 @@ class ToolkitCalls(Handle):
         """Agent tools: ``mc.tools.describe()``, ``await mc.tools.call("players")``; held
         to a guard's policy (read-only by default: ``mc.tools.use_policy(...)``)."""
 
+        builders: dict[int, Any] = {}  # the building tools' undo, by connection id
+
         def make(guard: Guard) -> Tools:
             return Tools(self._bridge, contexts=self.contexts.target,
-                         timeout=self._call_timeout, guard=guard)  # fmt: skip
+                         timeout=self._call_timeout, guard=guard, builders=builders)  # fmt: skip
 
         def hosts() -> list[str]:
             return [c.local_player for c in self._bridge.connections if c.local_player]

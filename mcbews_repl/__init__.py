@@ -16,6 +16,7 @@ from .exceptions import (
     InvalidArgument,
     McbewsError,
     NotConnected,
+    NothingToUndo,
     RequestTimeout,
     WhichWorld,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "LogEntry",
     "McbewsError",
     "NotConnected",
+    "NothingToUndo",
     "RequestTimeout",
     "Settings",
     "UiChat",

@@ -17,6 +17,7 @@
     ├── CommandQueueFull       the connection's command queue is full; nothing was sent
     ├── CommandFailed          raise_for_status() on a command the game reported as failed
     ├── CapabilityError        the addon answered ok:false (code, message)
+    ├── NothingToUndo          (also LookupError) ``mc.undo()`` with no write of that world kept
     ├── CaptureError           (also ValueError) a capture file cannot be written or read
     ├── StructureError         (also ValueError) a .mcstructure file (little-endian NBT)
     │                          cannot be read or made: the message names the file and why
@@ -76,6 +77,7 @@ __all__ = [
     "MissingDependency",
     "NoBedrockEqual",
     "NotConnected",
+    "NothingToUndo",
     "PackError",
     "PolicyError",
     "PrototypeError",
@@ -226,6 +228,10 @@ class CapabilityError(McbewsError):
         self.capability = capability
         where = f" {capability}" if capability else ""
         super().__init__(f"capability{where} failed: {code}: {message}")
+
+
+class NothingToUndo(McbewsError, LookupError):
+    """``mc.undo()`` found no write of that world kept (toolkit/undo.py); nothing was sent."""
 
 
 class ChunkError(McbewsError, ValueError):

@@ -551,3 +551,31 @@ SUBSCRIBE_ACKS_AWAITED: Final = _bound(
     "oldest is forgotten (its late answer is then counted as a late response)",
     setting=False,
 )
+
+# --- writing blocks (toolkit/undo.py) --------------------------------------------------------
+UNDO_MAX_BYTES: Final = _bound(
+    "undo_max_bytes",
+    64 * MIB,
+    "bytes",
+    "what the writes of one world replaced, kept for mc.undo(): two bytes a block written, "
+    "so a thousand 32x32x32 writes; past it the oldest is dropped first and the write that "
+    "dropped it says so",
+    setting=False,
+)
+CHECKPOINT_MAX_BYTES: Final = _bound(
+    "checkpoint_max_bytes",
+    64 * MIB,
+    "bytes",
+    "the regions mc.checkpoint(name) saved in one world, two bytes a block: a 256x128x256 "
+    "box and more; past it the oldest checkpoint is dropped first and the new one says so",
+    setting=False,
+)
+CONFIRM_ABOVE_BLOCKS: Final = _bound(
+    "confirm_above_blocks",
+    65_536,
+    "blocks",
+    "a write that would set more blocks than this asks for force=True (the message says how "
+    "many): twice a 32x32x32 box, so a mistaken size or radius stops before it covers a "
+    "landscape; %config McbewsRepl.confirm_above_blocks changes it",
+    setting=False,
+)

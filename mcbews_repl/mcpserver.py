@@ -68,7 +68,9 @@ WORLDS_MAX: Final = len(CLASS_NAMES)  # simulated worlds one server starts
 # What each tool costs the world in game ticks: the ticks the simulated world (the shipped
 # addon, its fast clock) ran from the call to its answer, fewest-most of five runs of
 # tools/measure_tool_ticks.py. region and objective_scores grow with their size (one command
-# per position or holder), send_text with its text (the bridge paces its frames).
+# per position or holder), send_text with its text (the bridge paces its frames); the
+# building tools with their box (these: 8x8x8, a sphere of radius 5, 4x1x4), the read that
+# keeps what they replace included.
 TOOL_TICKS: Final = {
     "status": "0", "capabilities": "4", "players": "2", "inventory": "4", "item_count": "2",
     "tags": "2", "scores": "2", "score": "2", "objectives": "2", "objective_scores": "4",
@@ -76,7 +78,8 @@ TOOL_TICKS: Final = {
     "game_events": "4-5",
     "chat_context": "0", "command": "2-3", "send_text": "16", "score_set": "2",
     "score_add": "2", "score_reset": "2-3", "score_operation": "2-3", "objective_add": "2",
-    "objective_remove": "2", "objective_setdisplay": "2",
+    "objective_remove": "2", "objective_setdisplay": "2", "fill": "12", "shape": "14-15",
+    Capability.SET_BLOCKS.value: "12", "undo": "8",
 }  # fmt: skip
 
 # The resources: uri -> (name, description, MIME type).
@@ -197,6 +200,8 @@ class McpSession:
     guards: dict[str, Guard] = field(default_factory=dict)
     recent: list[AuditEntry] = field(default_factory=list)
     sims: list[Any] = field(default_factory=list)  # the simulated worlds (--sim)
+    # Each world's building history by connection id, for the undo tool (toolkit/undo.py).
+    builders: dict[int, Any] = field(default_factory=dict)
 
     def resources(self) -> dict[str, tuple[str, str, str]]:
         """The resources this server offers: uri -> (name, description, MIME type)."""
@@ -282,7 +287,8 @@ class McpSession:
                                     result={"ok": False}))  # fmt: skip
             return result
         tools = Tools(_OneWorld(self.bridge, game), contexts=self.contexts,
-                      guard=self.guard_of(world_name, game), world=world_name)  # fmt: skip
+                      guard=self.guard_of(world_name, game), world=world_name,
+                      builders=self.builders)  # fmt: skip
         result = await tools.call(name, **args)
         return {**result, "world": world_name}
 

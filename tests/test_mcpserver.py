@@ -210,6 +210,53 @@ async def test_a_class_is_driven_world_by_world_within_the_guard(tmp_path: Path)
         assert connected == [f"#{ben}"], events  # Ben's world's events only
 
 
+async def test_building_tools_build_undo_and_keep_to_the_guard_world_by_world(
+    tmp_path: Path,
+) -> None:
+    """Through the server: a read-only world refuses them by name; with building allowed,
+    a fill in Ana's world is undone there while Ben's build stays; the caps and a protected
+    region refuse before anything reaches the game."""
+    async with server("--worlds", "2") as session:  # the default policy: read-only
+        refused = await call(session, "fill", x1=0, y1=100, z1=0, x2=1, y2=100, z2=1,
+                             block="glass", world="Ana")  # fmt: skip
+        assert refused["refused_by"] == "read_only" and "fill changes the world" in refused["why"]
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        assert {"fill", "shape", "set_blocks", "undo"} <= set(tools)
+        assert tools["undo"].annotations is not None
+        assert tools["undo"].annotations.read_only_hint is False
+    policy = tmp_path / "build.toml"
+    policy.write_text(
+        "read_only = false\nprotect_host = false\n[blocks]\nmax_per_call = 200\n"
+        '[[protected_regions]]\nname = "spawn"\nfrom = [-5, 0, -5]\nto = [5, 320, 5]\n',
+        encoding="utf-8",
+    )
+    async with server("--worlds", "2", "--policy", str(policy)) as session:
+        fill = dict(x1=20, y1=100, z1=20, x2=23, y2=101, z2=23, block="glass")
+        ana = await call(session, "fill", **fill, world="Ana")
+        assert ana["ok"] and ana["written"] == 32 and ana["world"] == "Ana", ana
+        ben = await call(session, "set_blocks", x=20, y=100, z=20, dx=4, dy=2, dz=4,
+                         palette="red_wool", runs="0*32", world="Ben")  # fmt: skip
+        assert ben["ok"] and ben["written"] == 32, ben
+        undone = await call(session, "undo", world="Ana")
+        assert undone["ok"] and undone["undid"] == "fill 4x2x4 at (20, 100, 20) in overworld"
+        ana_box = await call(session, "blocks", x1=20, y1=100, z1=20, x2=23, y2=101, z2=23,
+                             world="Ana")  # fmt: skip
+        assert [p["block"] for p in ana_box["palette"]] == ["minecraft:air"]
+        ben_box = await call(session, "blocks", x1=20, y1=100, z1=20, x2=23, y2=101, z2=23,
+                             world="Ben")  # fmt: skip
+        assert [p["block"] for p in ben_box["palette"]] == ["minecraft:red_wool"]
+        nothing = await call(session, "undo", world="Ana")
+        assert not nothing["ok"] and "nothing to undo" in nothing["why"]
+        big = await call(session, "shape", shape="sphere", x=40, y=120, z=0, radius=5,
+                         block="glass", world="Ben")  # fmt: skip
+        assert big["refused_by"] == "blocks_per_call" and "515 blocks" in big["why"], big
+        spawn = await call(session, "fill", x1=0, y1=100, z1=0, x2=1, y2=100, z2=1,
+                           block="glass", world="Ben")  # fmt: skip
+        assert spawn["refused_by"] == "protected_regions", spawn
+        again = await call(session, "blocks", x1=0, y1=100, z1=0, x2=1, y2=100, z2=1, world="Ben")
+        assert [p["block"] for p in again["palette"]] == ["minecraft:air"]  # nothing reached it
+
+
 async def test_without_a_game_the_tools_say_how_to_connect() -> None:
     env = {"PYTHONPATH": str(ROOT)}
     params = StdioServerParameters(

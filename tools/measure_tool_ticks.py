@@ -56,6 +56,11 @@ CALLS: dict[str, dict[str, Any]] = {
     "objective_add": {"objective": "gems", "display_name": "Gems"},
     "objective_remove": {"objective": "coins"},
     "objective_setdisplay": {"slot": "sidebar", "objective": "kills"},
+    "fill": {"x1": 0, "y1": 100, "z1": 0, "x2": 7, "y2": 107, "z2": 7, "block": "glass"},
+    "shape": {"shape": "sphere", "x": 20, "y": 110, "z": 0, "radius": 5, "block": "red_wool"},
+    "set_blocks": {"x": 0, "y": 120, "z": 0, "dx": 4, "dy": 1, "dz": 4, "palette": "stone,air",
+                   "runs": "0*8,1*8"},
+    "undo": {},
 }  # fmt: skip
 
 

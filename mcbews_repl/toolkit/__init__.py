@@ -52,10 +52,12 @@ from .webhook import EventForwarder, sign, verify_signature
 from .world import Scoreboard, WorldQueries
 
 if TYPE_CHECKING:
+    from .preview import WritePreview, preview_write
     from .region import BlockRegion
     from .regionplot import picture_png, shown_figure, surface_png
     from .shapes import BlockSpec, Shape, cuboid, cylinder, line, sphere
     from .structures import Structure, read_structure, structure_command_line, write_structure
+    from .undo import Builder, check_force
     from .writes import KEEP, PlannedWrite, WriteResult, plan_write, send_write, write_blocks
 
 # The region and its pictures need numpy (and matplotlib): they load when first named, so
@@ -75,6 +77,10 @@ _LAZY = {
     "read_structure": ".structures",
     "structure_command_line": ".structures",
     "write_structure": ".structures",
+    "WritePreview": ".preview",
+    "preview_write": ".preview",
+    "Builder": ".undo",
+    "check_force": ".undo",
     "KEEP": ".writes",
     "PlannedWrite": ".writes",
     "WriteResult": ".writes",
@@ -95,6 +101,7 @@ __all__ = [
     "BlockRegion",
     "BlockSpec",
     "Box",
+    "Builder",
     "ChatContexts",
     "ContextBundle",
     "EntityList",
@@ -120,7 +127,9 @@ __all__ = [
     "TestFor",
     "Tools",
     "WorldQueries",
+    "WritePreview",
     "WriteResult",
+    "check_force",
     "cuboid",
     "cylinder",
     "game_strings",
@@ -128,6 +137,7 @@ __all__ = [
     "line",
     "picture_png",
     "plan_write",
+    "preview_write",
     "read_blocks",
     "read_game_text",
     "read_structure",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..vocabulary import Capability
 from .blocks import DIMENSIONS
 from .schema import REQUIRED, Param, ToolSpec
 from .validate import (
@@ -23,13 +24,17 @@ from .validate import (
     SORT_ORDERS,
 )
 
-__all__ = ["BLOCKS_TOOL_MAX", "CATALOGUE", "LIST_LIMIT_MAX"]
+__all__ = ["BLOCKS_TOOL_MAX", "BUILD_RUNS_MAX_CHARS", "CATALOGUE", "LIST_LIMIT_MAX", "SHAPES"]
 
 _OBJECTIVE_PATTERN = r"^[A-Za-z0-9_.\-]{1,16}$"
 LIST_LIMIT_MAX = 200  # the most rows any tool returns at once; more means narrow the question
 # The blocks tool reads one get_blocks request's worth (a 16x16x16 section): its grid and
 # numbers are some 12 KiB of JSON, what an agent can read whole.
 BLOCKS_TOOL_MAX = 4096
+# The set_blocks tool's runs: a 16x16x16 section of varied blocks is some 20,000 characters
+# of runs (writes.py); more is a box to build in parts. The guard caps the blocks themselves.
+BUILD_RUNS_MAX_CHARS = 32_768
+SHAPES = ("sphere", "cylinder", "line")
 
 
 def _s(name: str, description: str, default: Any = REQUIRED, **more: Any) -> Param:
@@ -66,6 +71,9 @@ _PLAYER = _s("player", "exact player name (see the players tool)")
 _HOLDER = _s("holder", "a player name or fake player such as #global; no selectors")
 _OBJ = _s("objective", "objective name", pattern=_OBJECTIVE_PATTERN, max_length=16)
 _LIMIT = _i("limit", "the most rows to return", 20, 1, LIST_LIMIT_MAX)
+_DIMENSION = _s("dimension", "the dimension", "overworld", enum=DIMENSIONS)
+_BLOCK = _s("block", "block id, e.g. minecraft:stone or red_wool")
+_HOLLOW = Param("hollow", "boolean", "only the outside (a box's faces, a shell, a wall)", False)
 _CORNERS = tuple(
     _i(f"{a}{n}", f"corner {n} {a}", low=-COORDINATE_LIMIT, high=COORDINATE_LIMIT)
     for n in (1, 2)
@@ -302,6 +310,69 @@ CATALOGUE: tuple[ToolSpec, ...] = (
         "act",
         (_OBJ,),
         "acknowledged",
+    ),
+    ToolSpec(
+        "fill",
+        "Set every block of a box (both corners inside, any size the guard allows) to one "
+        "block; what it replaced is kept for the undo tool.",
+        "act",
+        (*_CORNERS, _BLOCK, _HOLLOW, _DIMENSION),
+        "written, already, not_written {unloaded, out_of_world}, notes",
+    ),
+    ToolSpec(
+        "shape",
+        "Build a sphere (centre x, y, z and radius), an upright cylinder (base centre, radius, "
+        "height) or a line (x, y, z to x2, y2, z2) of one block; undo takes it back.",
+        "act",
+        (
+            _s("shape", "what to build", enum=SHAPES),
+            *_xyz("centre, base or start"),
+            _BLOCK,
+            _i("radius", "sphere or cylinder radius", 3, 0, 64),
+            _i("height", "cylinder height", 1, 1, 384),
+            *(
+                Param(
+                    f"{a}2",
+                    "integer",
+                    f"line end {a}",
+                    None,
+                    minimum=-COORDINATE_LIMIT,
+                    maximum=COORDINATE_LIMIT,
+                )
+                for a in "xyz"
+            ),
+            _HOLLOW,
+            _DIMENSION,
+        ),
+        "written, already, not_written {unloaded, out_of_world}, origin, size, notes",
+    ),
+    ToolSpec(
+        Capability.SET_BLOCKS.value,  # the tool is named after the capability it writes with
+        "Write a box of mixed blocks from its lowest corner: a palette and runs over it, "
+        "x fastest, then z, then y (the blocks tool's order); <keep> leaves a position.",
+        "act",
+        (
+            *_xyz("lowest corner"),
+            _i("dx", "size along x", low=1, high=256),
+            _i("dy", "size along y", low=1, high=384),
+            _i("dz", "size along z", low=1, high=256),
+            _s("palette", "block ids separated by commas, e.g. air,stone,<keep>", max_length=4096),
+            _s(
+                "runs",
+                "palette indices in runs: 0*12,1,2*3 (index*count)",
+                max_length=BUILD_RUNS_MAX_CHARS,
+            ),
+            _DIMENSION,
+        ),
+        "written, already, kept, not_written {unloaded, out_of_world}, notes",
+    ),
+    ToolSpec(
+        "undo",
+        "Take back this world's newest fill, shape or set_blocks (what it replaced is "
+        "written back); again for the one before.",
+        "act",
+        (),
+        "undid, written, notes",
     ),
     ToolSpec(
         "objective_setdisplay",

@@ -29,6 +29,7 @@ __all__ = [
     "failure",
     "from_answer",
     "refusal",
+    "written",
 ]
 
 DESCRIBE_CHARS = 160  # a describe is one line an agent can afford to read for every call
@@ -54,6 +55,23 @@ def failure(why: str, how_to: str, **more: Any) -> dict[str, Any]:
         "how_to": how_to,
         "describe": f"failed: {why}"[:DESCRIBE_CHARS],
         **more,
+    }
+
+
+def written(result: Any) -> dict[str, Any]:
+    """A building tool's answer from its ``WriteResult`` (writes.py): the counts, where, and
+    the notes (an undo dropped to make room, what an undo undid)."""
+    counts = result.counts
+    return {
+        "ok": True,
+        "origin": list(result.origin),
+        "size": list(result.size),
+        "written": counts["written"],
+        "already": counts["already"],
+        "kept": counts["kept"],
+        "not_written": {"unloaded": counts["unloaded"], "out_of_world": counts["out_of_world"]},
+        "notes": list(result.notes),
+        "describe": result.describe()[:DESCRIBE_CHARS],
     }
 
 

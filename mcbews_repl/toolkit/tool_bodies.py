@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..exceptions import InvalidArgument
 from ..game_events import Source, event_kind, unknown_event_message
 from ..gateway import Bridge
 from ..gateway.subscriptions import ALWAYS_SUBSCRIBED
@@ -41,11 +42,19 @@ class ToolBodies:
     """
 
     def __init__(
-        self, bridge: Bridge, *, contexts: ChatContexts | None = None, timeout: float | None = None
+        self,
+        bridge: Bridge,
+        *,
+        contexts: ChatContexts | None = None,
+        timeout: float | None = None,
+        builders: dict[int, Any] | None = None,
     ) -> None:
         self._bridge = bridge
         self._contexts = contexts
         self._timeout = timeout
+        # Each world's building history (undo.Builder) by connection id: the owner keeps
+        # it across calls (mc.tools, the MCP server), so the undo tool finds the last write.
+        self._builders: dict[int, Any] = {} if builders is None else builders
         self._world = WorldQueries(bridge, timeout=timeout)
         self._board = Scoreboard(bridge, timeout=timeout)
 
@@ -260,6 +269,91 @@ class ToolBodies:
             "describe": f"{box.volume} blocks, {len(palette)} kinds"
             + (f", {unknown} unread" if unknown else ""),
         }
+
+    # --- building ------------------------------------------------------------------------
+
+    def _check_build(self, count: int, low: tuple[int, ...], high: tuple[int, ...]) -> None:
+        """Whether ``count`` blocks may be written in the box ``low``..``high``: nothing here
+        (the caller is the operator); :class:`~.tools.Tools` asks its guard."""
+
+    def _builder(self, game: Any) -> Any:
+        from .undo import Builder
+
+        builder = self._builders.get(game.id)
+        if builder is None:
+            builder = self._builders[game.id] = Builder()
+        return builder
+
+    async def _build(self, planned: Any, what: str) -> dict[str, Any]:
+        from .undo import blocks_set
+
+        box = planned.box
+        high = tuple(o + s - 1 for o, s in zip(box.origin, box.size, strict=True))
+        self._check_build(blocks_set(planned), box.origin, high)
+        game = self._bridge.pick()
+        result = await self._builder(game).write(
+            self._bridge, planned, what=what, force=True, timeout=self._timeout, connection=game
+        )
+        return _t.written(result)
+
+    async def tool_fill(self, *, x1: int, y1: int, z1: int, x2: int, y2: int, z2: int,
+                        block: str, hollow: bool, dimension: str) -> dict[str, Any]:  # fmt: skip
+        """The ``fill`` tool: every block of a box set to one block (kept for undo)."""
+        from .shapes import cuboid
+        from .writes import plan_write
+
+        shape = cuboid((x1, y1, z1), (x2, y2, z2), block, hollow=hollow)
+        return await self._build(plan_write(shape.origin, shape, dimension=dimension), "fill")
+
+    async def tool_shape(self, *, shape: str, x: int, y: int, z: int, block: str, radius: int,
+                         height: int, x2: int | None, y2: int | None, z2: int | None,
+                         hollow: bool, dimension: str) -> dict[str, Any]:  # fmt: skip
+        """The ``shape`` tool: a sphere, an upright cylinder or a line of one block."""
+        from . import shapes
+        from .writes import plan_write
+
+        if shape == "line":
+            if x2 is None or y2 is None or z2 is None:
+                raise InvalidArgument("x2, y2, z2", None, "are needed for a line",
+                                      "the line's other end: x2, y2 and z2")  # fmt: skip
+            made = shapes.line((x, y, z), (x2, y2, z2), block)
+        elif shape == "sphere":
+            made = shapes.sphere((x, y, z), radius, block, hollow=hollow)
+        else:
+            made = shapes.cylinder((x, y, z), radius, height, block, hollow=hollow)
+        planned = plan_write(made.origin, made, dimension=dimension)
+        return await self._build(planned, shape)
+
+    async def tool_set_blocks(
+        self, *, x: int, y: int, z: int, dx: int, dy: int, dz: int, palette: str, runs: str,
+        dimension: str,
+    ) -> dict[str, Any]:  # fmt: skip
+        """The ``set_blocks`` tool: a box of mixed blocks from a palette and runs."""
+        from .writes import ids_of_runs, plan_write
+
+        names = [name.strip() for name in palette.split(",")]
+        if not all(names):
+            raise InvalidArgument("palette", palette, "holds an empty name",
+                                  "block ids separated by commas: air,stone,<keep>")  # fmt: skip
+        ids = ids_of_runs(runs, (dx, dy, dz), len(names))
+        planned = plan_write((x, y, z), ids, palette=names, dimension=dimension)
+        return await self._build(planned, Capability.SET_BLOCKS.value)
+
+    async def tool_undo(self) -> dict[str, Any]:
+        """The ``undo`` tool: this world's newest building tool call taken back."""
+        from .undo import blocks_set
+
+        game = self._bridge.pick()
+        builder = self._builder(game)
+        newest = builder.newest
+        if newest is None:
+            return _t.failure("nothing to undo in this world: no fill, shape or set_blocks "
+                              "of these tools is kept", "build something first")  # fmt: skip
+        box = newest.box
+        high = tuple(o + s - 1 for o, s in zip(box.origin, box.size, strict=True))
+        self._check_build(blocks_set(newest.planned()), box.origin, high)
+        result = await builder.undo(self._bridge, timeout=self._timeout, connection=game)
+        return {**_t.written(result), "undid": newest.label}
 
     async def tool_events(self, *, since: int, limit: int, kind: str | None) -> dict[str, Any]:
         """The ``events`` tool: the bridge's event log after a cursor (chat, commands, ...)."""

@@ -44,9 +44,12 @@ class Tools(ToolBodies):
     """The tool surface over one bridge (and optionally the chat-context store).
 
     With a ``guard`` (:class:`~.guard.Guard`) every call is judged by its policy first and
-    audited, and every line and capability the tools send passes it too; ``world`` names
-    the world in the audit. Without one the tools do what they are told: the caller is the
-    operator (``mc.tools`` and ``mcbews-repl mcp`` always pass a guard).
+    audited, and every line and capability the tools send passes it too (a building tool's
+    blocks its caps and protected regions); ``world`` names the world in the audit;
+    ``builders`` holds each world's building history for the undo tool (by connection id:
+    pass the same dict to every ``Tools`` of a session). Without a guard the tools do what
+    they are told: the caller is the operator (``mc.tools`` and ``mcbews-repl mcp`` always
+    pass a guard).
     """
 
     def __init__(
@@ -57,12 +60,23 @@ class Tools(ToolBodies):
         timeout: float | None = None,
         guard: Guard | None = None,
         world: str | None = None,
+        builders: dict[int, Any] | None = None,
     ) -> None:
         seen = bridge if guard is None else GuardedBridge(bridge, guard)
-        super().__init__(seen, contexts=contexts, timeout=timeout)
+        super().__init__(seen, contexts=contexts, timeout=timeout, builders=builders)
         self._specs = {spec.name: spec for spec in CATALOGUE}
         self.guard = guard
         self.world = world
+
+    def _check_build(self, count: int, low: tuple[int, ...], high: tuple[int, ...]) -> None:
+        """The guard's caps (per call, per minute) and protected regions for a building
+        tool's ``count`` blocks in ``low``..``high``.
+
+        Raises:
+            Refused: a rule refuses it; nothing was sent.
+        """
+        if self.guard is not None:
+            self.guard.check_blocks(count, [(low, high)])
 
     @property
     def specs(self) -> tuple[ToolSpec, ...]:

@@ -45,6 +45,7 @@ __all__ = [
     "KEEP",
     "STATUS",
     "WRITE_TILE_BLOCKS",
+    "Entry",
     "PlannedWrite",
     "WriteResult",
     "plan_write",
@@ -81,6 +82,8 @@ class WriteResult:
     dimension: str = "minecraft:overworld"
     requests: int = 0
     seconds: float = field(default=0.0, compare=False)
+    # What else the user should know: an undo that undid this, older undos dropped (undo.py).
+    notes: tuple[str, ...] = ()
 
     @property
     def size(self) -> tuple[int, int, int]:
@@ -263,6 +266,37 @@ def runs_of(flat: np.ndarray[Any, Any]) -> str:
         f"{v}*{n}" if n > 1 else str(v)
         for v, n in zip(values.tolist(), lengths.tolist(), strict=True)
     )
+
+
+def ids_of_runs(
+    runs: str, size: tuple[int, int, int], entries: int
+) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """``"0*3,2"`` over a box of ``size`` (reading order: x fastest, then z, then y) to
+    palette indices indexed ``[x, y, z]``: what :func:`runs_of` made, read back.
+
+    Raises:
+        InvalidArgument: a run is not ``index`` or ``index*count``, an index is past the
+            palette, or the runs do not cover the box exactly.
+    """
+    volume = size[0] * size[1] * size[2]
+    how = f"runs of palette indices (0 to {entries - 1}) covering {volume} positions: 0*12,1,2*3"
+    out = np.empty(volume, dtype=np.int64)
+    at = 0
+    for run in runs.split(",") if runs.strip() else []:
+        index, star, times = run.strip().partition("*")
+        if not index.isdigit() or (star and not times.isdigit()):
+            raise InvalidArgument("runs", run, "is not index or index*count", how)
+        count = int(times) if star else 1
+        if int(index) >= entries:
+            raise InvalidArgument("runs", run, f"names index {index}, past the palette", how)
+        if count < 1 or at + count > volume:
+            raise InvalidArgument("runs", run, f"goes past the box's {volume} positions", how)
+        out[at : at + count] = int(index)
+        at += count
+    if at != volume:
+        raise InvalidArgument("runs", f"{at} positions", f"do not cover the box's {volume}", how)
+    sx, sy, sz = size
+    return out.reshape(sy, sz, sx).transpose(2, 0, 1)
 
 
 def decode_status(

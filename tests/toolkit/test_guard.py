@@ -348,3 +348,53 @@ def test_any_line_is_judged_without_crashing(line: str) -> None:
         assert refused.rule in {r.name for r in RULES} and refused.how_to
     else:
         assert not any(w[0] in FORBIDDEN_COMMANDS for w in command_chain(line))
+
+
+# --- the building tools: the same caps, regions and read-only rule -------------------------
+
+
+async def test_building_tools_are_refused_by_name_while_read_only(world: World) -> None:
+    tools = Tools(world.mc, guard=Guard(Policy(), host=lambda: ["Steve"]))
+    await tools.call("players")
+    before = len(received(world))
+    for name, args in (
+        ("fill", {"x1": 0, "y1": 100, "z1": 0, "x2": 1, "y2": 100, "z2": 1, "block": "glass"}),
+        ("shape", {"shape": "sphere", "x": 0, "y": 100, "z": 0, "radius": 2, "block": "glass"}),
+        ("set_blocks", {"x": 0, "y": 100, "z": 0, "dx": 1, "dy": 1, "dz": 1, "palette": "glass",
+                        "runs": "0"}),
+        ("undo", {}),
+    ):  # fmt: skip
+        result = await tools.call(name, **args)
+        assert result["refused_by"] == "read_only", result
+        assert f"{name} changes the world" in result["why"]
+    await asyncio.sleep(0.05)
+    assert received(world)[before:] == []
+
+
+async def test_building_tools_keep_to_the_block_caps_and_protected_regions(world: World) -> None:
+    now = [0.0]
+    spawn_region = Region("spawn", (-5, 0, -5), (5, 200, 5))
+    policy = OPEN_ACTS.but(max_blocks_per_call=100, max_blocks_per_minute=150,
+                           protected_regions=(spawn_region,))  # fmt: skip
+    tools = Tools(world.mc, guard=Guard(policy, clock=lambda: now[0]))
+    big = await tools.call("fill", x1=20, y1=100, z1=20, x2=24, y2=104, z2=24, block="glass")
+    assert big["refused_by"] == "blocks_per_call" and "125 blocks in one call" in big["why"]
+    spawn = await tools.call("shape", shape="line", x=-10, y=100, z=0, x2=10, y2=100, z2=0,
+                             block="glass")  # fmt: skip
+    assert spawn["refused_by"] == "protected_regions" and "'spawn'" in spawn["why"]
+    assert world.sim.world.block("overworld", 0, 100, 0) == "minecraft:air"
+    first = await tools.call("fill", x1=20, y1=100, z1=20, x2=23, y2=103, z2=23, block="glass")
+    assert first["ok"] and first["written"] == 64, first
+    second = await tools.call("fill", x1=30, y1=100, z1=20, x2=33, y2=103, z2=23, block="glass")
+    assert second["ok"] and second["written"] == 64
+    third = await tools.call("set_blocks", x=40, y=100, z=20, dx=4, dy=2, dz=4,
+                             palette="stone,<keep>", runs="0*24,1*8")  # fmt: skip
+    assert third["refused_by"] == "blocks_per_minute", third  # 128 + 24 would pass 150
+    undone = await tools.call("undo")  # 64 blocks back: over the minute's cap too
+    assert undone["refused_by"] == "blocks_per_minute"
+    now[0] += 61
+    undone = await tools.call("undo")
+    assert undone["ok"] and undone["written"] == 64, undone
+    assert undone["undid"] == "fill 4x4x4 at (30, 100, 20) in overworld"
+    assert world.sim.world.block("overworld", 30, 100, 20) == "minecraft:air"
+    assert world.sim.world.block("overworld", 20, 100, 20) == "minecraft:glass"

@@ -54,7 +54,12 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "objective_add": {"objective": "gems", "display_name": "Gems"},
     "objective_remove": {"objective": "coins"},
     "objective_setdisplay": {"slot": "sidebar", "objective": "kills", "sort_order": "ascending"},
-}
+    "fill": {"x1": 0, "y1": 100, "z1": 0, "x2": 3, "y2": 101, "z2": 3, "block": "glass"},
+    "shape": {"shape": "sphere", "x": 20, "y": 110, "z": 0, "radius": 2, "block": "red_wool"},
+    "set_blocks": {"x": 0, "y": 120, "z": 0, "dx": 2, "dy": 1, "dz": 2, "palette": "stone,air",
+                   "runs": "0*3,1"},
+    "undo": {},  # after the fill of test_every_tool_succeeds
+}  # fmt: skip
 # One call per tool that the world (or a local rule) refuses.
 FAILURES: dict[str, dict[str, Any]] = {
     "status": {"verbose": True},
@@ -90,7 +95,12 @@ FAILURES: dict[str, dict[str, Any]] = {
     "objective_add": {"objective": "kills"},
     "objective_remove": {"objective": "ghosts"},
     "objective_setdisplay": {"slot": "belowname", "objective": "kills", "sort_order": "ascending"},
-}
+    "fill": {"x1": 0, "y1": 100, "z1": 0, "x2": 1, "y2": 100, "z2": 1, "block": "unobtainium"},
+    "shape": {"shape": "line", "x": 0, "y": 100, "z": 0, "block": "stone"},
+    "set_blocks": {"x": 0, "y": 120, "z": 0, "dx": 2, "dy": 1, "dz": 2, "palette": "stone",
+                   "runs": "0*3"},
+    "undo": {},  # nothing was built in this world
+}  # fmt: skip
 
 
 @pytest.fixture
@@ -176,6 +186,8 @@ async def test_every_tool_succeeds_with_a_described_bounded_result(
     kwargs = dict(EXAMPLES[name])
     if name == "chat_context":
         kwargs["context_id"] = await chat_context_id(world, tools)
+    if name == "undo":
+        assert (await tools.call("fill", **EXAMPLES["fill"]))["ok"]
     result = await tools.call(name, **kwargs)
     assert result["ok"] is True, result
     assert result["tool"] == name

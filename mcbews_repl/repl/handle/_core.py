@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ...exceptions import BridgeStopped, NotConnected
 from ...gateway import Bridge, CommandResult, GameConnection
+from ...limits import CONFIRM_ABOVE_BLOCKS
 from ...vocabulary import Capability
 from ..runtime import Pending, Runtime
 from ..show import Status
@@ -97,6 +98,9 @@ class Core:
         self.described: dict[str, dict[str, Any]] = {}  # entity types a live map has seen
         self.recording: Any = None  # the latest mc.record(...), running or stopped
         self.addon: Any = None  # mc.addon, made by mc
+        # A write setting more blocks than this asks for force=True (%config, _toolkit.py).
+        self.confirm_above_blocks = CONFIRM_ABOVE_BLOCKS
+        self.builders: dict[int, Any] = {}  # undo of a connection the roster has no record of
 
     def submit(self, coro: Coroutine[Any, Any, T], label: str, called: str = "") -> Pending[T]:
         """Run ``coro`` on the bridge's thread; ``called`` is the call as the user wrote it

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-    from ...toolkit import BlockRegion, BlockSpec, Shape, WriteResult
+    from ...toolkit import BlockRegion, BlockSpec, Builder, PlannedWrite, Shape, WriteResult
 
 __all__ = ["OnLoop", "ToolkitCalls", "ToolsHandle"]
 
@@ -180,8 +180,8 @@ class ToolsHandle:
 
 class ToolkitCalls(Handle):
     """The toolkit's part of a handle: ``query``, ``scoreboard``, ``contexts``, ``tools``,
-    ``entities``, ``blocks``, ``set_blocks``, ``fill``, ``build``, ``forward`` and
-    ``events(follow=True)``."""
+    ``entities``, ``blocks``, ``set_blocks``, ``fill``, ``build``, ``undo``, ``checkpoint``,
+    ``restore``, ``forward`` and ``events(follow=True)``."""
 
     @cached_property
     def query(self) -> OnLoop[WorldQueries]:
@@ -203,9 +203,11 @@ class ToolkitCalls(Handle):
         """Agent tools: ``mc.tools.describe()``, ``await mc.tools.call("players")``; held
         to a guard's policy (read-only by default: ``mc.tools.use_policy(...)``)."""
 
+        builders: dict[int, Any] = {}  # the building tools' undo, by connection id
+
         def make(guard: Guard) -> Tools:
             return Tools(self._bridge, contexts=self.contexts.target,
-                         timeout=self._call_timeout, guard=guard)  # fmt: skip
+                         timeout=self._call_timeout, guard=guard, builders=builders)  # fmt: skip
 
         def hosts() -> list[str]:
             return [c.local_player for c in self._bridge.connections if c.local_player]
@@ -271,6 +273,8 @@ class ToolkitCalls(Handle):
         palette: Sequence[Any] | None = None,
         hole: str | None = None,
         dimension: str = "overworld",
+        force: bool = False,
+        undo: bool = True,
         timeout: float | None = None,
         connection: ConnectionRef | None = None,
     ) -> Pending[WriteResult]:
@@ -283,36 +287,162 @@ class ToolkitCalls(Handle):
         was written, what was already so and what could not be, and why. Names and states the
         game does not know are refused before anything is written. Interrupting the cell
         stops the write where it is.
+
+        The box is read first and what the write replaced is kept for ``mc.undo()``
+        (``undo=False``: neither). A write that would set more than
+        ``mc.confirm_above_blocks`` blocks (``%config McbewsRepl.confirm_above_blocks``) is
+        refused, saying how many, unless ``force=True``.
         """
         with needs():
-            from ...toolkit import plan_write, send_write
+            from ...toolkit import plan_write
 
         planned = plan_write(origin, region, palette=palette, hole=hole, dimension=dimension)
+        return self._write(planned, Capability.SET_BLOCKS, force=force, undo=undo, timeout=timeout,
+                           connection=connection)  # fmt: skip
+
+    def _write(
+        self,
+        planned: PlannedWrite,
+        what: str,
+        *,
+        force: bool,
+        undo: bool,
+        timeout: float | None,
+        connection: ConnectionRef | None,
+    ) -> Pending[WriteResult]:
+        from ...toolkit import check_force
+
+        check_force(planned, self.confirm_above_blocks, force)  # refused before a bar shows
         limit = self._bridge.settings.call_timeout if timeout is None else timeout
         box = planned.box
         bar: list[Bar | None] = [None]
+        confirm_above = self.confirm_above_blocks
 
         def progress(done: int, total: int) -> None:
             if bar[0] is not None:
                 bar[0](done, total)
 
         async def run() -> WriteResult:
-            chosen = resolve(self._bridge, connection)
-            write = send_write(
-                self._bridge, planned, timeout=limit, connection=chosen, progress=progress
-            )
+            game = self._bridge.pick(resolve(self._bridge, connection))
+            write = self._builder(game).write(
+                self._bridge, planned, what=what, undo=undo, force=True,
+                confirm_above=confirm_above, timeout=limit, connection=game, progress=progress,
+            )  # fmt: skip
             return await until_cancelled(write, lambda: bar[0])
 
-        label = f"set_blocks {box.size[0]}x{box.size[1]}x{box.size[2]}"
+        label = f"{what} {box.size[0]}x{box.size[1]}x{box.size[2]}"
         self._check_running()
-        bar[0] = blocks_bar(box.volume, len(split_box(box)))
-        return self._submit(run(), label, "set_blocks(...)")
+        parts = len(split_box(box)) * (2 if undo else 1)
+        bar[0] = blocks_bar(box.volume * (2 if undo else 1), parts)
+        return self._submit(run(), label, f"{what}(...)")
+
+    def _builder(self, game: Any) -> Builder:
+        """The undo history and checkpoints of ``game``'s world (kept across reconnects)."""
+        from ...toolkit import Builder
+
+        record = next((r for r in self._roster.sync() if r.connection is game), None)
+        if record is None:
+            found: Builder = self._core.builders.setdefault(game.id, Builder())
+            return found
+        if record.builder is None:
+            record.builder = Builder()
+        builder: Builder = record.builder
+        return builder
+
+    @property
+    def confirm_above_blocks(self) -> int:
+        """A write that would set more blocks than this asks for ``force=True``
+        (``%config McbewsRepl.confirm_above_blocks``; limits.py's ``confirm_above_blocks``)."""
+        return self._core.confirm_above_blocks
+
+    @confirm_above_blocks.setter
+    def confirm_above_blocks(self, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidArgument("confirm_above_blocks", value, "is not a whole number from 0",
+                                  "a number of blocks, such as 65536")  # fmt: skip
+        self._core.confirm_above_blocks = value
+
+    def undo(
+        self, *, timeout: float | None = None, connection: ConnectionRef | None = None
+    ) -> Pending[WriteResult]:
+        """Take back this world's newest write (``set_blocks``, ``fill``, ``build``,
+        ``restore``): what it replaced is written back where it changed something. The
+        answer's notes say which write it undid; the next ``undo`` takes back the one before.
+
+        Raises:
+            NothingToUndo: no write of this world is kept.
+        """
+        limit = self._bridge.settings.call_timeout if timeout is None else timeout
+        bar: list[Bar | None] = [None]
+        self._check_running()
+        game = self._bridge.pick(resolve(self._bridge, connection))
+        builder = self._builder(game)
+
+        def progress(done: int, total: int) -> None:
+            if bar[0] is not None:
+                bar[0](done, total)
+
+        async def run() -> WriteResult:
+            write = builder.undo(self._bridge, timeout=limit, connection=game, progress=progress)
+            return await until_cancelled(write, lambda: bar[0])
+
+        newest = builder.newest
+        if newest is not None:  # shown before the write starts, as set_blocks does
+            bar[0] = blocks_bar(newest.box.volume, len(split_box(newest.box)))
+        return self._submit(run(), "undo", "undo()")
+
+    def checkpoint(
+        self,
+        name: str,
+        corner1: Sequence[int],
+        corner2: Sequence[int],
+        dimension: str = "overworld",
+        *,
+        timeout: float | None = None,
+        connection: ConnectionRef | None = None,
+    ) -> Pending[str]:
+        """Save the blocks between two corners as ``name`` in this world, to put back with
+        ``mc.restore(name)``; the answer says what was saved (and what older checkpoint was
+        dropped to make room)."""
+        box = Box.between(corner1, corner2)
+        limit = self._bridge.settings.call_timeout if timeout is None else timeout
+
+        async def run() -> str:
+            game = self._bridge.pick(resolve(self._bridge, connection))
+            notes = await self._builder(game).checkpoint(
+                self._bridge, name, corner1, corner2, dimension, timeout=limit, connection=game
+            )
+            return "\n".join(notes)
+
+        self._check_running()
+        return self._submit(run(), f"checkpoint {box.size}", "checkpoint(...)")
+
+    def restore(
+        self, name: str, *, timeout: float | None = None, connection: ConnectionRef | None = None
+    ) -> Pending[WriteResult]:
+        """Write the checkpoint ``name`` back (as a write ``mc.undo()`` can take back); the
+        answer's notes say which checkpoint it was.
+
+        Raises:
+            InvalidArgument: this world has no checkpoint of that name (the message lists them).
+        """
+        limit = self._bridge.settings.call_timeout if timeout is None else timeout
+
+        async def run() -> WriteResult:
+            game = self._bridge.pick(resolve(self._bridge, connection))
+            return await self._builder(game).restore(self._bridge, name, timeout=limit,
+                                                     connection=game)  # fmt: skip
+
+        self._check_running()
+        return self._submit(run(), f"restore {name}", "restore(...)")
 
     def build(
         self,
         shape: Shape,
         *,
         dimension: str = "overworld",
+        force: bool = False,
+        undo: bool = True,
         timeout: float | None = None,
         connection: ConnectionRef | None = None,
     ) -> Pending[WriteResult]:
@@ -328,9 +458,12 @@ class ToolkitCalls(Handle):
                 "shape", shape, "is not a shape",
                 "sphere(...), cylinder(...), line(...) or cuboid(...) from mcbews_repl.toolkit",
             )  # fmt: skip
-        return self.set_blocks(
-            shape.origin, shape, dimension=dimension, timeout=timeout, connection=connection
-        )
+        with needs():
+            from ...toolkit import plan_write
+
+        planned = plan_write(shape.origin, shape, dimension=dimension)
+        return self._write(planned, "build", force=force, undo=undo, timeout=timeout,
+                           connection=connection)  # fmt: skip
 
     def fill(
         self,
@@ -340,6 +473,8 @@ class ToolkitCalls(Handle):
         *,
         hollow: bool = False,
         dimension: str = "overworld",
+        force: bool = False,
+        undo: bool = True,
         timeout: float | None = None,
         connection: ConnectionRef | None = None,
     ) -> Pending[WriteResult]:
@@ -348,10 +483,12 @@ class ToolkitCalls(Handle):
         Written through ``set_blocks``: the answer says what was written and what could not be.
         """
         with needs():
-            from ...toolkit import cuboid
+            from ...toolkit import cuboid, plan_write
 
         shape = cuboid(corner1, corner2, block, hollow=hollow)
-        return self.build(shape, dimension=dimension, timeout=timeout, connection=connection)
+        planned = plan_write(shape.origin, shape, dimension=dimension)
+        return self._write(planned, "fill", force=force, undo=undo, timeout=timeout,
+                           connection=connection)  # fmt: skip
 
     def objective(self, objective: str) -> Pending[pd.DataFrame]:
         """A whole objective as a DataFrame (holder, value)."""

@@ -35,7 +35,7 @@ from ._worlds import call_text
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ...toolkit import BlockRegion, WorldQueries
+    from ...toolkit import BlockRegion, WorldQueries, WritePreview
     from ._toolkit import OnLoop
 
 __all__ = ["MAX_TRACK_SAMPLES", "MIN_TRACK_EVERY_SECONDS", "Watch"]
@@ -62,6 +62,9 @@ class Watch(Handle):
         async def _describe(self, ids: list[str]) -> dict[str, dict[str, Any]]: ...
         @property
         def query(self) -> OnLoop[WorldQueries]: ...
+        def blocks(self, corner1: Sequence[int], corner2: Sequence[int],
+                   dimension: str = "overworld", *, timeout: float | None = None,
+                   ) -> Pending[BlockRegion]: ...  # fmt: skip
 
     # --- the map ------------------------------------------------------------------------
 
@@ -73,7 +76,11 @@ class Watch(Handle):
         entities: bool = True,
         terrain: BlockRegion | None = None,
         live: bool | None = None,
-    ) -> LiveMap | StaticMap:
+        preview: Any = None,
+        at: Sequence[int] | None = None,
+        palette: Sequence[Any] | None = None,
+        timeout: float | None = None,
+    ) -> LiveMap | StaticMap | WritePreview:
         """Players (labelled, facing shown) and entities (coloured and named by type) seen
         from above, with the area's bounds and a scale; ``terrain``: a ``BlockRegion`` drawn
         underneath (each column's top block).
@@ -88,15 +95,24 @@ class Watch(Handle):
         positions and send nothing, and ask the world every 15 s (entities, who is
         there); ``.commands`` counts what the map sent.
 
+        ``preview``: what a write would change, before it is written: a shape, a
+        ``BlockRegion`` or an array as ``set_blocks`` takes it (``palette`` too), at ``at``
+        (a shape: where it stands). The box is read and a ``WritePreview`` drawn: before
+        and after from above, the columns that would change in red (a character map in a
+        terminal), and how many blocks would change. Nothing is written.
+
         Raises:
             ValueError: ``every`` is not a number, or is shorter than the map's shortest
                 interval (the message gives it).
+            InvalidArgument: ``preview`` or ``at`` is not one ``set_blocks`` takes.
             RuntimeError: ``live=True`` where a live map cannot show (no notebook widgets).
             BridgeStopped: the bridge was stopped.
         """
         from ._toolkit import _in_kernel
 
         self._check_running()
+        if preview is not None:
+            return self._preview(preview, at, palette, dimension, timeout)
         if not (isinstance(every, int | float) and every >= MIN_EVERY_SECONDS):
             raise ValueError(f"every={every!r}: the map looks at most every {MIN_EVERY_SECONDS} s")
 
@@ -117,6 +133,26 @@ class Watch(Handle):
         picture = StaticMap(look, terrain)
         picture.first_look()
         return picture
+
+    def _preview(self, region: Any, at: Sequence[int] | None, palette: Sequence[Any] | None,
+                 dimension: str | None, timeout: float | None) -> WritePreview:  # fmt: skip
+        from ...optional import needs
+
+        with needs():
+            from ...toolkit import plan_write, preview_write
+
+        origin = at if at is not None else getattr(region, "origin", None)
+        if origin is None:
+            from ...exceptions import InvalidArgument
+
+            raise InvalidArgument("at", None, "is needed with a region that has no origin",
+                                  "at=(x, y, z): where its lowest corner would go")  # fmt: skip
+        planned = plan_write(origin, region, palette=palette, dimension=dimension or "overworld")
+        box = planned.box
+        corner2 = tuple(o + s - 1 for o, s in zip(box.origin, box.size, strict=True))
+        read: Pending[BlockRegion] = self.blocks(box.origin, corner2, planned.dimension,
+                                                 timeout=timeout)  # fmt: skip
+        return preview_write(read.result(), planned)
 
     async def _map_snapshot(
         self, dimension: str | None, entities: bool, seen: _SeenEntities

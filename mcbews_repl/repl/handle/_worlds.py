@@ -89,6 +89,7 @@ class WorldRecord:
     encrypted: bool = False  # as its latest connection was (kept after it drops)
     # UI chat callbacks registered on this world's handle, and the filters mc runs for them.
     callbacks: dict[Any, Any] = field(default_factory=dict, repr=False)
+    builder: Any = field(default=None, repr=False)  # its writes' undo and checkpoints
 
     @property
     def id(self) -> int:

@@ -8,7 +8,8 @@ classrooms and CI), then the default. The variables: ``MCBEWS_HOST``, ``MCBEWS_P
 ``MCBEWS_ENCRYPT`` (auto, on, off), ``MCBEWS_MAX_CONNECTIONS``,
 ``MCBEWS_MAX_CONNECTIONS_PER_ADDRESS``, ``MCBEWS_TRANSPORT`` (auto, pull, chat), and for
 the simulated world of ``%mc sim`` ``MCBEWS_SIM_PACK`` (stable, beta), ``MCBEWS_SIM_BETA_APIS``
-(auto, on, off) and ``MCBEWS_SIM_EDITION`` (bedrock, education).
+(auto, on, off) and ``MCBEWS_SIM_EDITION`` (bedrock, education); ``MCBEWS_CONFIRM_ABOVE_BLOCKS``
+(how many blocks a write sets before it asks for ``force=True``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from traitlets import CaselessStrEnum, Float, Int, TraitError, Unicode
 from traitlets.config import Configurable
 
-from ...limits import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
+from ...limits import CONFIRM_ABOVE_BLOCKS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
 from ...sansio import (
     DEFAULT_TIMEOUT_SECONDS,
     TEXT_FRAME_INTERVAL_SECONDS,
@@ -46,6 +47,7 @@ ENV_VARS: dict[str, str] = {
     "sim_pack": "MCBEWS_SIM_PACK",
     "sim_beta_apis": "MCBEWS_SIM_BETA_APIS",
     "sim_edition": "MCBEWS_SIM_EDITION",
+    "confirm_above_blocks": "MCBEWS_CONFIRM_ABOVE_BLOCKS",
 }
 
 
@@ -105,6 +107,12 @@ class McbewsRepl(Configurable):
         ["bedrock", "education"],
         "bedrock",
         help="%mc sim's world: 'bedrock', or 'education' (no experiments toggle).",
+    ).tag(config=True)
+
+    confirm_above_blocks = Int(
+        CONFIRM_ABOVE_BLOCKS,
+        help="A write (mc.set_blocks, fill, build) setting more blocks than this asks for "
+        "force=True; mc.undo() takes a write back.",
     ).tag(config=True)
 
     def __init__(self, **kwargs: Any) -> None:

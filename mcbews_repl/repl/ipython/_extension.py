@@ -85,6 +85,7 @@ class Extension:
         self.encrypt = policy
         self.mc = Minecraft(self.runtime, bridge, _kernel_loop(), self.config.call_timeout)
         self.mc.sim_defaults = self.config.sim_defaults
+        self.mc.confirm_above_blocks = self.config.confirm_above_blocks
         self.shell.push({"mc": self.mc}, interactive=True)
         return self.mc
 
@@ -127,6 +128,7 @@ class Extension:
         from ._magics import McMagics
 
         self.shell.configurables.append(self.config)
+        self.config.observe(self._confirm_above_changed, names=["confirm_above_blocks"])
         self.shell.register_magics(McMagics(self.shell, self))
         self._matcher = make_matcher(lambda: self.mc)
         self.shell.Completer.custom_matchers.append(self._matcher)
@@ -134,6 +136,11 @@ class Extension:
         self._install_error_handler()
         mc = self.start_bridge()
         show_welcome(mc)
+
+    def _confirm_above_changed(self, change: Any) -> None:
+        """``%config McbewsRepl.confirm_above_blocks = N`` reaches the running ``mc``."""
+        if self.mc is not None:
+            self.mc.confirm_above_blocks = int(change["new"])
 
     def unload(self) -> None:
         self.stop_bridge()

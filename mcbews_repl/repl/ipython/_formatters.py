@@ -22,6 +22,7 @@ from ...toolkit import Answer, ObjectiveScores, RegionScan
 from ..handle import Minecraft, Recording, World, recording_fields
 from ..runtime import Pending
 from ..show import (
+    PREVIEW_TYPE,
     REGION_TYPE,
     WRITE_TYPE,
     CallResult,
@@ -38,6 +39,8 @@ from ..show import (
     game_text_html,
     game_text_text,
     plain_markup,
+    preview_html,
+    preview_text,
     region_html,
     region_text,
     result_html,
@@ -208,6 +211,7 @@ def _report_text(report: Any) -> str:
 BY_NAME: list[tuple[tuple[str, str], Callable[[Any], str], Callable[[Any, Any, bool], None]]] = [
     (REGION_TYPE, region_html, _pretty(region_text)),
     (WRITE_TYPE, write_html, _pretty(write_text)),
+    (PREVIEW_TYPE, preview_html, _pretty(preview_text)),
     # The doctor loads when first run (handle/_diagnose.py), so its report does too.
     (("mcbews_repl.doctor.report", "DoctorReport"), _report_html, _pretty(_report_text)),
     *(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ._charts import durability, items_by_player, paths
 from ._livemap import MIN_EVERY_SECONDS, LiveMap, StaticMap, widgets_available
 from ._mapdraw import MapPoint, MapSnapshot
+from ._previewview import PREVIEW_TYPE, preview_html, preview_text
 from ._progress import Bar, blocks_bar, progress_bar, samples_bar, until_cancelled
 from ._regionview import REGION_TYPE, region_html, region_text
 from ._render import (
@@ -41,6 +42,7 @@ from ._writeview import WRITE_TYPE, write_html, write_text
 
 __all__ = [
     "MIN_EVERY_SECONDS",
+    "PREVIEW_TYPE",
     "REGION_TYPE",
     "WRITE_TYPE",
     "Bar",
@@ -73,6 +75,8 @@ __all__ = [
     "plain_markup",
     "player_rows",
     "players_frame",
+    "preview_html",
+    "preview_text",
     "progress_bar",
     "region_html",
     "region_text",

@@ -1,5 +1,6 @@
 """How a ``WriteResult`` (what ``mc.set_blocks`` answers) looks in a notebook and at a
-terminal: a headline and one row per outcome, the positions not written named first of all.
+terminal: a headline, its notes (what an undo undid, older undos dropped), one row per
+outcome, the positions not written named first of all.
 Registered by type name, so numpy is imported only when a result is shown."""
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ def write_html(result: WriteResult) -> str:
     missed = "".join(
         f"<div style='color:#b00'>{escape_html(line)}</div>" for line in _missed(result)
     )
+    notes = "".join(f"<div><i>{escape_html(clean_text(n))}</i></div>" for n in result.notes)
     return (
-        f"<div><b>WriteResult</b> {escape_html(clean_text(_headline(result)))}"
+        f"<div><b>WriteResult</b> {escape_html(clean_text(_headline(result)))}{notes}"
         f"<table><tr><th>blocks</th><th>count</th></tr>{rows}</table>{missed}</div>"
     )
 
@@ -55,6 +57,7 @@ def write_text(result: WriteResult) -> str:
     rows = result.rows()
     width = max((len(what) for what, _ in rows), default=0)
     lines = [f"WriteResult {clean_text(_headline(result))}"]
+    lines += [f"  note: {clean_text(note)}" for note in result.notes]
     lines += [f"  {what:<{width}}  {n:>8,}" for what, n in rows]
     lines += [f"  {line}" for line in _missed(result)]
     lines.append("  (.counts .mask(status) .positions(status) .to_frame())")

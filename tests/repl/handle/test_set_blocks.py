@@ -101,6 +101,7 @@ def test_mc_set_blocks_takes_what_write_blocks_takes() -> None:
 
     mine, theirs = params(Minecraft.set_blocks), params(write_blocks)
     mine.pop("self")
+    assert (mine.pop("force"), mine.pop("undo")) == (False, True)  # the handle's undo.py
     theirs.pop("caller"), theirs.pop("progress")
     assert mine == theirs
 
@@ -159,7 +160,8 @@ def test_interrupt_kernel_stops_a_write() -> None:
         assert "1 game connected" in kernel.text("%mc sim")
         kernel.text("import numpy as np\nbig = np.full((200, 40, 200), 'glass', dtype=object)")
         messages = kernel.run(
-            "r = await mc.set_blocks((-100, 100, -100), big)", interrupt_when=progress_shown
+            "r = await mc.set_blocks((-100, 100, -100), big, force=True, undo=False)",
+            interrupt_when=progress_shown,
         )
         errors = [m["content"] for m in messages if m["msg_type"] == "error"]
         assert [e["ename"] for e in errors] == ["CallInterrupted"]

@@ -38,6 +38,7 @@ PACKAGES = (
     "mcbews_repl.lab",
     "mcbews_repl.lazy",
     "mcbews_repl.limits",
+    "mcbews_repl.mcpi",
     "mcbews_repl.mcpserver",
     "mcbews_repl.optional",
     "mcbews_repl.repl",

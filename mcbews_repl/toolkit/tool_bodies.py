@@ -13,7 +13,7 @@ from typing import Any
 from ..exceptions import InvalidArgument
 from ..game_events import Source, event_kind, unknown_event_message
 from ..gateway import Bridge
-from ..gateway.subscriptions import ALWAYS_SUBSCRIBED
+from ..optional import needs
 from ..vocabulary import Capability, EventKind
 from . import results as _t
 from .blocks import read_blocks
@@ -277,7 +277,8 @@ class ToolBodies:
         (the caller is the operator); :class:`~.tools.Tools` asks its guard."""
 
     def _builder(self, game: Any) -> Any:
-        from .undo import Builder
+        with needs("the building tools"):
+            from .undo import Builder
 
         builder = self._builders.get(game.id)
         if builder is None:
@@ -285,7 +286,8 @@ class ToolBodies:
         return builder
 
     async def _build(self, planned: Any, what: str) -> dict[str, Any]:
-        from .undo import blocks_set
+        with needs("the building tools"):
+            from .undo import blocks_set
 
         box = planned.box
         high = tuple(o + s - 1 for o, s in zip(box.origin, box.size, strict=True))
@@ -299,8 +301,9 @@ class ToolBodies:
     async def tool_fill(self, *, x1: int, y1: int, z1: int, x2: int, y2: int, z2: int,
                         block: str, hollow: bool, dimension: str) -> dict[str, Any]:  # fmt: skip
         """The ``fill`` tool: every block of a box set to one block (kept for undo)."""
-        from .shapes import cuboid
-        from .writes import plan_write
+        with needs("the fill tool"):
+            from .shapes import cuboid
+            from .writes import plan_write
 
         shape = cuboid((x1, y1, z1), (x2, y2, z2), block, hollow=hollow)
         return await self._build(plan_write(shape.origin, shape, dimension=dimension), "fill")
@@ -308,9 +311,14 @@ class ToolBodies:
     async def tool_shape(self, *, shape: str, x: int, y: int, z: int, block: str, radius: int,
                          height: int, x2: int | None, y2: int | None, z2: int | None,
                          hollow: bool, dimension: str) -> dict[str, Any]:  # fmt: skip
-        """The ``shape`` tool: a sphere, an upright cylinder or a line of one block."""
-        from . import shapes
-        from .writes import plan_write
+        """The ``shape`` tool: a sphere, an upright cylinder or a line of one block.
+
+        Raises:
+            InvalidArgument: a line without its other end.
+        """
+        with needs("the shape tool"):
+            from . import shapes
+            from .writes import plan_write
 
         if shape == "line":
             if x2 is None or y2 is None or z2 is None:
@@ -328,8 +336,13 @@ class ToolBodies:
         self, *, x: int, y: int, z: int, dx: int, dy: int, dz: int, palette: str, runs: str,
         dimension: str,
     ) -> dict[str, Any]:  # fmt: skip
-        """The ``set_blocks`` tool: a box of mixed blocks from a palette and runs."""
-        from .writes import ids_of_runs, plan_write
+        """The ``set_blocks`` tool: a box of mixed blocks from a palette and runs.
+
+        Raises:
+            InvalidArgument: an empty name in the palette, or runs that do not fill the box.
+        """
+        with needs("the set_blocks tool"):
+            from .writes import ids_of_runs, plan_write
 
         names = [name.strip() for name in palette.split(",")]
         if not all(names):
@@ -341,7 +354,8 @@ class ToolBodies:
 
     async def tool_undo(self) -> dict[str, Any]:
         """The ``undo`` tool: this world's newest building tool call taken back."""
-        from .undo import blocks_set
+        with needs("the building tools"):
+            from .undo import blocks_set
 
         game = self._bridge.pick()
         builder = self._builder(game)
@@ -409,7 +423,7 @@ class ToolBodies:
         return {
             "ok": True,
             "events": [{"cursor": e.cursor, **_json_values(e.data)} for e in shown],
-            "subscribed": sorted(heard - ALWAYS_SUBSCRIBED),
+            "subscribed": sorted(n for n in heard if not getattr(event_kind(n), "always", False)),
             "total": len(entries),
             "truncated": len(entries) > limit,
             "limit": limit,

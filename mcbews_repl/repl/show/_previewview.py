@@ -9,6 +9,7 @@ import base64
 from typing import TYPE_CHECKING
 
 from ...cleantext import clean_text, escape_html
+from ...optional import needs
 
 if TYPE_CHECKING:
     from ...toolkit import WritePreview
@@ -29,7 +30,8 @@ def _img(png: bytes, alt: str, width: float, height: float, extra: str = "") -> 
 
 
 def _changes_png(preview: WritePreview) -> bytes:
-    import numpy as np
+    with needs("mc.map(preview=...)"):
+        import numpy as np
 
     from ...toolkit import BlockRegion, surface_png
 

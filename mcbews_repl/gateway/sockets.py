@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import math
 import os
 import socket
 import time
+from asyncio import constants as asyncio_constants
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, Protocol
@@ -59,6 +61,10 @@ _LOCAL_HOSTS = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 # What asyncio's selector loop reports, through the loop's exception handler, for each
 # failed accept() (EMFILE, ENFILE, ENOBUFS, ENOMEM); the same words in 3.11 to 3.13.
 _ACCEPT_FAILED = "socket.accept() out of system resource"
+# asyncio's selector loop tries a failed accept again after asyncio.constants'
+# ACCEPT_RETRY_DELAY (1 s in CPython 3.11-3.13); a little slack for a busy loop.
+_ACCEPT_RETRY_SECONDS = float(getattr(asyncio_constants, "ACCEPT_RETRY_DELAY", 1.0))
+_RETRY_SLACK_SECONDS = 1.0
 
 
 def host_of(peer: Any) -> str:
@@ -211,6 +217,8 @@ class AcceptErrors:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._previous: _Handler | None = None
         self._sockets: set[int] = set()
+        self._listening: list[object] = []  # the sockets themselves: a closed one has no fd
+        self._last_failure = -math.inf
         self._handler: _Handler = self._handle  # one bound method, to compare on uninstall
 
     def install(self, loop: asyncio.AbstractEventLoop, sockets: Iterable[socket.socket]) -> None:
@@ -218,16 +226,32 @@ class AcceptErrors:
         ``sockets`` are counted and recorded (paced); other errors go to the handler that
         was there before."""
         self._loop = loop
-        self._sockets = {s.fileno() for s in sockets}
+        listening = list(sockets)
+        self._sockets = {s.fileno() for s in listening}
+        # asyncio's server keeps the socket inside a TransportSocket; its retries name the
+        # socket itself.
+        self._listening = [getattr(s, "_sock", s) for s in listening]
         self._previous = loop.get_exception_handler()
         loop.set_exception_handler(self._handler)
 
     def uninstall(self) -> None:
         """Give the loop its handler back; if another was installed on top, stay in its
-        chain but pass everything on."""
+        chain but pass everything on. Retries of failed accepts may still be due (asyncio
+        runs each a second after the failure, even once the socket has closed): the handler
+        stays until they are, to silence them."""
         loop, self._loop = self._loop, None
         self._sockets = set()
-        if loop is not None and loop.get_exception_handler() == self._handler:
+        if loop is None:
+            return
+        due_in = self._last_failure + _ACCEPT_RETRY_SECONDS + _RETRY_SLACK_SECONDS - self._clock()
+        if due_in > 0 and not loop.is_closed():
+            loop.call_later(due_in, self._give_back, loop)
+        else:
+            self._give_back(loop)
+
+    def _give_back(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._listening = []
+        if loop.get_exception_handler() == self._handler:
             loop.set_exception_handler(self._previous)
 
     def _handle(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -235,10 +259,27 @@ class AcceptErrors:
         if context.get("message") == _ACCEPT_FAILED and self._ours(sock):
             self._count(context.get("exception"))
             return
+        if self._stale_retry(loop, context):
+            return
         if self._previous is not None:
             self._previous(loop, context)
         else:
             loop.default_exception_handler(context)
+
+    def _stale_retry(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> bool:
+        """asyncio's retry of a failed accept, come after our listening socket closed: it
+        fails with "Invalid file descriptor: -1" once per failed accept (up to the backlog
+        at a time), and there is nothing left to retry."""
+        handle = context.get("handle")
+        callback = getattr(handle, "_callback", None)
+        args: tuple[Any, ...] = tuple(getattr(handle, "_args", None) or ())
+        return (
+            isinstance(context.get("exception"), ValueError)
+            and getattr(callback, "__name__", None) == "_start_serving"
+            and getattr(callback, "__self__", None) is loop
+            and len(args) > 1
+            and any(args[1] is sock for sock in self._listening)
+        )
 
     def _ours(self, sock: Any) -> bool:
         try:
@@ -248,6 +289,7 @@ class AcceptErrors:
 
     def _count(self, exc: object) -> None:
         self.count += 1
+        self._last_failure = self._clock()
         code = exc.errno if isinstance(exc, OSError) and exc.errno else errno.EMFILE
         why = f"{os.strerror(code)} ({errno.errorcode.get(code, code)})"
         summary = (

@@ -9,6 +9,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -106,7 +107,8 @@ def check_log(log: Path) -> list[str]:
     lines = log.read_text(encoding="utf-8").splitlines()
     errors = accept_error_lines(lines)
     assert len(errors) <= 3, errors[:5]
-    assert not [line for line in lines if line.startswith("Traceback")], lines[:20]
+    traced = [i for i, line in enumerate(lines) if line.startswith("Traceback")]
+    assert not traced, "\n".join(lines[max(traced[0] - 2, 0) : traced[0] + 30])
     return errors
 
 
@@ -137,6 +139,20 @@ def test_running_out_of_descriptors_is_said_once_with_a_count(tmp_path: Path) ->
     errors = check_log(log)
     assert re.search(r"Too many open files \(EMFILE\), 1 time so far", errors[0]), errors
     assert waited < DEADLINE_SECONDS
+
+
+def test_closing_while_accepts_fail_prints_no_traceback(tmp_path: Path) -> None:
+    """The bridge stops while it is out of descriptors: asyncio still runs its retries of
+    the failed accepts (one per failure, a second later) after the listening socket has
+    closed; each used to print a traceback ("Invalid file descriptor: -1")."""
+    log = tmp_path / "bridge.log"
+    with bridge_process(log, max_half_open=4000, request_timeout=60.0) as url:
+        socks = half_open(port_of(url), SOCKETS)
+        wait_for_line(log, "could not accept")
+        # The bridge closes now (leaving the block), waiting for the half-open sockets,
+        # which the peer lets go of a moment later.
+        threading.Timer(0.2, lambda: [sock.close() for sock in socks]).start()
+    check_log(log)
 
 
 def port_of(url: str) -> int:

@@ -63,6 +63,9 @@ _TRUE = {"1", "true", "yes", "on"}
 
 # The port a bridge create() starts listens on: mcbews_repl's own default (start()).
 DEFAULT_PORT = 19131
+# The variables that move it, as for the notebook's bridge (repl/ipython/_config.py): a
+# plain lesson's create() takes no port, so a class on one machine, or a test, sets these.
+PORT_ENV, HOST_ENV = "MCBEWS_PORT", "MCBEWS_HOST"
 
 _own: Handle | None = None  # the bridge create() started in this process, reused
 _sim_connection: GameConnection | None = None  # the simulated world create() connected
@@ -92,6 +95,20 @@ def _numbers(args: tuple[Any, ...], count: int, call: str, shape: str) -> list[i
     if len(values) < count:
         raise TypeError(f"{call} takes {shape}; got {len(values)} numbers")
     return values
+
+
+def _env_port() -> int:
+    """The port of :data:`PORT_ENV` (0: any free one), else :data:`DEFAULT_PORT`.
+
+    Raises:
+        ValueError: the variable is not a port number (the message names it).
+    """
+    raw = os.environ.get(PORT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_PORT
+    if not raw.isdigit() or int(raw) > 65535:
+        raise ValueError(f"{PORT_ENV}={raw!r} is not a port: a whole number from 0 to 65535")
+    return int(raw)
 
 
 def _notebook_handle() -> Handle | None:
@@ -148,8 +165,9 @@ class Minecraft:
         timeout: float | None = CONNECT_WAIT_SECONDS,
     ) -> Minecraft:
         """The world: the notebook's bridge when one runs (``%load_ext mcbews_repl``), else
-        a bridge of this program's own on ``address`` (default 127.0.0.1; 0.0.0.0 for a game
-        on another device) and ``port`` (default 19131). It prints the ``/connect`` line to
+        a bridge of this program's own on ``address`` (default ``MCBEWS_HOST``, else
+        127.0.0.1; 0.0.0.0 for a game on another device) and ``port`` (default
+        ``MCBEWS_PORT``, else 19131; 0: any free one). It prints the ``/connect`` line to
         type in Minecraft and waits for the game; ``sim=True`` (or ``MCBEWS_MCPI_SIM=1``)
         connects a simulated world instead (the same one again on a second create()).
         ``origin``: the position lessons' (0, 0, 0) stands for (default: the world's own
@@ -162,8 +180,8 @@ class Minecraft:
         if handle is None:
             if _own is None or _own.stopped:
                 # A simulated world needs no port a player types: any free one (0).
-                chosen = (0 if sim else DEFAULT_PORT) if port is None else port
-                _own = start(address or "127.0.0.1", chosen)
+                chosen = (0 if sim else _env_port()) if port is None else port
+                _own = start(address or os.environ.get(HOST_ENV) or "127.0.0.1", chosen)
                 owns = True
             handle = _own
         if sim:

@@ -191,3 +191,15 @@ def test_block_hits_of_every_player_are_polled_once_with_their_face(mc: Minecraf
     assert (hit.pos.x, hit.pos.y, hit.pos.z, hit.face) == (2, 63, 2, 2)  # mcpi: 2 is north
     assert hit.entityId == mc.getPlayerEntityId("Alex")
     assert mc.events.pollBlockHits() == []
+
+
+def test_the_port_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcbews_repl.mcpi import minecraft
+
+    monkeypatch.delenv(minecraft.PORT_ENV, raising=False)
+    assert minecraft._env_port() == minecraft.DEFAULT_PORT
+    monkeypatch.setenv(minecraft.PORT_ENV, "0")  # any free one (tests/mcpi/test_lessons.py)
+    assert minecraft._env_port() == 0
+    monkeypatch.setenv(minecraft.PORT_ENV, "port")
+    with pytest.raises(ValueError, match="MCBEWS_PORT='port' is not a port"):
+        minecraft._env_port()

@@ -10,8 +10,8 @@ RaspberryJuice) changes only its import line::
     mc.setBlock(pos.x, pos.y - 1, pos.z, block.WOOL.withData(15))
 
 The modules are laid out as mcpi's: :mod:`.minecraft`, :mod:`.block`, :mod:`.vec3`,
-:mod:`.event`. numpy is needed
-(the ``repl`` or ``lab`` extra brings it).
+:mod:`.event`, :mod:`.entity`. numpy is needed (the ``repl`` or ``lab`` extra brings it).
+What differs on Bedrock, and why: docs/mcpi.md.
 """
 
 from __future__ import annotations

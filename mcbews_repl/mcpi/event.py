@@ -1,10 +1,11 @@
-"""mcpi's events: ``BlockEvent`` (a block hit) and ``ChatEvent`` (a chat post)."""
+"""mcpi's events: ``BlockEvent`` (a block hit), ``ChatEvent`` (a chat post) and
+``ProjectileEvent`` (a projectile's hit, which no Bedrock event reaches the facade with yet)."""
 
 from __future__ import annotations
 
 from .vec3 import Vec3
 
-__all__ = ["BlockEvent", "ChatEvent"]
+__all__ = ["BlockEvent", "ChatEvent", "ProjectileEvent"]
 
 
 class BlockEvent:
@@ -48,3 +49,32 @@ class ChatEvent:
     def Post(entityId: int, message: str) -> ChatEvent:
         """A post of ``message`` by ``entityId``."""
         return ChatEvent(ChatEvent.POST, entityId, message)
+
+
+class ProjectileEvent:
+    """A projectile hit a block: ``pos``, ``face``, and the names of who shot it
+    (``originName``) and what it hit (``targetName``), as mcpi 1.2.1 has it."""
+
+    HIT = 0
+
+    def __init__(
+        self, type: int, x: int, y: int, z: int, face: int, originName: str, targetName: str
+    ) -> None:
+        self.type = type
+        self.pos = Vec3(x, y, z)
+        self.face = face
+        self.originName = originName
+        self.targetName = targetName
+
+    def __repr__(self) -> str:
+        kind = "ProjectileEvent.HIT" if self.type == ProjectileEvent.HIT else "???"
+        p = self.pos
+        return (
+            f"ProjectileEvent({kind}, {p.x}, {p.y}, {p.z}, {self.face}, {self.originName}, "
+            f"{self.targetName})"
+        )
+
+    @staticmethod
+    def Hit(x: int, y: int, z: int, face: int, originName: str, targetName: str) -> ProjectileEvent:
+        """A hit at (x, y, z) on ``face``, shot by ``originName`` at ``targetName``."""
+        return ProjectileEvent(ProjectileEvent.HIT, x, y, z, face, originName, targetName)

@@ -31,7 +31,8 @@ from ..repl.handle import start
 from ..toolkit import KEEP, plan_write, read_blocks, send_write
 from ._batch import Batch, Entry, Position
 from .block import Block, bedrock_block, mcpi_block
-from .event import BlockEvent, ChatEvent
+from .entity import Entity
+from .event import BlockEvent, ChatEvent, ProjectileEvent
 from .vec3 import Vec3
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "CmdEntity",
     "CmdEvents",
     "CmdPlayer",
+    "CmdPositioner",
     "Minecraft",
     "intFloor",
 ]
@@ -63,6 +65,9 @@ _TRUE = {"1", "true", "yes", "on"}
 
 # The port a bridge create() starts listens on: mcbews_repl's own default (start()).
 DEFAULT_PORT = 19131
+# The variables that move it, as for the notebook's bridge (repl/ipython/_config.py): a
+# plain lesson's create() takes no port, so a class on one machine, or a test, sets these.
+PORT_ENV, HOST_ENV = "MCBEWS_PORT", "MCBEWS_HOST"
 
 _own: Handle | None = None  # the bridge create() started in this process, reused
 _sim_connection: GameConnection | None = None  # the simulated world create() connected
@@ -92,6 +97,20 @@ def _numbers(args: tuple[Any, ...], count: int, call: str, shape: str) -> list[i
     if len(values) < count:
         raise TypeError(f"{call} takes {shape}; got {len(values)} numbers")
     return values
+
+
+def _env_port() -> int:
+    """The port of :data:`PORT_ENV` (0: any free one), else :data:`DEFAULT_PORT`.
+
+    Raises:
+        ValueError: the variable is not a port number (the message names it).
+    """
+    raw = os.environ.get(PORT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_PORT
+    if not raw.isdigit() or int(raw) > 65535:
+        raise ValueError(f"{PORT_ENV}={raw!r} is not a port: a whole number from 0 to 65535")
+    return int(raw)
 
 
 def _notebook_handle() -> Handle | None:
@@ -148,8 +167,9 @@ class Minecraft:
         timeout: float | None = CONNECT_WAIT_SECONDS,
     ) -> Minecraft:
         """The world: the notebook's bridge when one runs (``%load_ext mcbews_repl``), else
-        a bridge of this program's own on ``address`` (default 127.0.0.1; 0.0.0.0 for a game
-        on another device) and ``port`` (default 19131). It prints the ``/connect`` line to
+        a bridge of this program's own on ``address`` (default ``MCBEWS_HOST``, else
+        127.0.0.1; 0.0.0.0 for a game on another device) and ``port`` (default
+        ``MCBEWS_PORT``, else 19131; 0: any free one). It prints the ``/connect`` line to
         type in Minecraft and waits for the game; ``sim=True`` (or ``MCBEWS_MCPI_SIM=1``)
         connects a simulated world instead (the same one again on a second create()).
         ``origin``: the position lessons' (0, 0, 0) stands for (default: the world's own
@@ -162,8 +182,8 @@ class Minecraft:
         if handle is None:
             if _own is None or _own.stopped:
                 # A simulated world needs no port a player types: any free one (0).
-                chosen = (0 if sim else DEFAULT_PORT) if port is None else port
-                _own = start(address or "127.0.0.1", chosen)
+                chosen = (0 if sim else _env_port()) if port is None else port
+                _own = start(address or os.environ.get(HOST_ENV) or "127.0.0.1", chosen)
                 owns = True
             handle = _own
         if sim:
@@ -365,6 +385,53 @@ class Minecraft:
         line = f"tp {json.dumps(name)} {x + ox:.4f} {y + oy:.4f} {z + oz:.4f}"
         self._command(line)
 
+    def _face(self, entity_id: int | None, yaw: float | None, pitch: float | None) -> None:
+        """Turn the player (``None``: keep that angle); ``tp`` takes yaw, then pitch."""
+        found = self._player(entity_id)
+        rot = found.get("rotation") or {}
+        yaw = float(rot.get("yaw", 0.0)) if yaw is None else float(yaw)
+        pitch = float(rot.get("pitch", 0.0)) if pitch is None else float(pitch)
+        loc = found.get("location") or {}
+        x, y, z = (float(loc[k]) for k in ("x", "y", "z"))
+        self._batch.flush()
+        # Where it stands, with a decimal point (not centred); ~ would be the sender's place.
+        name = json.dumps(str(found.get("name")))
+        self._command(f"tp {name} {x:.4f} {y:.4f} {z:.4f} {yaw:.4f} {pitch:.4f}")
+
+    def _face_along(self, entity_id: int | None, args: tuple[Any, ...]) -> None:
+        values = [float(v) for v in flatten(args)]
+        if len(values) < 3:
+            raise TypeError(f"setDirection takes x, y, z; got {len(values)} numbers")
+        x, y, z = values[:3]
+        if x == y == z == 0:
+            raise ValueError("setDirection needs a direction: x, y and z are all 0")
+        yaw = math.degrees(math.atan2(-x, z))
+        pitch = math.degrees(math.atan2(-y, math.hypot(x, z)))
+        self._face(entity_id, yaw, pitch)
+
+    def _name_of(self, entity_id: int) -> str:
+        return str(self._player(entity_id).get("name"))
+
+    def _take(self, seen: list[Any], entity_id: int | None) -> list[Any]:
+        """The events of ``seen`` (all, or one entity's: the others stay), after a collect."""
+        self._batch.flush()
+        self._collect()
+        if entity_id is None:
+            taken, seen[:] = list(seen), []
+            return taken
+        if entity_id == -1:  # the connected player
+            entity_id = int(self._player(None).get("id", 0))
+        taken = [e for e in seen if e.entityId == entity_id]
+        seen[:] = [e for e in seen if e.entityId != entity_id]
+        return taken
+
+    def _need_hits(self) -> None:
+        if not self._hits:
+            raise NoBedrockEqual(
+                "pollBlockHits needs the addon's entity_hit_block event, which this version "
+                "of mcbews_repl does not have; the WebSocket's events carry no hit block"
+            )
+
     def _rotation(self, entity_id: int | None) -> tuple[float, float]:
         rot = self._player(entity_id).get("rotation") or {}
         return float(rot.get("yaw", 0.0)), float(rot.get("pitch", 0.0))
@@ -389,6 +456,36 @@ class Minecraft:
         raise NoBedrockEqual(
             f"setting({setting!r}, ...) has no Bedrock equal; world_immutable has (/immutableworld)"
         )
+
+    def setSign(self, *args: Any) -> None:
+        """RaspberryJuice's sign with text: no Bedrock command writes a sign's text."""
+        raise NoBedrockEqual(
+            "setSign has no Bedrock equal: no command writes a sign's text (place the sign "
+            "with setBlock; a player writes on it)"
+        )
+
+    def spawnEntity(self, *args: Any) -> int:
+        """RaspberryJuice's entity by Java Edition number: not mapped to Bedrock's yet."""
+        raise NoBedrockEqual(_ENTITY_NUMBERS.format(call="spawnEntity"))
+
+    def getEntityTypes(self) -> list[Entity]:
+        """RaspberryJuice's entity types by Java Edition number: not mapped yet."""
+        raise NoBedrockEqual(_ENTITY_NUMBERS.format(call="getEntityTypes"))
+
+    def getEntities(self, typeId: int = -1) -> list[list[Any]]:
+        """RaspberryJuice's entities by Java Edition number: not mapped yet."""
+        raise NoBedrockEqual(_ENTITY_NUMBERS.format(call="getEntities"))
+
+    def removeEntity(self, id: int) -> int:
+        """RaspberryJuice's removal by entity id: Bedrock's commands name no entity by id."""
+        raise NoBedrockEqual(
+            "removeEntity has no Bedrock equal: no command selects an entity by its id "
+            "(use /kill with a selector through mcbews_repl's mc.command(...))"
+        )
+
+    def removeEntities(self, typeId: int = -1) -> int:
+        """RaspberryJuice's removal by Java Edition number: not mapped yet."""
+        raise NoBedrockEqual(_ENTITY_NUMBERS.format(call="removeEntities"))
 
     def saveCheckpoint(self) -> None:
         """Minecraft Pi's world snapshot: Bedrock has none for a whole world."""
@@ -440,6 +537,24 @@ class Minecraft:
         return self._ids.get(name, 0)
 
 
+_ENTITY_NUMBERS = (
+    "{call} takes RaspberryJuice's entity types (Java Edition numbers, entity.py), which "
+    "this facade does not map to Bedrock's named entities yet; summon and list entities "
+    "with mcbews_repl's own calls (mc.command('summon ...'), mc.entities(...))"
+)
+_PROJECTILES = (
+    "pollProjectileHits has no Bedrock event here yet: the addon forwards no projectile "
+    "hit; block hits (pollBlockHits) and chat posts (pollChatPosts) are polled"
+)
+
+
+def _entity_id(args: tuple[Any, ...]) -> int:
+    values = intFloor(*args)
+    if not values:
+        raise TypeError("an entity's events take its entity id")
+    return values[0]
+
+
 def _chat_lines(text: str) -> list[str]:
     """``text`` in lines of at most :data:`CHAT_LINE_BYTES` (each a whole character)."""
     lines: list[str] = []
@@ -481,6 +596,18 @@ class CmdPositioner:
         """The unit vector the entity looks along."""
         return _direction(*self._mc._rotation(id))
 
+    def setDirection(self, id: int, *args: Any) -> None:
+        """Turn the entity to look along (x, y, z)."""
+        self._mc._face_along(id, args)
+
+    def setRotation(self, id: int, yaw: float) -> None:
+        """Turn the entity to ``yaw`` degrees (0 south, 90 west)."""
+        self._mc._face(id, yaw, None)
+
+    def setPitch(self, id: int, pitch: float) -> None:
+        """Tilt the entity's view to ``pitch`` degrees (90 looking down)."""
+        self._mc._face(id, None, pitch)
+
     def getRotation(self, id: int) -> float:
         """The entity's yaw in degrees (0 south, 90 west, as Java's and Bedrock's)."""
         return self._mc._rotation(id)[0]
@@ -504,6 +631,37 @@ def _direction(yaw: float, pitch: float) -> Vec3:
 
 class CmdEntity(CmdPositioner):
     """``mc.entity``: the same calls as ``mc.player``, for any player by entity id."""
+
+    def getName(self, id: int) -> str:
+        """The name of the player with this entity id."""
+        return self._mc._name_of(id)
+
+    def getEntities(self, id: int, distance: int = 10, typeId: int = -1) -> list[list[Any]]:
+        """RaspberryJuice's entities near one, by Java Edition number: not mapped yet."""
+        raise NoBedrockEqual(_ENTITY_NUMBERS.format(call="entity.getEntities"))
+
+    def removeEntities(self, id: int, distance: int = 10, typeId: int = -1) -> int:
+        """RaspberryJuice's removal near one, by Java Edition number: not mapped yet."""
+        raise NoBedrockEqual(_ENTITY_NUMBERS.format(call="entity.removeEntities"))
+
+    def pollBlockHits(self, *args: Any) -> list[BlockEvent]:
+        """The blocks this player hit since the last poll (the other players' stay)."""
+        self._mc._need_hits()
+        return self._mc._take(self._mc._hits_seen, _entity_id(args))
+
+    def pollChatPosts(self, *args: Any) -> list[ChatEvent]:
+        """The chat lines this player wrote since the last poll (the others' stay)."""
+        return self._mc._take(self._mc._chats_seen, _entity_id(args))
+
+    def pollProjectileHits(self, *args: Any) -> list[ProjectileEvent]:
+        """RaspberryJuice's projectile hits: no Bedrock event reaches the facade yet."""
+        raise NoBedrockEqual(_PROJECTILES)
+
+    def clearEvents(self, *args: Any) -> None:
+        """Forget this player's events not yet polled."""
+        entity = _entity_id(args)
+        self._mc._take(self._mc._hits_seen, entity)
+        self._mc._take(self._mc._chats_seen, entity)
 
 
 class CmdPlayer(CmdPositioner):
@@ -530,6 +688,41 @@ class CmdPlayer(CmdPositioner):
 
     def getPitch(self) -> float:  # type: ignore[override]
         return self._mc._rotation(None)[1]
+
+    def setDirection(self, *args: Any) -> None:
+        self._mc._face_along(None, args)
+
+    def setRotation(self, yaw: float) -> None:  # type: ignore[override]
+        self._mc._face(None, yaw, None)
+
+    def setPitch(self, pitch: float) -> None:  # type: ignore[override]
+        self._mc._face(None, None, pitch)
+
+    def getEntities(self, distance: int = 10, typeId: int = -1) -> list[list[Any]]:
+        """RaspberryJuice's entities near the player, by Java Edition number: not mapped."""
+        raise NoBedrockEqual(_ENTITY_NUMBERS.format(call="player.getEntities"))
+
+    def removeEntities(self, distance: int = 10, typeId: int = -1) -> int:
+        """RaspberryJuice's removal near the player, by Java Edition number: not mapped."""
+        raise NoBedrockEqual(_ENTITY_NUMBERS.format(call="player.removeEntities"))
+
+    def pollBlockHits(self) -> list[BlockEvent]:
+        """The blocks this player hit since the last poll (the other players' stay)."""
+        self._mc._need_hits()
+        return self._mc._take(self._mc._hits_seen, -1)
+
+    def pollChatPosts(self) -> list[ChatEvent]:
+        """The chat lines this player wrote since the last poll (the others' stay)."""
+        return self._mc._take(self._mc._chats_seen, -1)
+
+    def pollProjectileHits(self) -> list[ProjectileEvent]:
+        """RaspberryJuice's projectile hits: no Bedrock event reaches the facade yet."""
+        raise NoBedrockEqual(_PROJECTILES)
+
+    def clearEvents(self) -> None:
+        """Forget this player's events not yet polled."""
+        self._mc._take(self._mc._hits_seen, -1)
+        self._mc._take(self._mc._chats_seen, -1)
 
 
 class CmdCamera:
@@ -565,21 +758,15 @@ class CmdEvents:
     def pollBlockHits(self) -> list[BlockEvent]:
         """The blocks players hit since the last poll (any player, any item: Bedrock's
         ``entityHitBlock``, forwarded by the addon)."""
-        mc = self._mc
-        if not mc._hits:
-            raise NoBedrockEqual(
-                "pollBlockHits needs the addon's entity_hit_block event, which this version "
-                "of mcbews_repl does not have; the WebSocket's events carry no hit block"
-            )
-        mc._batch.flush()
-        mc._collect()
-        hits, mc._hits_seen[:] = list(mc._hits_seen), []
+        self._mc._need_hits()
+        hits: list[BlockEvent] = self._mc._take(self._mc._hits_seen, None)
         return hits
 
     def pollChatPosts(self) -> list[ChatEvent]:
         """The chat lines players wrote since the last poll."""
-        mc = self._mc
-        mc._batch.flush()
-        mc._collect()
-        posts, mc._chats_seen[:] = list(mc._chats_seen), []
+        posts: list[ChatEvent] = self._mc._take(self._mc._chats_seen, None)
         return posts
+
+    def pollProjectileHits(self) -> list[ProjectileEvent]:
+        """RaspberryJuice's projectile hits: no Bedrock event reaches the facade yet."""
+        raise NoBedrockEqual(_PROJECTILES)

@@ -177,6 +177,7 @@ def tp(ctx: Context, r: Reader) -> CommandOutcome:
             return _teleport_to_entity(movers, ctx.targets(r.target())[0])
     x, y, z = r.position()
     yaw = r.number() if not r.at_end() else None
+    pitch = r.number() if not r.at_end() else None  # xRot after yRot (facts: tp_pitch)
     r.end()
     for mover in movers:
         base = mover.location
@@ -184,6 +185,7 @@ def tp(ctx: Context, r: Reader) -> CommandOutcome:
             x.resolve_centred(base.x), y.resolve(base.y), z.resolve_centred(base.z)
         )
         mover.yaw = mover.yaw if yaw is None else yaw
+        mover.pitch = mover.pitch if pitch is None else pitch
     where = movers[0].location if movers else Vec3(0, 0, 0)
     names = [m.name for m in movers]
     shown = (f"{v:.2f}" for v in (where.x, where.y, where.z))

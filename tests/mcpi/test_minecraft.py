@@ -191,3 +191,73 @@ def test_block_hits_of_every_player_are_polled_once_with_their_face(mc: Minecraf
     assert (hit.pos.x, hit.pos.y, hit.pos.z, hit.face) == (2, 63, 2, 2)  # mcpi: 2 is north
     assert hit.entityId == mc.getPlayerEntityId("Alex")
     assert mc.events.pollBlockHits() == []
+
+
+def test_the_port_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcbews_repl.mcpi import minecraft
+
+    monkeypatch.delenv(minecraft.PORT_ENV, raising=False)
+    assert minecraft._env_port() == minecraft.DEFAULT_PORT
+    monkeypatch.setenv(minecraft.PORT_ENV, "0")  # any free one (tests/mcpi/test_lessons.py)
+    assert minecraft._env_port() == 0
+    monkeypatch.setenv(minecraft.PORT_ENV, "port")
+    with pytest.raises(ValueError, match="MCBEWS_PORT='port' is not a port"):
+        minecraft._env_port()
+
+
+def test_turning_the_player(mc: Minecraft) -> None:
+    mc.player.setTilePos(3, 100, 4)
+    mc.player.setRotation(90)
+    mc.player.setPitch(30)
+    assert (mc.player.getRotation(), mc.player.getPitch()) == pytest.approx((90, 30))
+    assert mc.player.getTilePos() == Vec3(3, 100, 4)  # turned where it stands
+    mc.player.setDirection(Vec3(0, -1, 1))  # south and down
+    assert (mc.player.getRotation(), mc.player.getPitch()) == pytest.approx((0, 45))
+    d = mc.player.getDirection()
+    assert (d.x, d.y, d.z) == pytest.approx((0, -math.sqrt(0.5), math.sqrt(0.5)))
+    alex = mc.getPlayerEntityId("Alex")
+    mc.entity.setRotation(alex, -90)
+    assert mc.entity.getRotation(alex) == pytest.approx(-90)
+    assert mc.entity.getName(alex) == "Alex"
+    with pytest.raises(ValueError, match="needs a direction"):
+        mc.player.setDirection(0, 0, 0)
+
+
+def test_a_players_own_events_leave_the_others(mc: Minecraft) -> None:
+    mc.events.clearAll()
+    host = mc._conn.local_player or ""
+    mc._mc.sim.hit_block("Alex", 2, 63, 2, "Up")
+    mc._mc.sim.hit_block(host, 1, 63, 1, "Up")
+    alex = mc.getPlayerEntityId("Alex")
+    wait_for(lambda: len(mc._collect() or mc._hits_seen) >= 2, "both block hits")
+    (mine,) = mc.player.pollBlockHits()
+    assert (mine.pos.x, mine.pos.z) == (1, 1)
+    (theirs,) = mc.entity.pollBlockHits(alex)
+    assert theirs.entityId == alex
+    assert mc.events.pollBlockHits() == []
+    mc._mc.sim.chat(host, "mine")
+    wait_for(lambda: mc._collect() or mc._chats_seen, "the host's chat line")
+    assert mc.entity.pollChatPosts(alex) == []
+    mc.entity.clearEvents(alex)
+    assert [p.message for p in mc.player.pollChatPosts()] == ["mine"]
+    mc.player.clearEvents()
+
+
+def test_raspberryjuices_entity_calls_say_what_bedrock_has(mc: Minecraft) -> None:
+    for call in (
+        lambda: mc.spawnEntity(0, 80, 0, 92),
+        mc.getEntityTypes,
+        mc.getEntities,
+        mc.removeEntities,
+        lambda: mc.player.getEntities(5),
+        lambda: mc.entity.removeEntities(1, 5, 92),
+    ):
+        with pytest.raises(NoBedrockEqual, match="Java Edition numbers"):
+            call()
+    with pytest.raises(NoBedrockEqual, match="selects an entity by its id"):
+        mc.removeEntity(1)
+    with pytest.raises(NoBedrockEqual, match="sign's text"):
+        mc.setSign(0, 80, 0, 63, 0, "hello")
+    for poll in (mc.events.pollProjectileHits, mc.player.pollProjectileHits):
+        with pytest.raises(NoBedrockEqual, match="no projectile hit"):
+            poll()

@@ -288,3 +288,11 @@ def test_coordinates_that_are_neither_say_which_there_are() -> None:
         Minecraft.create(sim=True, coordinates="relative")
     with pytest.raises(ValueError, match="coordinates or origin, not both"):
         Minecraft.create(sim=True, coordinates="absolute", origin=(1, 2, 3))
+
+
+def test_coordinates_from_the_environment_that_are_neither_name_the_variable(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setenv(facade.COORDINATES_ENV, "Relative")
+    with pytest.raises(ValueError, match="not MCBEWS_MCPI_COORDINATES='relative'"):
+        Minecraft.create(sim=True)  # refused before any bridge or world is started

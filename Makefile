@@ -17,7 +17,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks captures test test-fast lint pytest addon-test wheel wheel-smoke bench bench-peers bench-answers bench-transports bench-events bench-worlds bench-languages soak clean
+.PHONY: run demo notebooks captures test test-fast lint pytest addon-test wheel wheel-smoke bench bench-peers bench-answers bench-transports bench-events bench-worlds bench-languages bench-mcpi soak clean
 
 # An older Python is refused here, before the venv and pip: pip's resolver can search for
 # minutes before it says so. (sys.exit with a message prints it and exits 1.)
@@ -128,6 +128,12 @@ bench-transports: $(STAMP)
 # per 10,000, and the map's and a track's commands polled against pushed.
 bench-events: $(STAMP)
 	$(BIN)/python benchmarks/bench_events.py $(ARGS)
+
+# mcpi lessons through the facade on the simulated world at the game's clock: a 20x20x20
+# cube by a setBlock loop and by setBlocks, getBlocks, 100 getTilePos, against one command
+# per block (docs/benchmarks.md). ARGS=--quick for one round.
+bench-mcpi: $(STAMP)
+	$(BIN)/python benchmarks/bench_mcpi.py $(ARGS)
 
 # A classroom at scale: 1, 10, 30 and 50 simulated worlds on one bridge; mc.each.players()
 # and mc.each.inventory() times, commands per second, bridge memory per world.

@@ -190,6 +190,7 @@ class Capability(_Word):
         "subscribe_events",
         "which world.afterEvents the addon forwards for every player, each with its rate",
     )
+    GET_WORLD_SPAWN = "get_world_spawn", "the world's default spawn, whether its height is fixed"
     LIST_CAPABILITIES = "list_capabilities", "every capability the addon holds, with its params"
 
 

@@ -4,11 +4,12 @@ import { describeEntities, MAX_ENTITY_IDS } from "../src/capabilities/describeEn
 import { listCapabilities } from "../src/capabilities/listCapabilities.js";
 import { playerSnapshot } from "../src/capabilities/playerSnapshot.js";
 import { runWorldCommand } from "../src/capabilities/runWorldCommand.js";
+import { worldSpawn } from "../src/capabilities/worldSpawn.js";
 import type { CapabilityResult } from "../src/capability.js";
 import { DEFAULT_POLICY } from "../src/policy.js";
 import { BRIDGE_PLAYER } from "../src/wire.js";
 import { makeContext } from "./context.js";
-import { EquipmentSlot, GameMode, ItemStack, mc } from "./mocks/server.js";
+import { EquipmentSlot, GameMode, ItemStack, mc, state } from "./mocks/server.js";
 
 function result(r: CapabilityResult): Record<string, unknown> {
   if (!r.ok) throw new Error(r.message);
@@ -199,6 +200,7 @@ describe("list_capabilities", () => {
       "get_blocks",
       "set_blocks",
       "subscribe_events",
+      "get_world_spawn",
       "list_capabilities",
     ]);
     for (const cap of caps) expect(cap.description.length).toBeGreaterThan(10);
@@ -232,5 +234,17 @@ describe("describe_entities", () => {
     const many = Array.from({ length: MAX_ENTITY_IDS + 1 }, (_, k) => `-${k}`);
     expect(describeEntities.run({ ids: many }, makeContext()).ok).toBe(false);
     expect(result(describeEntities.run({}, makeContext()))["entities"]).toEqual([]);
+  });
+});
+
+describe("get_world_spawn", () => {
+  it("says a new world's spawn has no fixed height (y 32767)", () => {
+    expect(result(worldSpawn.run({}, makeContext()))).toEqual({ spawn: { x: 0, y: 32767, z: 0 }, fixedHeight: false });
+  });
+
+  it("gives a spawn set with a height as it is", () => {
+    state.spawn = { x: 120, y: 71, z: -48 };
+    expect(result(worldSpawn.run({}, makeContext()))).toEqual({ spawn: { x: 120, y: 71, z: -48 }, fixedHeight: true });
+    expect(worldSpawn.readOnly).toBe(true); // answered inside mcbews:ask, as the other reads
   });
 });

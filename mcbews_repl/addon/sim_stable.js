@@ -1009,8 +1009,21 @@ var subscribeEvents = {
   }
 };
 
+// src/capabilities/worldSpawn.ts
+var UNFIXED_SPAWN_Y = 32767;
+var worldSpawn = {
+  name: "get_world_spawn",
+  readOnly: true,
+  description: "The world's default spawn in the overworld; fixedHeight false: y is 32767, the height is found from the blocks there",
+  params: {},
+  run() {
+    const { x, y, z } = world.getDefaultSpawnLocation();
+    return { ok: true, result: { spawn: { x, y, z }, fixedHeight: y !== UNFIXED_SPAWN_Y } };
+  }
+};
+
 // src/capabilities/index.ts
-var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, subscribeEvents, listCapabilities];
+var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, subscribeEvents, worldSpawn, listCapabilities];
 
 // src/capability.ts
 function createRegistry(capabilities) {

@@ -7,9 +7,16 @@ the world; ``create(sim=True)`` (or ``MCBEWS_MCPI_SIM=1``) connects a simulated 
 instead, so a lesson runs with no game at all. Every call waits for its answer, as mcpi's
 do, from a plain script or a notebook cell.
 
-Coordinates are the world's own unless ``origin`` is given (no call reads the world
-spawn yet, so RaspberryJuice's spawn-relative default is not reachable). ``setBlock`` is gathered
-into few writes (``_batch.py``); every read and ``postToChat`` writes what waits first.
+Coordinates count from the world spawn, as RaspberryJuice's do: (0, 0, 0) is the block a
+player standing at the spawn is in, read from the game when ``create()`` runs (the addon's
+``get_world_spawn``). A spawn whose height is not fixed (a new world's: the game answers y
+32767 and finds the height from the blocks there) has its y found the same way: one above
+the highest block that is not air at the spawn's x and z, found once per world in a program,
+so what a lesson builds there does not move it while the program runs. ``/setworldspawn``
+fixes the spawn, height and all. ``coordinates="absolute"`` (or ``MCBEWS_MCPI_COORDINATES=
+absolute``) takes the world's own coordinates instead, and ``origin`` any other point.
+``setBlock`` is gathered into few writes (``_batch.py``); every read and ``postToChat``
+writes what waits first.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import NoBedrockEqual, NotConnected, UnknownBlockId
+from ..exceptions import CapabilityError, NoBedrockEqual, NotConnected, UnknownBlockId
 from ..game_events import event_kind
 from ..gateway import GameConnection
 from ..repl.handle import Minecraft as Handle
@@ -37,6 +44,8 @@ from .vec3 import Vec3
 
 __all__ = [
     "BLOCK_HIT_EVENT",
+    "COORDINATES",
+    "COORDINATES_ENV",
     "SIM_ENV",
     "CmdCamera",
     "CmdEntity",
@@ -49,6 +58,11 @@ __all__ = [
 
 # The environment variable that makes create() use a simulated world ("1", "true", "yes").
 SIM_ENV = "MCBEWS_MCPI_SIM"
+# What positions count from (create's ``coordinates``): the world spawn, as RaspberryJuice's
+# default, or the world's own coordinates. The first is the default.
+COORDINATES = ("spawn", "absolute")
+# The environment variable that chooses it when create() is not told ("spawn", "absolute").
+COORDINATES_ENV = "MCBEWS_MCPI_COORDINATES"
 # The addon's every-player event a block hit arrives as (hit block and face).
 BLOCK_HIT_EVENT = "entity_hit_block"
 # The overworld's build limits (Bedrock 1.18 and later: y -64 to 319), for getHeight.
@@ -72,6 +86,8 @@ PORT_ENV, HOST_ENV = "MCBEWS_PORT", "MCBEWS_HOST"
 _own: Handle | None = None  # the bridge create() started in this process, reused
 _sim_connection: GameConnection | None = None  # the simulated world create() connected
 _BATCHES: dict[tuple[int, int], Batch] = {}  # (handle, connection id): its waiting blocks
+# (handle, connection id, spawn x, spawn z): the y found for a spawn whose height is not fixed
+_SPAWN_HEIGHTS: dict[tuple[int, int, int, int], int] = {}
 
 
 def flatten(items: Iterable[Any]) -> list[Any]:
@@ -111,6 +127,27 @@ def _env_port() -> int:
     if not raw.isdigit() or int(raw) > 65535:
         raise ValueError(f"{PORT_ENV}={raw!r} is not a port: a whole number from 0 to 65535")
     return int(raw)
+
+
+def _counting(coordinates: str | None, origin: Iterable[int] | None) -> str:
+    """What create()'s positions count from: "spawn", "absolute" or "origin"."""
+    if origin is not None:
+        if coordinates is not None:
+            raise ValueError(
+                "give coordinates or origin, not both: origin is the world position "
+                "(0, 0, 0) stands for, whatever coordinates says"
+            )
+        return "origin"
+    chosen = coordinates
+    if chosen is None:
+        chosen = os.environ.get(COORDINATES_ENV, "").strip().lower() or COORDINATES[0]
+    if chosen not in COORDINATES:
+        where = f"{COORDINATES_ENV}={chosen!r}" if coordinates is None else repr(chosen)
+        raise ValueError(
+            f"coordinates must be 'spawn' (positions from the world spawn, as "
+            f"RaspberryJuice's) or 'absolute' (the world's own); not {where}"
+        )
+    return chosen
 
 
 def _notebook_handle() -> Handle | None:
@@ -163,6 +200,7 @@ class Minecraft:
         port: int | None = None,
         *,
         sim: bool | None = None,
+        coordinates: str | None = None,
         origin: Iterable[int] | None = None,
         timeout: float | None = CONNECT_WAIT_SECONDS,
     ) -> Minecraft:
@@ -172,12 +210,21 @@ class Minecraft:
         ``MCBEWS_PORT``, else 19131; 0: any free one). It prints the ``/connect`` line to
         type in Minecraft and waits for the game; ``sim=True`` (or ``MCBEWS_MCPI_SIM=1``)
         connects a simulated world instead (the same one again on a second create()).
-        ``origin``: the position lessons' (0, 0, 0) stands for (default: the world's own
-        coordinates).
+        ``coordinates``: ``"spawn"`` (the default, or ``MCBEWS_MCPI_COORDINATES``) counts
+        positions from the world spawn, as RaspberryJuice does; ``"absolute"`` takes the
+        world's own. ``origin``: the world position (0, 0, 0) stands for, instead of either.
+
+        Raises:
+            ValueError: ``coordinates`` is neither of :data:`COORDINATES`, or is given with
+                ``origin``.
+            UnknownBlockId: the spawn's height is not fixed and no player is near it (its
+                blocks are not loaded), so its height cannot be found.
+            CapabilityError: the world's addon is older than ``get_world_spawn``.
         """
         global _own, _sim_connection
         if sim is None:
             sim = os.environ.get(SIM_ENV, "").strip().lower() in _TRUE
+        counting = _counting(coordinates, origin)
         handle, owns = _notebook_handle(), False
         if handle is None:
             if _own is None or _own.stopped:
@@ -197,7 +244,45 @@ class Minecraft:
                 print(f"In Minecraft (cheats on), type: {handle.connect_command}", flush=True)
             handle.wait_connected(timeout).result()
             connection = handle.bridge.pick()  # several worlds: WhichWorld says so
-        return Minecraft(handle, connection, origin=origin, owns=owns)
+        world = Minecraft(handle, connection, origin=origin, owns=owns)
+        if counting == "spawn":
+            try:
+                world._origin = world._spawn()
+            except BaseException:
+                world.close()  # nothing of it stays registered; an own bridge stops
+                raise
+        return world
+
+    def _spawn(self) -> Position:
+        """The world position of the block a player standing at the spawn is in."""
+        try:
+            answer = self._run(self._mc.bridge.call("get_world_spawn", connection=self._conn))
+        except CapabilityError as exc:
+            if exc.code != "UNSUPPORTED_CAPABILITY":
+                raise
+            raise CapabilityError(
+                exc.code,
+                "this world's addon does not tell the world spawn (get_world_spawn): add the "
+                "addon of this mcbews_repl to the world again, or count from the world's own "
+                'coordinates: Minecraft.create(coordinates="absolute")',
+                exc.capability,
+            ) from exc
+        spawn = answer["spawn"]
+        x, z = math.floor(spawn["x"]), math.floor(spawn["z"])
+        if answer.get("fixedHeight", True):
+            return x, math.floor(spawn["y"]), z
+        key = (id(self._mc), self._conn.id, x, z)
+        if key not in _SPAWN_HEIGHTS:
+            top = self._top(x, z)
+            if top is None:
+                raise UnknownBlockId(
+                    f"the world spawn (x {x}, z {z}) has no fixed height and no player is near "
+                    "it, so the height there is unknown (its blocks are not loaded): go near "
+                    "the spawn, fix it with /setworldspawn, or count from the world's own "
+                    'coordinates: Minecraft.create(coordinates="absolute")'
+                )
+            _SPAWN_HEIGHTS[key] = top + 1
+        return x, _SPAWN_HEIGHTS[key], z
 
     # --- plumbing --------------------------------------------------------------------------
 
@@ -321,12 +406,22 @@ class Minecraft:
         """The y of the highest block at (x, z) that is not air."""
         x, z = _numbers(args, 2, "getHeight", "x, z")[:2]
         ax, _, az = self._absolute(x, 0, z)
-        region = self._read((ax, WORLD_BOTTOM_Y, az), (ax, WORLD_TOP_Y, az))
+        top = self._top(ax, az)
+        return (WORLD_BOTTOM_Y if top is None else top) - self._origin[1]
+
+    def _top(self, x: int, z: int) -> int | None:
+        """The world y of the highest block at world (x, z) that is not air; the bottom
+        of the world for a column of air, None for one the game answers no block of."""
+        region = self._read((x, WORLD_BOTTOM_Y, z), (x, WORLD_TOP_Y, z))
+        answered = False
         for y in range(WORLD_TOP_Y - WORLD_BOTTOM_Y, -1, -1):
             name = region.state_palette[int(region.state_ids[0, y, 0])][0]
-            if name != "minecraft:air" and not name.startswith("<"):
-                return y + WORLD_BOTTOM_Y - self._origin[1]
-        return WORLD_BOTTOM_Y - self._origin[1]
+            if name.startswith("<"):
+                continue
+            if name != "minecraft:air":
+                return y + WORLD_BOTTOM_Y
+            answered = True
+        return WORLD_BOTTOM_Y if answered else None
 
     # --- players ---------------------------------------------------------------------------
 

@@ -47,6 +47,7 @@ __all__ = [
     "TAG_LIST_SEPARATOR",
     "TAG_MAX_CHARS",
     "TOO_MANY_PENDING",
+    "UNFIXED_SPAWN_Y",
     "corpus",
     "default_states",
     "item_name",
@@ -260,6 +261,9 @@ SCRIPT_ENGINE_SENDER: Final[str] = text("commands.origin.script", language=ENGLI
 # What /scriptevent answers: English in every language, the language files have no string
 # for it (facts.json "behaviours"); %s is the event id.
 SCRIPTEVENT_SENT: Final[str] = _fact("behaviours", "scriptevent_success_message")
+
+# The y World.getDefaultSpawnLocation answers for a spawn whose height is not fixed.
+UNFIXED_SPAWN_Y: Final[int] = _fact("behaviours", "default_spawn_location")["unfixed_y"]
 
 # Custom commands (facts.json "behaviours"): how a failing one answers, what it may not do.
 CUSTOM_COMMAND_FAILURE: Final[int] = _fact("behaviours", "custom_command_failure_code")

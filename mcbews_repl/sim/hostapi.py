@@ -47,6 +47,9 @@ class HostOptions:
     """What the script host's world offers the scripts: Beta APIs or not, the spawn point."""
 
     beta_apis: bool = True
+    # What world.getDefaultSpawnLocation() answers: the middle of the flat ground around
+    # (0, 0) with its height, as /setworldspawn 0 64 0 leaves it (players there stand at y 64
+    # on y 63). A y of facts.UNFIXED_SPAWN_Y plays a world whose spawn height is not fixed.
     spawn: Vec3 = field(default_factory=lambda: Vec3(0.0, 64.0, 0.0))
 
 

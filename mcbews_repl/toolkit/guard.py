@@ -109,7 +109,7 @@ DEFAULT_COMMANDS: Final = (
 DEFAULT_CAPABILITIES: Final = (
     Capability.LIST_CAPABILITIES.value, Capability.GET_PLAYER_SNAPSHOT.value,
     Capability.GET_INVENTORY_SNAPSHOT.value, Capability.DESCRIBE_ENTITIES.value,
-    Capability.GET_BLOCKS.value, Capability.SET_BLOCKS.value,
+    Capability.GET_BLOCKS.value, Capability.SET_BLOCKS.value, Capability.GET_WORLD_SPAWN.value,
 )  # fmt: skip
 # Commands that write blocks, and where their boxes are among the arguments.
 # (first corner, second corner) word positions; clone's destination is its low corner.

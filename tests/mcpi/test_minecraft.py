@@ -11,9 +11,12 @@ import pytest
 
 from mcbews_repl.exceptions import CommandFailed, NoBedrockEqual, UnknownBlockId
 from mcbews_repl.mcpi import block
+from mcbews_repl.mcpi import minecraft as facade
 from mcbews_repl.mcpi.block import Block
 from mcbews_repl.mcpi.minecraft import Minecraft
 from mcbews_repl.mcpi.vec3 import Vec3
+from mcbews_repl.sim.facts import UNFIXED_SPAWN_Y
+from mcbews_repl.sim.model import Vec3 as SimVec3
 
 DEADLINE_SECONDS = 20.0
 
@@ -29,13 +32,27 @@ def wait_for(check: Callable[[], Any], what: str) -> Any:
 
 @pytest.fixture(scope="module")
 def mc() -> Iterator[Minecraft]:
-    world = Minecraft.create(sim=True)
+    """The simulated world in its own coordinates (the spawn's are tested below)."""
+    world = Minecraft.create(sim=True, coordinates="absolute")
     yield world
     world.close()
 
 
+@pytest.fixture
+def spawn_at(mc: Minecraft) -> Iterator[Callable[[float, float, float], None]]:
+    """Set what the simulated world answers as its spawn; the default again afterwards."""
+    options = mc._mc.sim.raw.api.options  # one attribute set: what the next read answers
+    before = options.spawn
+
+    def move(x: float, y: float, z: float) -> None:
+        options.spawn = SimVec3(x, y, z)
+
+    yield move
+    options.spawn = before
+
+
 def test_create_twice_joins_the_same_world(mc: Minecraft) -> None:
-    again = Minecraft.create(sim=True)
+    again = Minecraft.create(sim=True, coordinates="absolute")
     mc.setBlock(2, 90, 2, block.GOLD_BLOCK)
     assert again.getBlock(2, 90, 2) == block.GOLD_BLOCK.id  # a read writes what waits first
 
@@ -261,3 +278,91 @@ def test_raspberryjuices_entity_calls_say_what_bedrock_has(mc: Minecraft) -> Non
     for poll in (mc.events.pollProjectileHits, mc.player.pollProjectileHits):
         with pytest.raises(NoBedrockEqual, match="no projectile hit"):
             poll()
+
+
+# --- coordinates from the world spawn (RaspberryJuice's default) ----------------------------
+
+
+def test_set_block_at_zero_lands_at_the_spawn(mc: Minecraft) -> None:
+    lesson = Minecraft.create(sim=True)  # as a lesson makes it: no arguments
+    assert mc._mc.sim.raw.api.options.spawn.to_dict() == {"x": 0.0, "y": 64.0, "z": 0.0}
+    lesson.setBlock(0, 0, 0, block.GOLD_BLOCK)
+    lesson.setBlock(1, 2, -3, block.IRON_BLOCK)
+    assert mc.getBlock(0, 64, 0) == block.GOLD_BLOCK.id  # the world's own coordinates
+    assert mc.getBlock(1, 66, -3) == block.IRON_BLOCK.id
+    assert lesson.getBlock(0, 0, 0) == block.GOLD_BLOCK.id
+
+
+def test_every_position_in_and_out_counts_from_the_spawn(
+    mc: Minecraft, spawn_at: Callable[[float, float, float], None]
+) -> None:
+    spawn_at(20, 90, -30)  # in the chunks loaded around the players
+    lesson = Minecraft.create(sim=True)
+    lesson.setBlocks(0, 0, 0, 1, 1, 1, block.STONE)
+    lesson.setBlock(1, 0, 0, block.DIRT)
+    assert mc.getBlocks(20, 90, -30, 21, 91, -29) == [1, 1, 3, 1, 1, 1, 1, 1]
+    assert lesson.getBlocks(0, 0, 0, 1, 1, 1) == [1, 1, 3, 1, 1, 1, 1, 1]
+    assert lesson.getBlockWithData(1, 0, 0) == Block(3, 0)
+    assert lesson.getHeight(0, 0) == mc.getHeight(20, -30) - 90 == 1
+    lesson.player.setTilePos(2, 5, 3)
+    assert mc.player.getTilePos() == Vec3(22, 95, -27)
+    assert lesson.player.getTilePos() == Vec3(2, 5, 3)
+    lesson.player.setPos(2.25, 6, 3.75)
+    pos = lesson.player.getPos()
+    assert (pos.x, pos.y, pos.z) == pytest.approx((2.25, 6, 3.75))
+    host = lesson.getPlayerEntityId(mc._conn.local_player or "")
+    lesson.entity.setTilePos(host, -1, 0, -1)
+    assert lesson.entity.getTilePos(host) == Vec3(-1, 0, -1)
+    assert mc.entity.getTilePos(host) == Vec3(19, 90, -31)
+    lesson.events.clearAll()
+    mc._mc.sim.hit_block("Alex", 21, 91, -29, "Up")
+    (hit,) = wait_for(lesson.events.pollBlockHits, "Alex's block hit")
+    assert (hit.pos.x, hit.pos.y, hit.pos.z, hit.face) == (1, 1, 1, 1)
+
+
+def test_a_spawn_without_a_fixed_height_stands_on_the_ground_there(
+    mc: Minecraft, spawn_at: Callable[[float, float, float], None]
+) -> None:
+    spawn_at(6, UNFIXED_SPAWN_Y, 10)  # a new world's: the game finds the height
+    ground = mc.getHeight(6, 10)
+    lesson = Minecraft.create(sim=True)
+    assert lesson.getHeight(0, 0) == -1  # (0, 0, 0) is the block above the ground
+    lesson.setBlock(0, 0, 0, block.GLOWSTONE_BLOCK)
+    assert mc.getBlock(6, ground + 1, 10) == block.GLOWSTONE_BLOCK.id
+    # what the lesson built there does not move it for the next create() of this program
+    assert Minecraft.create(sim=True).getBlock(0, 0, 0) == block.GLOWSTONE_BLOCK.id
+
+
+def test_a_spawn_whose_height_cannot_be_found_says_what_to_do(
+    mc: Minecraft, spawn_at: Callable[[float, float, float], None]
+) -> None:
+    spawn_at(100000, UNFIXED_SPAWN_Y, 0)  # far from every player: not loaded
+    with pytest.raises(UnknownBlockId, match=r"no player is near it.*/setworldspawn"):
+        Minecraft.create(sim=True)
+    far = Minecraft.create(sim=True, coordinates="absolute")  # the way out it names
+    assert far.getBlock(0, 63, 0) == mc.getBlock(0, 63, 0)
+
+
+def test_absolute_coordinates_by_the_environment(
+    mc: Minecraft, spawn_at: Callable[[float, float, float], None], monkeypatch: Any
+) -> None:
+    spawn_at(30, 70, 30)
+    monkeypatch.setenv(facade.COORDINATES_ENV, "absolute")
+    Minecraft.create(sim=True).setBlock(30, 70, 30, block.MELON)
+    monkeypatch.setenv(facade.COORDINATES_ENV, "spawn")
+    assert Minecraft.create(sim=True).getBlock(0, 0, 0) == block.MELON.id
+
+
+def test_coordinates_that_are_neither_say_which_there_are() -> None:
+    with pytest.raises(ValueError, match=r"'spawn' .* or 'absolute' .*not 'relative'"):
+        Minecraft.create(sim=True, coordinates="relative")
+    with pytest.raises(ValueError, match="coordinates or origin, not both"):
+        Minecraft.create(sim=True, coordinates="absolute", origin=(1, 2, 3))
+
+
+def test_coordinates_from_the_environment_that_are_neither_name_the_variable(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setenv(facade.COORDINATES_ENV, "Relative")
+    with pytest.raises(ValueError, match="not MCBEWS_MCPI_COORDINATES='relative'"):
+        Minecraft.create(sim=True)  # refused before any bridge or world is started

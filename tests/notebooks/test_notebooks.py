@@ -379,6 +379,24 @@ def check_09_events(nb: Any, out: str) -> None:
     assert images(nb) == 2  # the heat map, the mobs per player
 
 
+def check_11_mcpi_lessons(nb: Any, out: str) -> None:
+    """The classic lesson through the mcpi facade: where the player is (the spawn, from which
+    positions count), the house read back block by block, the tower's wool colours, the
+    player on the roof."""
+    where = texts(cell_with(nb, 'print("Steve is at", pos)'))
+    assert "Steve is at Vec3(0,0,0)" in where  # he starts at the spawn: (0, 0, 0)
+    assert re.search(r"the block under his feet: 1$", where, re.M)  # the stone under the spawn
+    shown = texts(cell_with(nb, "Counter(house)")).splitlines()
+    house = dict(line.split() for line in shown if line.strip())
+    # a 7x4x6 box, 5x3x4 hollowed, a doorway of 2, two windows
+    assert house == {"COBBLESTONE": "104", "AIR": "62", "GLASS_PANE": "2"}, house
+    tower = texts(cell_with(nb, "for level in range(12)"))
+    assert "placed 96 blocks" in tower
+    assert "the bottom: Block(35, 0)" in tower and "the top:    Block(35, 11)" in tower
+    roof = texts(cell_with(nb, "mc.player.setTilePos("))
+    assert "Steve is now at Vec3(9,5,0)" in roof and "he stands on: WOOD_PLANKS" in roof
+
+
 PROTOTYPING = "05_prototyping_a_capability.ipynb"
 EVENTS = "09_events.ipynb"
 CHECKS = {
@@ -391,6 +409,7 @@ CHECKS = {
     "07_mapping_a_region.ipynb": check_07_mapping_a_region,
     "08_classroom.ipynb": check_08_classroom,
     EVENTS: check_09_events,
+    "11_mcpi_lessons.ipynb": check_11_mcpi_lessons,
 }
 # What runs again with the beta pack: the UI chat bot and the inventory over chat (what the
 # chat transport was made for), a world tour and the block map over pull.

@@ -164,6 +164,7 @@ async def test_list_and_unknown_capabilities(
         "get_blocks",
         "set_blocks",
         "subscribe_events",
+        "get_world_spawn",
         "list_capabilities",
     ]
     with pytest.raises(CapabilityError) as unknown:

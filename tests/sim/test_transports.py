@@ -40,6 +40,7 @@ def calls(world: WorldState) -> dict[str, list[dict[str, Any]]]:
         "run_world_command": [{"command": "testfor @a"}, {"command": "give @a diamond 64"}],
         "describe_entities": [{"ids": [*mob_ids, "-1"]}, {"ids": "not a list"}],
         "list_capabilities": [{}],
+        "get_world_spawn": [{}],
         "subscribe_events": [{"kinds": {"item_use": 3}}, {"kinds": {"nope": 1}}, {}],
         "get_blocks": [
             {"from": [7, 50, 6], "to": [-8, 69, -5], "states": True},

@@ -8,5 +8,6 @@ import { playerSnapshot } from "./playerSnapshot.js";
 import { runWorldCommand } from "./runWorldCommand.js";
 import { setBlocks } from "./setBlocks.js";
 import { subscribeEvents } from "./subscribeEvents.js";
+import { worldSpawn } from "./worldSpawn.js";
 
-export const DEFAULT_CAPABILITIES: readonly AnyCapability[] = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, subscribeEvents, listCapabilities];
+export const DEFAULT_CAPABILITIES: readonly AnyCapability[] = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, subscribeEvents, worldSpawn, listCapabilities];

@@ -318,6 +318,8 @@ class MockState {
   jobStepsPerTick = 4;
   entities: MockEntity[] = [];
   dynamicProperties = new Map<string, unknown>();
+  /** What getDefaultSpawnLocation answers: a new world's, whose height is not fixed. */
+  spawn: Vec3 = { x: 0, y: 32767, z: 0 };
   worldCommands: string[] = [];
   worldCommandHandler: (command: string) => { successCount: number } = () => ({ successCount: 1 });
   registeredCommands: Registered[] = [];
@@ -418,7 +420,7 @@ export const world = {
     if (found === undefined) throw new Error(`no dimension ${id}`);
     return found;
   },
-  getDefaultSpawnLocation: (): Vec3 => ({ x: 0, y: 32767, z: 0 }),
+  getDefaultSpawnLocation: (): Vec3 => ({ ...state.spawn }),
   /** Like the game: undefined for an unknown id, a throw for one that is not an id at all. */
   getEntity(id: string): MockEntity | undefined {
     if (!/^-?\d+$/.test(id)) throw new Error(`invalid entity id ${id}`);

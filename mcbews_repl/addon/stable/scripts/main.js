@@ -6,7 +6,7 @@ import {
   CustomCommandStatus,
   Player,
   system as system3,
-  world as world3
+  world as world4
 } from "@minecraft/server";
 import { FormCancelationReason, ModalFormData } from "@minecraft/server-ui";
 
@@ -1006,8 +1006,22 @@ var subscribeEvents = {
   }
 };
 
+// src/capabilities/worldSpawn.ts
+import { world as world3 } from "@minecraft/server";
+var UNFIXED_SPAWN_Y = 32767;
+var worldSpawn = {
+  name: "get_world_spawn",
+  readOnly: true,
+  description: "The world's default spawn in the overworld; fixedHeight false: y is 32767, the height is found from the blocks there",
+  params: {},
+  run() {
+    const { x, y, z } = world3.getDefaultSpawnLocation();
+    return { ok: true, result: { spawn: { x, y, z }, fixedHeight: y !== UNFIXED_SPAWN_Y } };
+  }
+};
+
 // src/capabilities/index.ts
-var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, subscribeEvents, listCapabilities];
+var DEFAULT_CAPABILITIES = [playerSnapshot, inventorySnapshot, runWorldCommand, describeEntities, getBlocks, setBlocks, subscribeEvents, worldSpawn, listCapabilities];
 
 // src/capability.ts
 function createRegistry(capabilities) {
@@ -2591,28 +2605,28 @@ var FORM_RETRY_TICKS = 5;
 function makeHost(options) {
   const host = {
     currentTick: () => system3.currentTick,
-    players: () => world3.getAllPlayers(),
+    players: () => world4.getAllPlayers(),
     defer: (fn) => void system3.run(fn),
     runWorldCommand(command) {
       try {
-        return { ok: true, successCount: world3.getDimension("overworld").runCommand(command).successCount };
+        return { ok: true, successCount: world4.getDimension("overworld").runCommand(command).successCount };
       } catch (err) {
         return { ok: false, error: describeError(err) };
       }
     },
     entity(id) {
       try {
-        const found = world3.getEntity(id);
+        const found = world4.getEntity(id);
         return found === void 0 ? void 0 : { typeId: found.typeId, nameTag: found.nameTag };
       } catch {
         return void 0;
       }
     },
-    readPolicy: () => world3.getDynamicProperty(POLICY_PROPERTY),
-    writePolicy: (encoded) => world3.setDynamicProperty(POLICY_PROPERTY, encoded),
+    readPolicy: () => world4.getDynamicProperty(POLICY_PROPERTY),
+    writePolicy: (encoded) => world4.setDynamicProperty(POLICY_PROPERTY, encoded),
     warn: (message) => console.warn(message),
     subscribeSignal(signal, fn) {
-      const found = world3.afterEvents[signal];
+      const found = world4.afterEvents[signal];
       if (typeof found !== "object" || found === null || !("subscribe" in found)) throw new Error(`world.afterEvents.${signal} is not in this game`);
       const handle = found;
       const subscribed = handle.subscribe(fn);
@@ -2694,7 +2708,7 @@ function startBridge(options = {}) {
     const source = event.sourceEntity instanceof Player ? event.sourceEntity.name : null;
     runtime.onScriptEvent(event.id, event.message, source);
   });
-  world3.afterEvents.worldLoad.subscribe(() => {
+  world4.afterEvents.worldLoad.subscribe(() => {
     system3.runInterval(() => runtime.onTick(), 1);
   });
   return { runtime, prototypes: prototypeRegistrar(registry) };

@@ -17,7 +17,8 @@
     ├── CommandQueueFull       the connection's command queue is full; nothing was sent
     ├── CommandFailed          raise_for_status() on a command the game reported as failed
     ├── CapabilityError        the addon answered ok:false (code, message)
-    ├── NothingToUndo          (also LookupError) ``mc.undo()`` with no write of that world kept
+    ├── NothingToUndo          (also LookupError) ``mc.undo()`` with no write of that world
+    │                          kept; mcbews_repl.mcpi's ``restoreCheckpoint()`` with no checkpoint
     ├── CaptureError           (also ValueError) a capture file cannot be written or read
     ├── StructureError         (also ValueError) a .mcstructure file (little-endian NBT)
     │                          cannot be read or made: the message names the file and why
@@ -39,6 +40,9 @@
     │                          value, or a Bedrock block, with no equal in the other numbering
     ├── NoBedrockEqual         (also NotImplementedError) mcbews_repl.mcpi: an mcpi call that
     │                          means nothing on Bedrock (the message says why and what to use)
+    ├── CheckpointIncomplete   mcbews_repl.mcpi: ``restoreCheckpoint()`` put back what it
+    │                          could, but the undo history no longer kept some of the writes
+    │                          since the checkpoint (``restored``, ``lost``: how many)
     └── the simulated game's own, caught inside it and turned into game answers:
         CommandSyntaxError (sim/parse.py), CommandError (sim/cmdtypes.py),
         HandshakeRefused (sim/wsencrypt.py, also ValueError), ModuleSyntaxError
@@ -66,6 +70,7 @@ __all__ = [
     "CallInterrupted",
     "CapabilityError",
     "CaptureError",
+    "CheckpointIncomplete",
     "ChunkError",
     "CommandFailed",
     "CommandQueueFull",
@@ -231,7 +236,8 @@ class CapabilityError(McbewsError):
 
 
 class NothingToUndo(McbewsError, LookupError):
-    """``mc.undo()`` found no write of that world kept (toolkit/undo.py); nothing was sent."""
+    """``mc.undo()`` found no write of that world kept (toolkit/undo.py), or mcpi's
+    ``restoreCheckpoint()`` no checkpoint saved; nothing was sent."""
 
 
 class ChunkError(McbewsError, ValueError):
@@ -324,6 +330,18 @@ class UnknownBlockId(McbewsError, ValueError):
 
 class NoBedrockEqual(McbewsError, NotImplementedError):
     """An mcpi call whose meaning Bedrock has not (the message says why and what to use)."""
+
+
+class CheckpointIncomplete(McbewsError):
+    """``restoreCheckpoint()`` took back every write since the checkpoint that the undo
+    history still kept, but ``lost`` of them it no longer kept (dropped to stay within
+    ``undo_max_bytes``, or taken back by ``mc.undo()``): the blocks those changed stay as
+    they are. ``restored`` writes were put back."""
+
+    def __init__(self, message: str, *, restored: int, lost: int) -> None:
+        super().__init__(message)
+        self.restored = restored
+        self.lost = lost
 
 
 class CallInterrupted(KeyboardInterrupt):

@@ -35,8 +35,9 @@ from ..game_events import event_kind
 from ..gateway import GameConnection
 from ..repl.handle import Minecraft as Handle
 from ..repl.handle import start
-from ..toolkit import KEEP, plan_write, read_blocks, send_write
+from ..toolkit import KEEP, PlannedWrite, plan_write, read_blocks
 from ._batch import Batch, Entry, Position
+from ._checkpoint import Journal
 from .block import Block, bedrock_block, mcpi_block
 from .entity import Entity
 from .event import BlockEvent, ChatEvent, ProjectileEvent
@@ -88,6 +89,7 @@ _sim_connection: GameConnection | None = None  # the simulated world create() co
 _BATCHES: dict[tuple[int, int], Batch] = {}  # (handle, connection id): its waiting blocks
 # (handle, connection id, spawn x, spawn z): the y found for a spawn whose height is not fixed
 _SPAWN_HEIGHTS: dict[tuple[int, int, int, int], int] = {}
+_JOURNALS: dict[tuple[int, int], Journal] = {}  # (handle, connection id): its checkpoint
 
 
 def flatten(items: Iterable[Any]) -> list[Any]:
@@ -179,6 +181,7 @@ class Minecraft:
         self._origin = (ox, oy, oz)
         # One batch per world: what one Minecraft of a program holds, another's read sees.
         self._batch = _BATCHES.setdefault((id(handle), connection.id), Batch(self._write_box))
+        self._journal = _JOURNALS.setdefault((id(handle), connection.id), Journal())
         self._cursor = handle.bridge.log.last_cursor
         self._hits = event_kind(BLOCK_HIT_EVENT) is not None
         if self._hits:
@@ -311,8 +314,16 @@ class Minecraft:
                 index[key] = len(palette)
                 palette.append((name, states))
             ids[x - origin[0], y - origin[1], z - origin[2]] = index[key]
-        planned = plan_write(origin, ids, palette=palette)
-        self._run(send_write(self._mc.bridge, planned, connection=self._conn))
+        self._send(plan_write(origin, ids, palette=palette), "mcpi setBlock")
+
+    def _send(self, planned: PlannedWrite, what: str) -> None:
+        """Write, through this world's undo history while a checkpoint is saved."""
+
+        async def run() -> None:
+            builder = self._mc._builder(self._conn)
+            await self._journal.write(builder, self._mc.bridge, planned, what, self._conn)
+
+        self._run(run())
 
     def _read(self, corner1: Position, corner2: Position) -> Any:
         """The blocks between two absolute corners (with states), after pending writes."""
@@ -400,7 +411,7 @@ class Minecraft:
         size = (abs(a[0] - b[0]) + 1, abs(a[1] - b[1]) + 1, abs(a[2] - b[2]) + 1)
         self._batch.flush()
         planned = plan_write(low, np.zeros(size, dtype=np.int64), palette=[entry])
-        self._run(send_write(self._mc.bridge, planned, connection=self._conn))
+        self._send(planned, "mcpi setBlocks")
 
     def getHeight(self, *args: Any) -> int:
         """The y of the highest block at (x, z) that is not air."""
@@ -583,20 +594,32 @@ class Minecraft:
         raise NoBedrockEqual(_ENTITY_NUMBERS.format(call="removeEntities"))
 
     def saveCheckpoint(self) -> None:
-        """Minecraft Pi's world snapshot: Bedrock has none for a whole world."""
-        raise NoBedrockEqual(
-            "saveCheckpoint is Minecraft Pi's own: Bedrock keeps no snapshot of a whole "
-            "world; save a box with mc.blocks(...) of mcbews_repl and write it back with "
-            "mc.set_blocks(...), or use /structure save"
-        )
+        """Mark this point: ``restoreCheckpoint`` puts back every block this program
+        changes from now on (a second save replaces the first). Bedrock keeps no snapshot
+        of a world, so what players or commands change is not put back (docs/mcpi.md)."""
+        self._batch.flush()  # the blocks asked for before the mark belong before it
+
+        async def run() -> None:
+            self._journal.mark()
+
+        self._run(run())
 
     def restoreCheckpoint(self) -> None:
-        """Minecraft Pi's world snapshot: Bedrock has none for a whole world."""
-        raise NoBedrockEqual(
-            "restoreCheckpoint is Minecraft Pi's own: Bedrock keeps no snapshot of a whole "
-            "world; write a saved box back with mc.set_blocks(...) of mcbews_repl, or use "
-            "/structure load"
-        )
+        """Put back every block this program changed since ``saveCheckpoint``, newest write
+        first, as each was before it; the checkpoint stays, to go back to again.
+
+        Raises:
+            NothingToUndo: no checkpoint was saved (a LookupError).
+            CheckpointIncomplete: the undo history no longer kept some of the writes (its
+                bound, undo_max_bytes): the message says how many; the rest were put back.
+        """
+        self._batch.flush()
+
+        async def run() -> None:
+            builder = self._mc._builder(self._conn)
+            await self._journal.restore(builder, self._mc.bridge, self._conn)
+
+        self._run(run())
 
     # --- events ----------------------------------------------------------------------------
 

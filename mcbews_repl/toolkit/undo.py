@@ -5,7 +5,9 @@ states), writes, and keeps what the positions it wrote held before (:class:`Save
 palette index a position, two bytes each, ``<keep>`` where nothing was written), newest
 last, within ``undo_max_bytes`` (limits.py): past it the oldest are dropped first, and the
 write that dropped them says so in its :attr:`WriteResult.notes`. :meth:`Builder.undo`
-writes the newest back (only where the write changed something) and says what it undid.
+writes the newest back (only where the write changed something) and says what it undid;
+a write kept under a ``key`` of the caller's (``write(key=...)``) is taken back by that key
+(``undo(key=...)``: mcbews_repl.mcpi's restoreCheckpoint takes back its own writes so).
 :meth:`Builder.checkpoint` saves a box by name (within ``checkpoint_max_bytes``, the oldest
 dropped first, with a note); :meth:`Builder.restore` writes it back as a write of its own,
 which ``undo`` takes back too.
@@ -198,14 +200,21 @@ class Builder:
         timeout: float | None = None,
         connection: Any = None,
         progress: Progress | None = None,
+        key: Any = None,
     ) -> WriteResult:
         """Write ``planned``; with ``undo``, read the box first and keep what the write
-        replaced. The answer's ``notes`` say what an older undo had to make room for.
+        replaced, under ``key`` (hashable, not an int; default: the next number), which
+        ``undo(key=...)`` takes back. The answer's ``notes`` say what an older undo had to
+        make room for.
 
         Raises:
-            InvalidArgument: more than ``confirm_above`` blocks without ``force``.
+            InvalidArgument: more than ``confirm_above`` blocks without ``force``, or ``key``
+                is a number (the numbers are the history's own).
             CapabilityError, RequestTimeout, NotConnected: as ``send_write``.
         """
+        if isinstance(key, int):
+            raise InvalidArgument("key", key, "is a number, as the history numbers its own",
+                                  "a key of another kind, such as ('mine', 1)")  # fmt: skip
         check_force(planned, confirm_above, force)
         if not undo:
             return await send_write(caller, planned, timeout=timeout, connection=connection,
@@ -227,7 +236,7 @@ class Builder:
                                    progress=reading)  # fmt: skip
         label = _label(planned, what)
         self._writes += 1
-        key = self._writes
+        key = self._writes if key is None else key
         keep = np.array([name == KEEP for name, _ in planned.entries], dtype=bool)
         try:
             result = await send_write(caller, planned, timeout=timeout, connection=connection,
@@ -247,26 +256,31 @@ class Builder:
         timeout: float | None = None,
         connection: Any = None,
         progress: Progress | None = None,
+        key: Any = None,
     ) -> WriteResult:
-        """Write back what the newest kept write replaced; its ``notes`` say which write
-        that was. It is then no longer kept (a second undo takes back the one before).
+        """Write back what the newest kept write (or the one kept under ``key``) replaced;
+        its ``notes`` say which write that was. It is then no longer kept (a second undo
+        takes back the one before).
 
         Raises:
-            NothingToUndo: no write of this world is kept.
+            NothingToUndo: no write of this world is kept (or none under ``key``).
             CapabilityError, RequestTimeout, NotConnected: as ``send_write`` (the write
                 stays kept, so ``undo`` can be tried again).
         """
-        saved = self.history.pop()
+        saved = self.history.pop(key)
         if saved is None:
             raise NothingToUndo(
                 "nothing to undo in this world: no write since the bridge started is kept "
                 "(writes with undo=False are not)"
+                if key is None
+                else f"no write of this world is kept under {key!r} (dropped for "
+                f"undo_max_bytes, or undone already)"
             )
         try:
             result = await send_write(caller, saved.planned(), timeout=timeout,
                                       connection=connection, progress=progress)  # fmt: skip
         except BaseException:
-            self.history.put(("again", saved.label, id(saved)), saved)
+            self.history.put(("again", saved.label, id(saved)) if key is None else key, saved)
             raise
         return replace(result, notes=(f"undid {saved.label}",))
 

@@ -297,6 +297,7 @@ def test_a_saved_piece_of_the_world_is_restored(world: LiveSim, play: Any) -> No
     lesson.finish()
     assert world.said(f"Saved {len(box)} blocks")
     assert world.said(f"Boom! Gone: {len(box)} air")
+    assert world.said("A rainbow floor in the crater")
     assert world.said("Restored") and not world.said("Not restored")
     assert {p: world.block(*p) for p in box} == before
 

@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from mcbews_repl.exceptions import CommandFailed, NoBedrockEqual, UnknownBlockId
+from mcbews_repl.exceptions import (
+    CheckpointIncomplete,
+    CommandFailed,
+    NoBedrockEqual,
+    NothingToUndo,
+    UnknownBlockId,
+)
 from mcbews_repl.mcpi import block
 from mcbews_repl.mcpi import minecraft as facade
 from mcbews_repl.mcpi.block import Block
@@ -143,10 +149,6 @@ def test_post_to_chat_shows_the_text(mc: Minecraft) -> None:
 
 
 def test_what_bedrock_has_not_says_so(mc: Minecraft) -> None:
-    with pytest.raises(NoBedrockEqual, match="saveCheckpoint is Minecraft Pi's own"):
-        mc.saveCheckpoint()
-    with pytest.raises(NoBedrockEqual, match="restoreCheckpoint"):
-        mc.restoreCheckpoint()
     with pytest.raises(NoBedrockEqual, match="nametags_visible"):
         mc.setting("nametags_visible", True)
     with pytest.raises(NoBedrockEqual, match="auto-jump"):
@@ -366,3 +368,89 @@ def test_coordinates_from_the_environment_that_are_neither_name_the_variable(
     monkeypatch.setenv(facade.COORDINATES_ENV, "Relative")
     with pytest.raises(ValueError, match="not MCBEWS_MCPI_COORDINATES='relative'"):
         Minecraft.create(sim=True)  # refused before any bridge or world is started
+
+
+def another_world(mc: Minecraft) -> Minecraft:
+    """A world of its own on the same bridge (one more simulated world joins it)."""
+    handle = mc._mc
+    handle.simulate(worlds=1).result()
+    return Minecraft(handle, handle.bridge.connections[-1])
+
+
+CHECKPOINT_BOX = (-30, 79, 20, -23, 84, 27)  # ground and sky, near the players
+
+
+def test_a_restored_checkpoint_reads_back_as_it_was(mc: Minecraft) -> None:
+    x0, y0, z0, x1, y1, z1 = CHECKPOINT_BOX
+    mc.setBlocks(x0, y0, z0, x1, y0, z1, block.GRASS)
+    mc.setBlock(x0, y0 + 1, z0, block.WOOL.id, 14)  # still waiting when the mark is set
+    mc.saveCheckpoint()
+    at_checkpoint = mc.getBlocks(*CHECKPOINT_BOX)
+    assert mc.getBlockWithData(x0, y0 + 1, z0) == Block(35, 14)  # before the mark: stays
+    for x in range(x0, x1 + 1):  # a loop of setBlock, batched
+        for z in range(z0, z1 + 1):
+            mc.setBlock(x, y0 + 2, z, block.WOOL.id, (x + z) % 16)
+    mc.setBlocks(x0, y0, z0, x0 + 3, y1, z0 + 3, block.TNT)  # over the first build
+    mc.setBlock(x0, y0 + 1, z0, block.WOOL.id, 1)  # waiting when restoreCheckpoint comes
+    assert mc.getBlocks(*CHECKPOINT_BOX) != at_checkpoint
+    mc.restoreCheckpoint()
+    assert mc.getBlocks(*CHECKPOINT_BOX) == at_checkpoint
+    assert mc.getBlockWithData(x0, y0 + 1, z0) == Block(35, 14)  # its data value too
+    # The checkpoint stays: build again, and restore goes back to the same point.
+    mc.setBlocks(*CHECKPOINT_BOX, block.GLASS)
+    mc.restoreCheckpoint()
+    assert mc.getBlocks(*CHECKPOINT_BOX) == at_checkpoint
+
+
+def test_a_second_checkpoint_replaces_the_first(mc: Minecraft) -> None:
+    mc.setBlock(-20, 90, 20, block.STONE)
+    mc.saveCheckpoint()
+    mc.setBlock(-20, 90, 20, block.GOLD_BLOCK)
+    mc.saveCheckpoint()  # as on the Pi: the later save is the point restore goes back to
+    mc.setBlock(-20, 90, 20, block.DIAMOND_BLOCK)
+    mc.restoreCheckpoint()
+    assert mc.getBlock(-20, 90, 20) == block.GOLD_BLOCK.id
+
+
+def test_what_the_program_did_not_write_is_not_put_back(mc: Minecraft) -> None:
+    mc.setBlocks(-18, 90, 20, -17, 90, 20, block.AIR)
+    mc.saveCheckpoint()
+    mc.setBlock(-18, 90, 20, block.BRICK_BLOCK)
+    mc._command("setblock -17 90 20 gold_block")  # a command (or a player), not the facade
+    mc.restoreCheckpoint()
+    assert mc.getBlock(-18, 90, 20) == block.AIR.id
+    assert mc.getBlock(-17, 90, 20) == block.GOLD_BLOCK.id
+
+
+def test_restore_with_no_checkpoint_says_to_save_one(mc: Minecraft) -> None:
+    fresh = another_world(mc)
+    fresh.setBlock(0, 90, 0, block.STONE)
+    with pytest.raises(NothingToUndo, match=r"no checkpoint is saved.*saveCheckpoint\(\) first"):
+        fresh.restoreCheckpoint()
+    assert fresh.getBlock(0, 90, 0) == block.STONE.id  # nothing was taken back
+
+
+def test_writes_the_undo_history_dropped_are_counted_never_silently(mc: Minecraft) -> None:
+    fresh = another_world(mc)
+    builder = fresh._mc._builder(fresh._conn)
+    fresh.setBlocks(0, 90, 0, 2, 90, 0, block.AIR)
+    fresh.saveCheckpoint()
+    fresh.setBlock(0, 90, 0, block.STONE)
+    fresh.flush()
+    fresh.setBlock(1, 90, 0, block.STONE)
+    fresh.flush()
+    fresh._mc.undo(connection=fresh._conn.id).result()  # the notebook's mc.undo(): the newest
+    kept = builder.history.nbytes  # one 1x1x1 write
+    bound, builder.history.max_bytes = builder.history.max_bytes, kept + 1
+    try:
+        fresh.setBlock(2, 90, 0, block.STONE)  # drops the oldest to make room
+        fresh.flush()
+        with pytest.raises(CheckpointIncomplete) as info:
+            fresh.restoreCheckpoint()
+    finally:
+        builder.history.max_bytes = bound
+    assert (info.value.restored, info.value.lost) == (1, 2)
+    assert "put back 1 of the 3 block writes" in str(info.value)
+    assert "undo_max_bytes" in str(info.value)
+    assert fresh.getBlocks(0, 90, 0, 2, 90, 0) == [block.STONE.id, 0, 0]  # the lost one stays
+    fresh.restoreCheckpoint()  # nothing since: nothing to put back, nothing lost

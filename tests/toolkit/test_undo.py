@@ -74,6 +74,23 @@ async def test_a_shape_undone_puts_the_terrain_back(world: World) -> None:
     assert states_at(back) == states_at(before)
 
 
+async def test_a_write_kept_under_a_key_is_undone_by_that_key(world: World) -> None:
+    w = world.sim.world
+    builder = Builder()
+    await builder.write(world.mc, plan_write((0, 95, 0), np.full((1, 1, 1), "gold_block")),
+                        key=("mine", 1))  # fmt: skip
+    await builder.write(world.mc, plan_write((1, 95, 0), np.full((1, 1, 1), "glass")))
+    undone = await builder.undo(world.mc, key=("mine", 1))  # not the newest
+    assert undone.notes == ("undid set_blocks 1x1x1 at (0, 95, 0) in overworld",)
+    assert w.block("overworld", 0, 95, 0) == "minecraft:air"
+    assert w.block("overworld", 1, 95, 0) == "minecraft:glass"
+    with pytest.raises(NothingToUndo, match=r"kept under \('mine', 1\)"):
+        await builder.undo(world.mc, key=("mine", 1))
+    assert builder.undoable == ["set_blocks 1x1x1 at (1, 95, 0) in overworld"]
+    with pytest.raises(InvalidArgument, match="key"):  # numbers are the history's own
+        await builder.write(world.mc, plan_write((2, 95, 0), np.full((1, 1, 1), "glass")), key=1)
+
+
 async def test_the_oldest_undo_is_dropped_first_with_a_note(world: World) -> None:
     one = np.full((4, 4, 4), "glass", dtype=object)  # in the sky: air and <keep> are kept
     per_write = 4 * 4 * 4 * 2 + 2 * 64  # two bytes a position, 64 an entry

@@ -41,6 +41,7 @@ from .answers import (
 from .blocks import read_blocks, split_box
 from .boxes import Box
 from .catalogue import CATALOGUE
+from .colours import block_colours
 from .context import ChatContexts, ContextBundle
 from .gamestrings import languages_writing
 from .gamestrings import read as read_game_text
@@ -59,7 +60,6 @@ if TYPE_CHECKING:
         BlockSpec,
         PixelArt,
         Shape,
-        block_colours,
         cuboid,
         cylinder,
         line,
@@ -80,7 +80,6 @@ _LAZY = {
     "BlockSpec": ".shapes",
     "PixelArt": ".shapes",
     "Shape": ".shapes",
-    "block_colours": ".shapes",
     "pixel_art": ".shapes",
     "cuboid": ".shapes",
     "cylinder": ".shapes",

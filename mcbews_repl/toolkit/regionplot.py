@@ -20,6 +20,7 @@ import numpy as np
 
 from ..optional import needs
 from .boxes import OUT_OF_WORLD, UNLOADED
+from .colours import block_colours
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -99,8 +100,6 @@ def colour_of(block: str) -> str:
 
 @cache
 def _textured() -> dict[str, tuple[int, int, int]]:
-    from .shapes import block_colours
-
     return block_colours()
 
 

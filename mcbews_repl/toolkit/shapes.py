@@ -19,17 +19,15 @@ names; ``tools/gen_palette.py`` makes it).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import InvalidArgument
 from .boxes import Box
+from .colours import FAMILIES, block_colours
 from .writes import KEEP
 
 __all__ = [
@@ -212,39 +210,11 @@ def cylinder(
 
 # --- pixel art ------------------------------------------------------------------------------
 
-FAMILIES = ("wool", "concrete", "terracotta")  # the palettes pixel_art's palette= names
 _PLANES = ("wall", "ground")
 _ALONG = ("x", "z")
 # Pixel-colour distances worked out at a time: a few MB of int32s, whatever the picture.
 _NEAREST_CELLS = 1 << 20
 _OPAQUE = 128  # an RGBA pixel with alpha below this is a hole: the world there is left as is
-
-
-@cache
-def _colours_file() -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("block_colours.json").read_text("utf-8")
-    found: dict[str, Any] = json.loads(text)
-    return found
-
-
-def block_colours(palette: str | Sequence[str] = FAMILIES) -> dict[str, tuple[int, int, int]]:
-    """Each block of the named families (``"wool"``, ``"concrete"``, ``"terracotta"``, or
-    several) and its colour as ``(r, g, b)``: the mean of its texture in the game's resource
-    pack (``block_colours.json`` names the commit of Mojang/bedrock-samples it is from).
-
-    Raises:
-        InvalidArgument: ``palette`` names no family, or one that is not among them.
-    """
-    names = (palette,) if isinstance(palette, str) else tuple(palette)
-    unknown = [n for n in names if n not in FAMILIES]
-    if not names or unknown or not all(isinstance(n, str) for n in names):
-        raise InvalidArgument(
-            "palette", palette, "is not a family of coloured blocks",
-            f"one or more of {', '.join(map(repr, FAMILIES))}, or {{block: (r, g, b)}}",
-        )  # fmt: skip
-    blocks = _colours_file()["blocks"]
-    return {block: (int(e["rgb"][0]), int(e["rgb"][1]), int(e["rgb"][2]))
-            for block, e in blocks.items() if e["family"] in names}  # fmt: skip
 
 
 def _palette_colours(palette: Any) -> dict[str, tuple[int, int, int]]:

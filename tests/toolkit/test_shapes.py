@@ -7,8 +7,6 @@ picture refused saying what to pass, and a picture written and read back."""
 from __future__ import annotations
 
 import itertools
-import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,7 +15,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mcbews_repl.exceptions import InvalidArgument
-from mcbews_repl.toolkit import shapes as shapes_module
 from mcbews_repl.toolkit.blocks import read_blocks
 from mcbews_repl.toolkit.shapes import (
     MAX_SHAPE_BLOCKS,
@@ -134,27 +131,6 @@ def picture(*rows: list[tuple[int, int, int]]) -> np.ndarray[Any, np.dtype[np.ui
 
 
 RED, WHITE, BLUE = (255, 0, 0), (255, 255, 255), (0, 0, 255)
-
-
-def test_the_palette_is_the_games_textures_with_their_source() -> None:
-    colours = block_colours()
-    assert len(colours) == 49 and set(block_colours("wool")) <= set(colours)
-    assert colours["minecraft:white_wool"] == (234, 236, 237)  # the texture's mean colour
-    assert "minecraft:hardened_clay" in block_colours("terracotta")
-    source = json.loads((Path(shapes_module.__file__).parent / "block_colours.json").read_text())
-    assert source["source"]["repository"] == "Mojang/bedrock-samples"
-    assert len(source["source"]["commit"]) == 40
-    assert all(e["texture"].startswith("resource_pack/textures/blocks/")
-               for e in source["blocks"].values())  # fmt: skip
-
-
-def test_the_sims_block_list_holds_every_palette_block() -> None:
-    known = json.loads(
-        (
-            Path(shapes_module.__file__).parents[1] / "sim" / "evidence" / "block_types.json"
-        ).read_text(encoding="utf-8")
-    )["blocks"]
-    assert set(block_colours()) <= set(known)
 
 
 def test_each_pixel_becomes_the_nearest_colour() -> None:

@@ -41,6 +41,7 @@ from .answers import (
 from .blocks import read_blocks, split_box
 from .boxes import Box
 from .catalogue import CATALOGUE
+from .colours import block_colours
 from .context import ChatContexts, ContextBundle
 from .gamestrings import languages_writing
 from .gamestrings import read as read_game_text
@@ -55,7 +56,16 @@ if TYPE_CHECKING:
     from .preview import WritePreview, preview_write
     from .region import BlockRegion
     from .regionplot import picture_png, shown_figure, surface_png
-    from .shapes import BlockSpec, Shape, cuboid, cylinder, line, sphere
+    from .shapes import (
+        BlockSpec,
+        PixelArt,
+        Shape,
+        cuboid,
+        cylinder,
+        line,
+        pixel_art,
+        sphere,
+    )
     from .structures import Structure, read_structure, structure_command_line, write_structure
     from .undo import Builder, check_force
     from .writes import KEEP, PlannedWrite, WriteResult, plan_write, send_write, write_blocks
@@ -68,7 +78,9 @@ _LAZY = {
     "shown_figure": ".regionplot",
     "surface_png": ".regionplot",
     "BlockSpec": ".shapes",
+    "PixelArt": ".shapes",
     "Shape": ".shapes",
+    "pixel_art": ".shapes",
     "cuboid": ".shapes",
     "cylinder": ".shapes",
     "line": ".shapes",
@@ -112,6 +124,7 @@ __all__ = [
     "LiveEvents",
     "ObjectiveList",
     "ObjectiveScores",
+    "PixelArt",
     "PlannedWrite",
     "Policy",
     "Region",
@@ -129,6 +142,7 @@ __all__ = [
     "WorldQueries",
     "WritePreview",
     "WriteResult",
+    "block_colours",
     "check_force",
     "cuboid",
     "cylinder",
@@ -136,6 +150,7 @@ __all__ = [
     "languages_writing",
     "line",
     "picture_png",
+    "pixel_art",
     "plan_write",
     "preview_write",
     "read_blocks",

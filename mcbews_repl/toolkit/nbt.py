@@ -25,9 +25,13 @@ A list of numbers (bytes, shorts, ints, longs, floats, doubles) holds an ``array
 four bytes an int in memory as in the file, so a structure's block indices stay compact.
 
 Reading never trusts the bytes: a file cut short, a length past its end, a nesting deeper
-than :data:`DEPTH_MAX`, more values than :data:`VALUES_MAX` or bytes that are not UTF-8 raise
+than :data:`DEPTH_MAX` or more values than :data:`VALUES_MAX` raise
 :class:`~mcbews_repl.exceptions.StructureError` saying where; nothing else escapes. Writing a
 value no tag holds (an int over 32 bits, a list of mixed types) raises it too.
+
+A string's bytes that are not UTF-8 are kept, as Python's ``surrogateescape`` does, and
+written back as they were: the game stores binary in String tags (an entity's
+``StorageKey`` in a structure, eight bytes, as in Mojang's own gametest structures).
 """
 
 from __future__ import annotations
@@ -179,10 +183,7 @@ class _Reader:
     def string(self) -> str:
         n = struct.unpack("<H", self.take(2, "a string's length"))[0]
         raw = self.take(n, "a string")
-        try:
-            return bytes(raw).decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise StructureError(f"the NBT's string at byte {self.at - n} is not UTF-8") from exc
+        return bytes(raw).decode("utf-8", "surrogateescape")
 
     def kind(self) -> int:
         kind = self.take(1, "a tag type")[0]
@@ -289,7 +290,11 @@ class _Writer:
         self.parts: list[bytes] = []
 
     def string(self, text: str) -> None:
-        raw = text.encode("utf-8")
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError as exc:
+            shown = f"{exc.object[exc.start]!r}"
+            raise StructureError(f"an NBT string holds {shown}: not text") from exc
         if len(raw) > 0xFFFF:
             raise StructureError(f"an NBT string is at most 65,535 bytes, not {len(raw):,}")
         self.parts += [struct.pack("<H", len(raw)), raw]

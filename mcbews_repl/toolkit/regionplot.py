@@ -13,12 +13,14 @@ import io
 import struct
 import zlib
 from collections.abc import Iterable
+from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from ..optional import needs
 from .boxes import OUT_OF_WORLD, UNLOADED
+from .colours import block_colours
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -84,12 +86,21 @@ _UNKNOWN = (UNLOADED, OUT_OF_WORLD)
 
 
 def colour_of(block: str) -> str:
-    """The colour a block is drawn in; deepslate ores take their ore's colour."""
+    """The colour a block is drawn in; deepslate ores take their ore's colour, wool, concrete
+    and terracotta their texture's (pixel art's palette, ``block_colours.json``)."""
     known = _COLOURS.get(block) or _COLOURS.get(block.replace("deepslate_", ""))
     if known is not None:
         return known
+    textured = _textured().get(block)
+    if textured is not None:
+        return "#{:02x}{:02x}{:02x}".format(*textured)
     digest = hashlib.sha256(block.encode()).digest()
     return "#" + "".join(f"{64 + b % 160:02x}" for b in digest[:3])
+
+
+@cache
+def _textured() -> dict[str, tuple[int, int, int]]:
+    return block_colours()
 
 
 def _palette_image(indices: np.ndarray[Any, Any], palette: tuple[str, ...]) -> np.ndarray[Any, Any]:

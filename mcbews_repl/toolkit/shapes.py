@@ -1,4 +1,5 @@
-"""Shapes as regions to write: a filled box, a hollow box, a line, a sphere, a cylinder.
+"""Shapes as regions to write: a filled box, a hollow box, a line, a sphere, a cylinder, and a
+picture made of coloured blocks (:func:`pixel_art`).
 
 Each function returns a :class:`Shape`, a box of blocks like a ``BlockRegion`` (``ids``
 indexed ``[x, y, z]`` from ``origin`` into ``palette``) whose palette is ``<keep>`` (the
@@ -9,6 +10,11 @@ so its answer says what was written, already so or not written. numpy is needed.
 Which positions a round shape holds: those whose centre lies within the radius of the
 centre block's (``x² + y² + z² <= r²``, so a sphere of radius 5 is 515 blocks); a hollow one
 keeps those of them with a neighbour (one of the six) outside.
+
+A picture's blocks are those whose colour is nearest each pixel's (the distance in sRGB)
+among the wool, concrete and terracotta colours of ``block_colours.json``: the mean colour of
+each block's texture in the game's resource pack (Mojang/bedrock-samples, the commit the file
+names; ``tools/gen_palette.py`` makes it).
 """
 
 from __future__ import annotations
@@ -21,9 +27,22 @@ import numpy as np
 
 from ..exceptions import InvalidArgument
 from .boxes import Box
+from .colours import FAMILIES, block_colours
 from .writes import KEEP
 
-__all__ = ["MAX_SHAPE_BLOCKS", "BlockSpec", "Shape", "cuboid", "cylinder", "line", "sphere"]
+__all__ = [
+    "FAMILIES",
+    "MAX_SHAPE_BLOCKS",
+    "BlockSpec",
+    "PixelArt",
+    "Shape",
+    "block_colours",
+    "cuboid",
+    "cylinder",
+    "line",
+    "pixel_art",
+    "sphere",
+]
 
 # The largest box a shape may span: 16 million positions (256 x 256 x 256), a few tens of MB
 # of arrays; far more than one write is sensible for, and a mistaken radius stops here.
@@ -187,3 +206,158 @@ def cylinder(
     solid = np.repeat(disc[:, None, :], h, axis=1)
     origin = (c[0] - r, c[1], c[2] - r)
     return _shape(origin, _hollow(solid, axes=(0, 2)) if hollow else solid, block)
+
+
+# --- pixel art ------------------------------------------------------------------------------
+
+_PLANES = ("wall", "ground")
+_ALONG = ("x", "z")
+# Pixel-colour distances worked out at a time: a few MB of int32s, whatever the picture.
+_NEAREST_CELLS = 1 << 20
+_OPAQUE = 128  # an RGBA pixel with alpha below this is a hole: the world there is left as is
+
+
+def _palette_colours(palette: Any) -> dict[str, tuple[int, int, int]]:
+    if isinstance(palette, Mapping):
+        how = "{block name: (r, g, b)} with each of r, g, b a whole number 0-255"
+        out: dict[str, tuple[int, int, int]] = {}
+        for block, rgb in palette.items():
+            ok = isinstance(block, str) and block and not isinstance(rgb, str | bytes)
+            values = tuple(rgb) if ok and isinstance(rgb, Sequence | np.ndarray) else ()
+            if len(values) != 3 or not all(
+                isinstance(v, int | np.integer) and not isinstance(v, bool) and 0 <= v <= 255
+                for v in values
+            ):
+                raise InvalidArgument("palette", {block: rgb}, "is not a block and its colour", how)
+            out[block] = (int(values[0]), int(values[1]), int(values[2]))
+        if not out:
+            raise InvalidArgument("palette", palette, "holds no block", how)
+        return out
+    return block_colours(palette)
+
+
+def _image(image: Any) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    how = ("an array of shape (height, width, 3) of dtype uint8 (RGB 0-255), or (..., 4) with "
+           "alpha: np.array(rows, dtype=np.uint8); from floats 0-1: "
+           "(image * 255).round().astype(np.uint8)")  # fmt: skip
+    if not isinstance(image, np.ndarray):
+        raise InvalidArgument("image", f"a {type(image).__name__}", "is not a numpy array", how)
+    if image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise InvalidArgument("image", f"an array of shape {image.shape}",
+                              "is not (height, width, 3) or (height, width, 4)", how)  # fmt: skip
+    if image.dtype != np.uint8:
+        raise InvalidArgument("image", f"an array of dtype {image.dtype}", "is not uint8", how)
+    if image.shape[0] == 0 or image.shape[1] == 0:
+        raise InvalidArgument("image", f"an array of shape {image.shape}", "has no pixels", how)
+    return image
+
+
+@dataclass(frozen=True, eq=False)
+class PixelArt:
+    """A picture made of blocks: ``ids[x, y, z]`` indexes ``palette`` (``<keep>`` first,
+    for transparent pixels, then each block used), written by ``mc.build(art)``.
+
+    ``image`` is the picture as given; ``blocks[row, column]`` the block each pixel became
+    (None where it is transparent), and :meth:`rgb` the picture in those blocks' colours.
+    """
+
+    origin: tuple[int, int, int]
+    ids: np.ndarray[Any, np.dtype[np.uint8]]
+    palette: tuple[str, ...]
+    image: np.ndarray[Any, np.dtype[np.uint8]]
+    pixels: np.ndarray[Any, np.dtype[np.uint8]]  # [row, column]: the index into palette
+    colours: Mapping[str, tuple[int, int, int]]
+
+    @property
+    def size(self) -> tuple[int, int, int]:
+        """The box's extent along x, y, z."""
+        sx, sy, sz = self.ids.shape
+        return int(sx), int(sy), int(sz)
+
+    @property
+    def count(self) -> int:
+        """How many blocks the picture sets (transparent pixels set none)."""
+        return int((self.ids > 0).sum())
+
+    @property
+    def blocks(self) -> np.ndarray[Any, np.dtype[np.object_]]:
+        """``[row, column]``: the block each pixel became (None: transparent)."""
+        names = np.array([None, *self.palette[1:]], dtype=object)
+        out: np.ndarray[Any, np.dtype[np.object_]] = names[self.pixels]
+        return out
+
+    def counts(self) -> dict[str, int]:
+        """How many of each block the picture uses, most first."""
+        used = np.bincount(self.pixels.ravel(), minlength=len(self.palette))[1:]
+        order = np.argsort(-used, kind="stable")
+        return {self.palette[i + 1]: int(used[i]) for i in order if used[i]}
+
+    def rgb(self) -> np.ndarray[Any, np.dtype[np.uint8]]:
+        """The picture as its blocks show it: ``(height, width, 3)`` uint8, each pixel its
+        block's colour (white where transparent)."""
+        table = np.array([(255, 255, 255), *(self.colours[b] for b in self.palette[1:])],
+                         dtype=np.uint8)  # fmt: skip
+        out: np.ndarray[Any, np.dtype[np.uint8]] = table[self.pixels]
+        return out
+
+    def __repr__(self) -> str:
+        sx, sy, sz = self.size
+        rows, columns = self.pixels.shape
+        return (f"<PixelArt of {rows}x{columns} pixels: {self.count:,} blocks of "
+                f"{len(self.palette) - 1} kinds in {sx}x{sy}x{sz} at {self.origin}>")  # fmt: skip
+
+
+def pixel_art(
+    image: Any,
+    origin: Sequence[int],
+    *,
+    palette: str | Sequence[str] | Mapping[str, Sequence[int]] = FAMILIES,
+    plane: str = "wall",
+    along: str = "x",
+) -> PixelArt:
+    """A picture made of blocks: each pixel of ``image`` (a numpy array, ``(height, width,
+    3)`` of uint8 RGB; with a fourth channel, a pixel of alpha under 128 leaves the world as
+    it is) becomes the block of ``palette`` nearest its colour.
+
+    ``palette``: ``"wool"``, ``"concrete"``, ``"terracotta"`` or several (all three unless
+    told), or ``{block: (r, g, b)}`` of your own. ``origin`` is the box's lowest corner.
+    ``plane="wall"`` stands the picture up, its bottom row at ``origin``'s y and its columns
+    along ``along`` (``"x"``: to the east, ``"z"``: to the south); ``plane="ground"`` lays it
+    flat at ``origin``'s y as a map shows it (north up): its columns to the east and its top
+    row to the north with ``along="x"``, its columns to the south and its top row to the east
+    with ``along="z"``.
+
+    Raises:
+        InvalidArgument: ``image`` is not such an array (the message says what to pass), or
+            ``origin``, ``palette``, ``plane`` or ``along`` is not one it takes, or the box is
+            over MAX_SHAPE_BLOCKS.
+    """
+    pixels = _image(image)
+    corner = _point(origin, "origin")
+    if plane not in _PLANES:
+        raise InvalidArgument("plane", plane, "is not a plane", "plane='wall' or plane='ground'")
+    if along not in _ALONG:
+        raise InvalidArgument("along", along, "is not an axis", "along='x' or along='z'")
+    colours = _palette_colours(palette)
+    rows, columns = int(pixels.shape[0]), int(pixels.shape[1])
+    _fits(rows, columns, 1)
+    names = list(colours)
+    table = np.array([colours[b] for b in names], dtype=np.int32)
+    nearest = np.empty((rows, columns), dtype=np.int64)  # [row, column] into names
+    step = max(1, _NEAREST_CELLS // (columns * len(names)))  # rows at a time: bounded memory
+    for top in range(0, rows, step):
+        rgb = pixels[top : top + step, :, :3].astype(np.int32)
+        distance = ((rgb[:, :, None, :] - table[None, None, :, :]) ** 2).sum(axis=3)
+        nearest[top : top + step] = distance.argmin(axis=2)  # the first of equals: stable
+    opaque = pixels[:, :, 3] >= _OPAQUE if pixels.shape[2] == 4 else np.ones_like(nearest, bool)
+    used = np.unique(nearest[opaque])
+    index = np.zeros(len(names), dtype=np.int64)
+    index[used] = np.arange(1, len(used) + 1)
+    cells = np.where(opaque, index[nearest], 0).astype(np.uint8)  # [row, column]
+    up = cells[::-1, :]  # [height from the bottom, column]
+    if plane == "wall":
+        grid = up.T[:, :, None] if along == "x" else up[None, :, :]  # [x, y, z]
+    else:
+        grid = cells.T[:, None, :] if along == "x" else up[:, None, :]
+    return PixelArt(corner, np.ascontiguousarray(grid), (KEEP, *(names[i] for i in used)),
+                    pixels, cells, dict(colours))  # fmt: skip

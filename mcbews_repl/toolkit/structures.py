@@ -156,7 +156,7 @@ class Structure:
         versions = self.versions or (BLOCK_VERSION,) * len(self.entries)
         palette = [
             {"name": name, "states": {k: _state_tag(name, k, v) for k, v in states.items()},
-             "version": int(version)}
+             "version": version if isinstance(version, nbt.Long) else int(version)}
             for (name, states), version in zip(self.entries, versions, strict=True)
         ]  # fmt: skip
         layers = [_int_list(a) for a in (self.blocks, water)]
@@ -296,9 +296,13 @@ def _entry(item: Any, index: int) -> tuple[Entry, int]:
     if not isinstance(states, dict):
         raise StructureError(f"{where}.states is not a compound")
     version = item.get("version", BLOCK_VERSION)
-    if not isinstance(version, int) or isinstance(version, nbt.Byte | nbt.Short | nbt.Long):
-        raise StructureError(f"{where}.version is not an Int")
-    return (name, {k: _state_value(where, k, v) for k, v in states.items()}), int(version)
+    # An Int in files the game saves now; a Long in older ones (Mojang's own gametest
+    # structures in minecraft-creator-tools' samplecontent, version 17760256): kept as read.
+    if not isinstance(version, int) or isinstance(version, nbt.Byte | nbt.Short):
+        raise StructureError(f"{where}.version is not an Int or a Long")
+    return (name, {k: _state_value(where, k, v) for k, v in states.items()}), (
+        version if isinstance(version, nbt.Long) else int(version)
+    )
 
 
 def _state_value(where: str, key: str, value: Any) -> bool | int | str:

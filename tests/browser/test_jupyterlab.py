@@ -184,8 +184,23 @@ def check_07(page: Any) -> None:
     assert shown == natural == 640, (shown, natural)  # at its own size: its words are 11 px
 
 
+# Each picture of a write's preview as the page draws it: its alt text, its width on the
+# page and whether it loaded.
+PREVIEW_PICTURES = """(e) => [...e.querySelectorAll('img')].map(
+    (i) => [i.alt, i.clientWidth, i.complete && i.naturalWidth > 0])"""
+
+
+def check_10(page: Any) -> None:
+    preview = page.locator(f"{PANEL} .mcbews-preview").first
+    preview.scroll_into_view_if_needed()
+    assert "21x3x15 blocks at (0, 63, 6)" in preview.inner_text()
+    pictures = preview.evaluate(PREVIEW_PICTURES)
+    assert pictures == [["before", 256, True], ["after", 256, True], ["what changes", 256, True]]
+    page.screenshot(path=str(ARTIFACTS / "jupyterlab-building.png"))
+
+
 CHECKS = {"01": check_01, "02": check_02, "03": check_03, "04": check_04, "05": check_05,
-          "07": check_07}  # fmt: skip
+          "07": check_07, "10": check_10}  # fmt: skip
 
 
 @pytest.mark.timeout(400)

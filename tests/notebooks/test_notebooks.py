@@ -379,6 +379,40 @@ def check_09_events(nb: Any, out: str) -> None:
     assert images(nb) == 2  # the heat map, the mobs per player
 
 
+def check_10_building(nb: Any, out: str) -> None:
+    assert "<b>BlockRegion</b> 48x22x32 blocks at (-24, 60, -8)" in out  # the meadow before
+    art = texts(cell_with(nb, "art = pixel_art("))
+    assert "<PixelArt of 16x24 pixels: 384 blocks of 4 kinds in 24x16x1 at (-20, 64, -4)>" in art
+    assert "'minecraft:light_blue_wool': 22" in art and "'minecraft:red_wool': " in art
+    built = texts(cell_is(nb, "await mc.build(art)"))
+    assert "WriteResult 24x16x1 blocks at (-20, 64, -4) in overworld: 384 written" in built
+    assert "384 positions read back, all as written: True" in out
+    drawn = [line for line in texts(cell_with(nb, "def maze(")).splitlines() if line]
+    assert len(drawn) == 15 and {len(line) for line in drawn} == {21}  # 10 x 7 cells
+    assert drawn[0] == "# " + "#" * 19 and drawn[-1] == "#" * 19 + " #"  # a way in and out
+    shown = cell_with(nb, "mc.map(preview=blocks")
+    [preview] = [o["data"]["text/html"] for o in shown.outputs if "text/html" in o["data"]]
+    found = re.search(r"preview of 21x3x15 blocks at \(0, 63, 6\) in overworld: (\d+) would "
+                      r"change, (\d+) already so", preview)  # fmt: skip
+    assert found is not None and "alt='before'" in preview and "alt='after'" in preview
+    change, already = found.groups()
+    maze = texts(cell_is(nb, "await mc.set_blocks(MAZE_AT, blocks)"))
+    assert f"{change} written, {already} already so" in maze  # as the preview said
+    house = texts(cell_with(nb, "HOUSE_AT = "))
+    assert "WriteResult 7x8x7 blocks at (-20, 63, 8) in overworld:" in house
+    saved = texts(cell_with(nb, "mc.save_structure("))
+    assert re.search(r"house\.mcstructure \d+ bytes", saved)
+    assert "<Structure 7x8x7 structure: 5 kinds of block>" in saved
+    for where in ("(-11, 63, 8)", "(-20, 63, 16)"):
+        loaded = texts(cell_with(nb, f"mc.load_structure(path, {where})"))
+        assert re.search(
+            rf"WriteResult 7x8x7 blocks at \{where[:-1]}\) in overworld: \d+ wr", loaded
+        )
+    undone = texts(cell_is(nb, "await mc.undo()"))
+    assert "undid set_blocks 7x8x7 at (-20, 63, 16) in overworld" in undone
+    assert images(nb) == 3  # the image and its wool, the meadow before, and after
+
+
 def check_11_mcpi_lessons(nb: Any, out: str) -> None:
     """The classic lesson through the mcpi facade: where the player is (the spawn, from which
     positions count), the house read back block by block, the tower's wool colours, the
@@ -409,6 +443,7 @@ CHECKS = {
     "07_mapping_a_region.ipynb": check_07_mapping_a_region,
     "08_classroom.ipynb": check_08_classroom,
     EVENTS: check_09_events,
+    "10_building.ipynb": check_10_building,
     "11_mcpi_lessons.ipynb": check_11_mcpi_lessons,
 }
 # What runs again with the beta pack: the UI chat bot and the inventory over chat (what the

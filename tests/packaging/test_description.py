@@ -38,7 +38,7 @@ def test_the_commands_and_pages_it_names_exist() -> None:
     pages = re.findall(r"mcbews-repl\s+docs\s+(\w+)", TEXT)
     assert pages and all(bundled.page(name).is_file() for name in pages)
     notebooks = [f for f in bundled.files() if f.startswith("notebooks/")]
-    assert "the nine notebooks" in TEXT and len(notebooks) == 9
+    assert "the eleven notebooks" in TEXT and len(notebooks) == 11
 
 
 def test_the_extras_and_versions_it_states_are_the_packages() -> None:

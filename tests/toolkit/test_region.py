@@ -21,6 +21,7 @@ from mcbews_repl.toolkit.regionplot import (
     picture_png,
     plot_region,
 )
+from mcbews_repl.toolkit.shapes import block_colours
 
 PALETTE = ("minecraft:air", "minecraft:stone", "minecraft:water", UNLOADED, OUT_OF_WORLD)
 AIR, STONE, WATER, GONE, OUT = range(5)
@@ -125,3 +126,8 @@ def test_colours_are_stable_and_unknown_stands_out() -> None:
     assert colour_of("minecraft:deepslate_diamond_ore") == colour_of("minecraft:diamond_ore")
     assert colour_of("custom:thing") == colour_of("custom:thing") != colour_of("custom:other")
     assert colour_of(UNLOADED) not in (colour_of("minecraft:air"), colour_of("minecraft:stone"))
+    # wool, concrete and terracotta in their texture's colour, as pixel art chose them
+    assert colour_of("minecraft:white_wool") == "#eaeced"
+    assert colour_of("minecraft:black_concrete") == "#{:02x}{:02x}{:02x}".format(
+        *block_colours()["minecraft:black_concrete"]
+    )

@@ -2,10 +2,13 @@
 as it describes (x slowest, z fastest, -1 no block, byte states as booleans) and written back
 byte for byte; shapes written into the simulated world, saved, loaded elsewhere and read back
 equal what was written; hostile files are refused with a message naming the file and what is
-wrong; the /structure lines for the world's own store."""
+wrong; the /structure lines for the world's own store. Files as the game saved its own
+gametest structures (a Long version, a binary String) are read and kept; the game's own
+files themselves, when a folder of them is named (MCBEWS_STRUCTURE_SAMPLES)."""
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 from typing import Any
@@ -102,6 +105,61 @@ def test_a_file_laid_out_as_documented_is_read_as_it_describes(tmp_path: Path) -
     again = tmp_path / "again.mcstructure"
     write_structure(again, got)
     assert again.read_bytes() == path.read_bytes()  # every tag kept, in the game's order
+
+
+def as_older_games_saved() -> bytes:
+    """The documented file as Mojang's own gametest structures hold it (the ``.mcstructure``
+    files of Mojang/minecraft-creator-tools at 77fdb1f1083616d4c21f7bf4b55a49695051990d,
+    ``samplecontent/vanilla_gametest/structures/``, e.g. ``BlockTests/falling_sand_template``):
+    each palette entry's ``version`` a Long (17760256), and an entity's ``StorageKey`` a
+    String of eight bytes that are not UTF-8."""
+    raw = documented_file()
+    raw = raw.replace(tag(3, "version") + struct.pack("<i", 17959425),
+                      tag(4, "version") + struct.pack("<q", 17760256))  # fmt: skip
+    key = tag(8, "StorageKey") + struct.pack("<H", 8) + b"\xfa\x00\x00\x00\x06\x00\x00\x00"
+    pig = tag(8, "identifier") + text("minecraft:pig")
+    assert raw.count(pig) == 1
+    return raw.replace(pig, pig + key)
+
+
+def test_a_file_as_the_game_saved_its_gametest_structures_is_read_and_kept(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "falling_sand.mcstructure"
+    path.write_bytes(as_older_games_saved())
+    got = read_structure(path)
+    assert got.versions == (17760256,) * 4 and isinstance(got.versions[0], nbt.Long)
+    assert got.blocks[:, 0, :].tolist() == [[0, -1], [1, 2]]
+    assert len(got.entities[0]["StorageKey"]) == 8
+    again = tmp_path / "again.mcstructure"
+    write_structure(again, got)
+    assert again.read_bytes() == path.read_bytes()  # the Long and the key's bytes kept
+
+
+SAMPLES = os.environ.get("MCBEWS_STRUCTURE_SAMPLES")
+
+
+@pytest.mark.skipif(not SAMPLES, reason="MCBEWS_STRUCTURE_SAMPLES names no folder of samples")
+def test_the_games_own_structure_files_are_read_and_written_back() -> None:
+    """Every ``.mcstructure`` under the folder MCBEWS_STRUCTURE_SAMPLES names (the game's own:
+    the 295 of Mojang/minecraft-creator-tools at 77fdb1f1083616d4c21f7bf4b55a49695051990d,
+    ``git ls-tree -r HEAD`` then ``git cat-file blob`` each, are read) is read, or refused
+    with a StructureError; what is read re-encodes byte for byte and round-trips."""
+    files = sorted(Path(str(SAMPLES)).rglob("*.mcstructure"))
+    read, refused = 0, []
+    for path in files:
+        try:
+            got = read_structure(path)
+        except StructureError as exc:
+            refused.append(str(exc))
+            continue
+        read += 1
+        raw = path.read_bytes()
+        assert nbt.encode(nbt.decode(raw)[1]) == raw, path
+        again = Structure.from_nbt(nbt.decode(nbt.encode(got.to_nbt()))[1])
+        assert (again.blocks == got.blocks).all() and again.entries == got.entries, path
+        assert again.entities == got.entities and again.block_data == got.block_data, path
+    assert read and read >= len(files) - 1, refused  # one of Mojang's is a text placeholder
 
 
 def test_a_structure_is_a_region_whose_voids_are_left_as_they_are() -> None:

@@ -46,7 +46,15 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-    from ...toolkit import BlockRegion, BlockSpec, Builder, PlannedWrite, Shape, WriteResult
+    from ...toolkit import (
+        BlockRegion,
+        BlockSpec,
+        Builder,
+        PixelArt,
+        PlannedWrite,
+        Shape,
+        WriteResult,
+    )
 
 __all__ = ["OnLoop", "ToolkitCalls", "ToolsHandle"]
 
@@ -438,7 +446,7 @@ class ToolkitCalls(Handle):
 
     def build(
         self,
-        shape: Shape,
+        shape: Shape | PixelArt,
         *,
         dimension: str = "overworld",
         force: bool = False,
@@ -447,8 +455,9 @@ class ToolkitCalls(Handle):
         connection: ConnectionRef | None = None,
     ) -> Pending[WriteResult]:
         """Write a shape (``mcbews_repl.toolkit.shapes``: ``sphere``, ``cylinder``, ``line``,
-        ``cuboid``) where it stands: ``set_blocks(shape.origin, shape)``; the positions of its
-        box outside the shape are left as they are.
+        ``cuboid``, or a picture from ``pixel_art``) where it stands:
+        ``set_blocks(shape.origin, shape)``; the positions of its box outside the shape are
+        left as they are.
 
         Raises:
             InvalidArgument: ``shape`` is not a shape.
@@ -456,7 +465,8 @@ class ToolkitCalls(Handle):
         if not all(hasattr(shape, name) for name in ("origin", "ids", "palette")):
             raise InvalidArgument(
                 "shape", shape, "is not a shape",
-                "sphere(...), cylinder(...), line(...) or cuboid(...) from mcbews_repl.toolkit",
+                "sphere(...), cylinder(...), line(...), cuboid(...) or pixel_art(...) from "
+                "mcbews_repl.toolkit",
             )  # fmt: skip
         with needs():
             from ...toolkit import plan_write

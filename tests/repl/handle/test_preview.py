@@ -1,7 +1,7 @@
 """``mc.map(preview=..., at=...)`` as a user sees it at the IPython prompt (a real
 InteractiveShell with the simulated world): the headline with how many blocks would change,
 the columns that would change drawn as characters, the before and after pictures in HTML,
-and nothing written."""
+and nothing written; a picture from pixel_art previewed where it lies, then built as shown."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mcbews_repl.exceptions import InvalidArgument
-from mcbews_repl.toolkit import WritePreview, cuboid
+from mcbews_repl.toolkit import WritePreview, cuboid, pixel_art
 
 
 def test_a_preview_shows_what_would_change_and_writes_nothing(shell: Any) -> None:
@@ -50,3 +50,22 @@ def test_a_region_without_an_origin_needs_at(shell: Any) -> None:
     mc = shell.user_ns["mc"]
     with pytest.raises(InvalidArgument, match="at=None: is needed"):
         mc.map(preview=np.full((1, 1, 1), "stone", dtype=object))
+
+
+def test_a_picture_previews_where_it_lies_then_builds_as_shown(shell: Any) -> None:
+    mc = shell.user_ns["mc"]
+    image = np.zeros((2, 3, 3), dtype=np.uint8)
+    image[0] = (176, 46, 38)  # red, on the north row
+    image[1] = (234, 236, 237)  # white
+    art = pixel_art(image, (40, 140, 40), palette="wool", plane="ground")
+    preview = mc.map(preview=art)
+    assert (preview.change, preview.already) == (6, 0)
+    assert preview.text_map() == ["###", "###"]
+    surface = np.asarray(preview.after.palette, dtype=object)[preview.after.surface()]
+    assert surface.T.tolist() == [["minecraft:red_wool"] * 3, ["minecraft:white_wool"] * 3]
+    written = mc.build(art).result()
+    assert written.complete and written.describe().startswith(
+        "3x1x2 blocks at (40, 140, 40) in overworld: 6 written"
+    )
+    again = mc.map(preview=art)
+    assert (again.change, again.already) == (0, 6)  # read back: as the preview drew it

@@ -474,6 +474,7 @@ async def world(fast: bool, boxes: list[tuple[str, Box]], rounds: int, rows: Row
                 into["set_blocks"] = sorted(tries, key=lambda c: c.seconds)[len(tries) // 2]
                 for method in METHODS[1:]:
                     into[method] = await run.write(target, method)
+            await run.restore(box)  # the next box's terrain as first read, no shape left in it
         if fast or (UNDO_BOX, "terrain") not in rows:
             return None
         terrain_32 = rows[(UNDO_BOX, "terrain")]

@@ -569,8 +569,39 @@ def page(rows: dict[tuple[str, str], Row], undo: Undo | None, rounds: int, load:
     lines += ["", blocks_line(rows), ""]
     if undo is not None:
         lines += [undo_table(undo), ""]
-    lines += [targets(rows, undo)]
+    lines += [targets(rows, undo), "", notes(rows)]
     return "\n".join(lines) + "\n"
+
+
+def notes(rows: dict[tuple[str, str], Row]) -> str:
+    """What the targets missed, and why, from the figures."""
+    out = []
+    for r in rows.values():
+        ours = r.fast["set_blocks"]
+        per = r.fast["setblock"].whole().commands
+        if r.box == "32x32x32" and per < TARGET_FEWER * ours.commands:
+            why = " (a shell crosses most rows of the box twice)" * (r.shape == "hollow sphere")
+            out.append(
+                f"The {r.shape} at 32x32x32 misses the {TARGET_FEWER}x: it sets {r.blocks:,} "
+                f"blocks scattered over the box{why}, so its runs, "
+                f"{ours.bytes / 1024:,.0f} KiB as sent, take {ours.commands} commands, where "
+                f"{TARGET_FEWER}x would take at most {per // TARGET_FEWER}; it sends fewer "
+                f"than the fill planner ({r.fast['fill planner'].commands:,})."
+            )
+    counted = [c for r in rows.values() for c in (*r.fast.values(), *r.game.values())]
+    longest = max(c.max_tick_cpu_ms for c in counted)
+    if longest > SPIKE_MS:
+        out.append(
+            f"A tick's script work: the simulated world resumes jobs {JOB_STEPS_PER_TICK} times "
+            f"a tick whatever they cost, so a tick in which the write's jobs handle their "
+            f"{TICK_POSITIONS_BUDGET:,} positions took up to {longest:.0f} ms of CPU here "
+            f"(about {longest * 1000 / TICK_POSITIONS_BUDGET:.0f} µs a position, the addon in "
+            f"QuickJS and the Script API's blocks in Python), over the game's {SPIKE_MS} ms "
+            "spike warning. The game gives jobs a time slice a tick instead, so there the "
+            f"{POSITIONS_PER_YIELD} positions between two yields bound how far a tick can run "
+            "over; a real game's ticks were not measured."
+        )
+    return "\n\n".join(out)
 
 
 def blocks_line(rows: dict[tuple[str, str], Row]) -> str:

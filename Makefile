@@ -17,7 +17,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 NOTEBOOK := 01_getting_started.ipynb
 
-.PHONY: run demo notebooks captures test test-fast lint pytest addon-test wheel wheel-smoke bench bench-peers bench-answers bench-transports bench-events bench-worlds bench-languages bench-mcpi soak clean
+.PHONY: run demo notebooks captures test test-fast lint pytest addon-test wheel wheel-smoke bench bench-peers bench-answers bench-transports bench-events bench-build bench-worlds bench-languages bench-mcpi soak clean
 
 # An older Python is refused here, before the venv and pip: pip's resolver can search for
 # minutes before it says so. (sys.exit with a message prints it and exits 1.)
@@ -128,6 +128,12 @@ bench-transports: $(STAMP)
 # per 10,000, and the map's and a track's commands polled against pushed.
 bench-events: $(STAMP)
 	$(BIN)/python benchmarks/bench_events.py $(ARGS)
+
+# Building: blocks written per second with set_blocks, one setblock per position and a greedy
+# fill planner (16x16x16, 32x32x32, 64x32x64: terrain, a pixel-art wall, a hollow sphere),
+# commands and bytes sent, game ticks on both clocks, the ticks' script work, and an undo.
+bench-build: $(STAMP)
+	$(BIN)/python benchmarks/bench_build.py $(ARGS)
 
 # mcpi lessons through the facade on the simulated world at the game's clock: a 20x20x20
 # cube by a setBlock loop and by setBlocks, getBlocks, 100 getTilePos, against one command

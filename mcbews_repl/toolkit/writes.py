@@ -11,8 +11,10 @@ was read.
 
 The palette is checked whole first (one ``check`` request: a name or a state the game does
 not know is refused as ``INVALID_REQUEST`` naming each, before anything is written). Then the
-box is split into sections of at most 4,096 blocks, each one request of runs over its own
-palette (a request too large for one command goes down in bulk parts), at most 16 in flight.
+smallest box around the positions to set is split into sections of at most 4,096 blocks, and
+each section that sets something is one request of runs over its own palette (a request too
+large for one command goes down in bulk parts), at most 16 in flight; positions no request
+covers are holes, reported left as is.
 The answer of each says what happened at every position; :class:`WriteResult` holds them:
 written, already so, left as is, and not written with the reason (an unloaded chunk, outside
 the height range). numpy is needed (``pip install mcbews-repl[lab]``).
@@ -481,10 +483,38 @@ async def send_write(
                        time.perf_counter() - started)  # fmt: skip
 
 
+def _to_send(box: Box, ids: np.ndarray[Any, Any], entries: list[Entry]) -> list[Box]:
+    """The tiles that set something: the box cut down to the smallest box around the
+    positions to set, split, and the tiles that only hold ``<keep>`` left out (a shape or
+    a picture in a large box sends no request for the space around it)."""
+    keep = np.array([name == KEEP for name, _ in entries], dtype=bool)
+    setting = ~keep[ids]
+    if not setting.any():
+        return []
+    low = [int(np.flatnonzero(setting.any(axis=tuple(a for a in range(3) if a != axis)))[0])
+           for axis in range(3)]  # fmt: skip
+    high = [int(np.flatnonzero(setting.any(axis=tuple(a for a in range(3) if a != axis)))[-1])
+            for axis in range(3)]  # fmt: skip
+    origin = tuple(o + lo for o, lo in zip(box.origin, low, strict=True))
+    inner = Box((origin[0], origin[1], origin[2]),
+                (high[0] - low[0] + 1, high[1] - low[1] + 1, high[2] - low[2] + 1))  # fmt: skip
+    tiles = []
+    for tile in split_box(inner, WRITE_TILE_BLOCKS):
+        where = tuple(
+            slice(t - o, t - o + s) for t, o, s in zip(tile.origin, box.origin, tile.size,
+                                                       strict=True)
+        )  # fmt: skip
+        if setting[where].any():
+            tiles.append(tile)
+    return tiles
+
+
 async def _tiles(writer: _Writer, box: Box, ids: np.ndarray[Any, Any],
                  entries: list[Entry]) -> np.ndarray[Any, np.dtype[np.uint8]]:  # fmt: skip
-    status = np.zeros(box.size, dtype=np.uint8)
-    tiles = split_box(box, WRITE_TILE_BLOCKS)
+    # A position no request covers only holds <keep>: left as it is.
+    status = np.full(box.size, STATUS.index("kept"), dtype=np.uint8)
+    tiles = _to_send(box, ids, entries)
+    writer.done = box.volume - sum(tile.volume for tile in tiles)  # those are done already
     todo = iter(tiles)
 
     async def writing() -> None:
@@ -502,7 +532,7 @@ async def _tiles(writer: _Writer, box: Box, ids: np.ndarray[Any, Any],
             await task  # the first failure ends the write
     except RequestTimeout as exc:
         raise RequestTimeout(
-            f"set_blocks: {exc} (wrote {writer.done} of {box.volume} positions)"
+            f"set_blocks: {exc} ({writer.done} of {box.volume} positions done)"
         ) from exc
     finally:
         for task in tasks:

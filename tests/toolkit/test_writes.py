@@ -241,3 +241,23 @@ async def test_a_read_with_states_written_back_is_already_so(world: World) -> No
     assert region.state_palette is not None and len(region.state_palette) > 5
     result = await write_blocks(world.mc, region.origin, region)
     assert (result.written, result.already) == (0, region.volume)
+
+
+async def test_only_the_part_that_sets_something_is_sent(world: World) -> None:
+    """A wall in the middle of a 32x32x32 box of holes: one request for the wall (its own
+    32x32x1 box) beside the palette's check, not one for each of the box's eight sections;
+    the rest of the box is reported left as is, and the blocks around it stay."""
+    world.sim.run_command("setblock 0 100 5 gold_block")
+    names = np.full((32, 32, 32), None, dtype=object)
+    names[:, :, 16] = "red_wool"
+    names[::2, :, 16] = "white_concrete"
+    result = await write_blocks(world.mc, (-16, 90, -16), names)
+    assert result.requests == 2  # the check and the wall
+    assert (result.written, result.kept) == (32 * 32, 32 * 32 * 31)
+    assert result.mask("written")[:, :, 16].all()
+    w = world.sim.world
+    assert w.block("overworld", -16, 90, 0) == "minecraft:white_concrete"
+    assert w.block("overworld", -15, 121, 0) == "minecraft:red_wool"
+    assert w.block("overworld", 0, 100, 5) == "minecraft:gold_block"
+    nothing = await write_blocks(world.mc, (0, 90, 0), np.full((4, 4, 4), None, dtype=object))
+    assert (nothing.requests, nothing.kept) == (1, 64)  # the check alone

@@ -131,7 +131,12 @@ class GameConnection:
             queue_frame=self._link.queue,
         )
         self._runner = CommandRunner(
-            self._link, self._window, self.proto, self._log.record, timeout=settings.command_timeout
+            self._link,
+            self._window,
+            self.proto,
+            self._log.record,
+            timeout=settings.command_timeout,
+            record_answered=self._log.record_command,
         )
         self.ui_chats = UiChatQueue(
             ui_chat_hooks,

@@ -90,9 +90,13 @@ class CommandWindow:
             if scope is not None:
                 scope.check()  # a cancelled call sends nothing more, whichever task asks
             if self._closed is None and self.in_flight < self.limit and not self._queue:
-                self.in_flight += 1  # a free slot: _acquire()'s first case, without a coroutine
-            else:
-                await self._acquire(deadline)
+                self.in_flight += 1  # a free slot: _ticket()'s first case, without a call
+            elif (ticket := self._ticket(deadline)) is not None:
+                try:
+                    await ticket  # _release() hands its slot over: in_flight counts us
+                except BaseException:
+                    self._give_up(ticket)
+                    raise
             try:
                 make = new_frame or self._new_frame
                 delay = _RETRY_FIRST_SECONDS
@@ -155,26 +159,28 @@ class CommandWindow:
 
     # --- slots ----------------------------------------------------------------------------
 
-    async def _acquire(self, deadline: Entry | None) -> None:
+    def _ticket(self, deadline: Entry | None) -> asyncio.Future[None] | None:
+        """A slot now (None), or the ticket to await in the queue (awaited by request()
+        itself: a coroutine fewer for each queued command)."""
         if self._closed is not None:
             raise self._closed()
         if self.in_flight < self.limit and not self._queue:
             self.in_flight += 1
-            return
+            return None
         if len(self._queue) >= self.queue_limit:
             raise CommandQueueFull(self.queue_limit, self.in_flight)
-        ticket = asyncio.get_running_loop().create_future()
+        ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if deadline is not None:
             Deadlines.wait_on(deadline, ticket)
         self._queue.append(ticket)
-        try:
-            await ticket  # _release() hands its slot over: in_flight already counts us
-        except BaseException:
-            if ticket.done() and not ticket.cancelled() and ticket.exception() is None:
-                self._release()  # granted, then cancelled before we could use it
-            elif ticket in self._queue:  # a release may already have dropped the dead ticket
-                self._queue.remove(ticket)
-            raise
+        return ticket
+
+    def _give_up(self, ticket: asyncio.Future[None]) -> None:
+        """The wait for ``ticket`` ended in an exception (a timeout, a cancellation)."""
+        if ticket.done() and not ticket.cancelled() and ticket.exception() is None:
+            self._release()  # granted, then cancelled before we could use it
+        elif ticket in self._queue:  # a release may already have dropped the dead ticket
+            self._queue.remove(ticket)
 
     def _release(self) -> None:
         while self._queue:

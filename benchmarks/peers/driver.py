@@ -190,6 +190,9 @@ async def run(
             return await per_connection[id(connection)](connection)
 
         result = await _batch(through_own_window, targets, config["settle_s"])
+        # The loop's handle that resumed this task holds the gather of the batch, and so
+        # every task of it, until this step ends: end it before the memory is read.
+        await asyncio.sleep(0)
         result["rss_before"], result["rss_after"] = rss_before, rss_bytes()
     else:
         raise ValueError(f"unknown mode {mode!r}")

@@ -125,7 +125,8 @@ class GameConnection:
         self._log = ConnectionLog(log, connection_id, self.proto.counters)
         self._window = CommandWindow(
             self._link.send,
-            self.proto.command_frame,
+            # Every line reaches the window through the runner, which checked it already.
+            self.proto.checked_command_frame,
             limit=settings.max_in_flight,
             queue_limit=settings.queue_limit,
             queue_frame=self._link.queue,

@@ -285,10 +285,11 @@ class EventLog:
         owned.append((entry.cursor, size))
         self._owned_bytes[owner] += size
         self._bytes += size
-        self._reclassify(owner)
         while self._owned_bytes[owner] > self.connection_max_bytes and len(owned) > 1:
-            self._drop_oldest_of(owner)
+            # The owner's own oldest go: the over-reserve sets matter only after this loop.
+            self._drop_oldest_of(owner, reclassify=False)
             self.counters["dropped_for_connection_share"] += 1
+        self._reclassify(owner)
         while len(self._entries) > self.capacity:
             self._drop_oldest_of(self._evictee(owner, self._over_entries, by_bytes=False))
         while self._bytes > self.max_bytes:
@@ -320,8 +321,8 @@ class EventLog:
         else:
             self._over_bytes.discard(owner)
 
-    def _drop_oldest_of(self, owner: int | None) -> None:
-        """Drop ``owner``'s oldest entry."""
+    def _drop_oldest_of(self, owner: int | None, *, reclassify: bool = True) -> None:
+        """Drop ``owner``'s oldest entry (``reclassify``: update the over-reserve sets now)."""
         owned = self._owned[owner]
         cursor, size = owned.popleft()
         del self._entries[cursor]
@@ -329,7 +330,8 @@ class EventLog:
         self._owned_bytes[owner] -= size
         if not owned:
             del self._owned[owner], self._owned_bytes[owner]
-        self._reclassify(owner)
+        if reclassify:
+            self._reclassify(owner)
 
     def since(self, cursor: int = 0) -> list[LogEntry]:
         """Every entry still held whose cursor is greater than ``cursor``."""

@@ -46,8 +46,9 @@ SERVER_NAMES = ("mcbews_repl", "mcbews_repl-uvloop", "bedrockpy", "fcwslib", "mc
 Results = dict[tuple[str, str], list[dict[str, Any]]]  # (server, scenario) -> one per round
 
 
-def servers(wanted: Sequence[str], bare: bool) -> list[Server]:
-    """The servers under test, their environments installed on first use."""
+def servers(wanted: Sequence[str], bare: bool, before: Path | None = None) -> list[Server]:
+    """The servers under test, their environments installed on first use; ``before``: a
+    tree of an earlier revision, run by this checkout's ``serve_mcbews.py`` beside it."""
     node = ["node", "--expose-gc"]
     made: dict[str, Callable[[], Server]] = {
         "mcbews_repl": lambda: Server(
@@ -86,6 +87,13 @@ def servers(wanted: Sequence[str], bare: bool) -> list[Server]:
     if "mcbews_repl-uvloop" in wanted and install.uvloop_path() is None:
         wanted = [name for name in wanted if name != "mcbews_repl-uvloop"]
     chosen = [made[name]() for name in wanted]
+    if before is not None:
+        chosen.insert(1, Server(
+            "mcbews_repl-before",
+            f"mcbews_repl {before.name} (before)",
+            ("/usr/bin/env", f"PYTHONPATH={before}", sys.executable,
+             str(PEERS / "serve_mcbews.py")),
+        ))  # fmt: skip
     if bare:
         chosen += [without_window(s) for s in chosen if s.caller_window]
     return chosen
@@ -190,8 +198,12 @@ def cell_counts(runs: list[dict[str, Any]]) -> str:
     return f"{lost:,} / {refused:,} / {failed:,} of {issued:,}" + _errors(runs)
 
 
-def cell_cpu(runs: list[dict[str, Any]]) -> str:
-    per = [1e6 * r["cpu_s"] / r["commands"] for r in _good(runs)]
+def cell_cpu(runs: list[dict[str, Any]], own: bool = False) -> str:
+    """Median (range) µs per command: the whole process's, or (``own``) the library's own,
+    the whole minus the harness's (the same batch with a stand-in command, driver.py)."""
+    good = [r for r in _good(runs) if not own or "harness_cpu_s" in r]
+    per = [1e6 * (r["cpu_s"] - (r["harness_cpu_s"] if own else 0.0)) / r["commands"]
+           for r in good]  # fmt: skip
     if not per:
         return "error" + _errors(runs)
     text = f"{statistics.median(per):.1f}"
@@ -238,8 +250,13 @@ def table(chosen: list[Server], results: Results, burst: int) -> list[str]:
             lambda r: cell_rate(r, base("burst5"), limit), "burst5"),
         row("… lost / refused / failed", cell_counts, "burst5"),
         row("… the game's peak in flight", cell_peak, "burst5"),
-        row("server CPU per command, game at once (µs)", cell_cpu, "burst0"),
-        row(f"server CPU per command, game takes {SLOW_GAME_MS:g} ms (µs)", cell_cpu, "burst5"),
+        row("**server CPU per command, whole process, game at once (µs)**", cell_cpu, "burst0"),
+        row("… the library's own: the whole minus the harness's (µs)",
+            lambda r: cell_cpu(r, own=True), "burst0"),
+        row(f"server CPU per command, whole process, game takes {SLOW_GAME_MS:g} ms (µs)",
+            cell_cpu, "burst5"),
+        row("… the library's own: the whole minus the harness's (µs)",
+            lambda r: cell_cpu(r, own=True), "burst5"),
     ]  # fmt: skip
     for n in RSS_CONNECTIONS:
         label = f"RSS growth, {n} connection{'s' * (n > 1)} x {RSS_COMMANDS} commands (MB)"
@@ -276,9 +293,11 @@ the 101st with the game's `error` frame (TooManyPendingRequests, -2147418109, no
 executed), and counts what it answered and refused. It does not offer the wsencrypt
 subprotocol and no server encrypts. The servers, each with the smallest program its
 public API allows (`benchmarks/peers/serve_*`): this checkout's gateway
-(`mcbews_repl.serve`, defaults but `encrypt=False` and `transport="chat"`: the emulated
-game has no addon, so no transport probe precedes the commands; and `max_connections`
-raised to 50 for the 50-connection row, past its default of 32), the same program on
+(`mcbews_repl.serve`, defaults but `encrypt=False`, and `max_connections` raised to 50
+for the 50-connection row, past its default of 32; the transport is left at `auto`: the
+emulated game has no addon, so each connection's probes end at its first unknown-command
+answers and no pull poller starts; the gateway is imported before the first memory
+reading, as every peer's program imports its library first), the same program on
 uvloop 0.23.0 (optional: installed by pip into `.bench-cache/uvloop`, a column only where
 the platform has it; the package keeps asyncio's own loop), bedrockpy 1.0.1 and fcwslib
 3.0.0 (PyPI, each in its own venv under `.bench-cache/`), mcpews 4.0.1 (npm, under
@@ -293,8 +312,14 @@ interleave the servers in a rotating order.
   the time from the first issue to the last answer (median of the rounds, with their
   range). *Lost*: neither an answer nor an error 3 s after the last progress; *refused*:
   error frames the game sent; *failed*: commands that ended in an error.
-- CPU per command: the server process's CPU time (user + system) during the burst ÷ the
-  commands.
+- CPU per command, whole process (the headline): the server process's CPU time (user +
+  system) during the burst ÷ the commands, with each library's default settings (for this
+  gateway: the event log, the transport probes). It includes the harness that drives the
+  library: a task and a tally per command (`benchmarks/peers/driver.py`; its JavaScript
+  twin for mcpews) and, for fcwslib and mcpews, the caller-side window. *The library's own*
+  is that minus the harness's CPU for the same batch with a stand-in for the library (a
+  command that only yields once to the event loop; the median of three such batches in
+  the same process, right after the burst).
 - RSS growth: resident memory after every connection ran 100 commands (connections still
   open) minus before the first connection, both after a full garbage collection
   (`gc.collect()`, Node's `gc()`). bedrockpy keeps only its most recent connection, so
@@ -329,6 +354,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     bare_help = "also run fcwslib and mcpews bursts without the caller-side window (default)"
     parser.add_argument("--bare", action=argparse.BooleanOptionalAction, default=True,
                         help=bare_help)  # fmt: skip
+    before_help = "a tree of an earlier revision (git worktree or archive): one more column"
+    parser.add_argument("--before", type=Path, default=None, help=before_help)
     write_help = "write docs/benchmarks.md (default: yes; no with --quick)"
     parser.add_argument("--write", action=argparse.BooleanOptionalAction, help=write_help)
     args = parser.parse_args(argv)
@@ -345,7 +372,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    chosen = servers(args.servers, args.bare)
+    chosen = servers(args.servers, args.bare, args.before)
     meter = LoadMeter.start()
     results = measure(chosen, scenarios(args.seq, args.burst), args.rounds)
     text = page(chosen, results, args, meter.describe())

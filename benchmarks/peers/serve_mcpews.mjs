@@ -96,6 +96,18 @@ async function batch(wrapped, targets) {
   };
 }
 
+// The harness alone: the same batch with a command that only yields once to the event loop
+// (driver.py's stand-in), so the library's own CPU is the whole process's minus this.
+async function harnessCpu(targets, window) {
+  const standIn = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return true;
+  };
+  const runs = [];
+  for (let k = 0; k < 3; k++) runs.push((await batch(windowed(standIn, window), targets)).cpu_s);
+  return runs.sort((a, b) => a - b)[1];
+}
+
 async function sequential(session, count) {
   const latencies = [];
   let ok = 0;
@@ -119,7 +131,9 @@ async function measure(sessions, rssBefore) {
   if (config.mode === "seq") {
     result = await sequential(sessions[0], count);
   } else if (config.mode === "burst") {
-    result = await batch(windowed(issue, config.window), Array(count).fill(sessions[0]));
+    const targets = Array(count).fill(sessions[0]);
+    result = await batch(windowed(issue, config.window), targets);
+    result.harness_cpu_s = await harnessCpu(targets, config.window);
   } else if (config.mode === "rss") {
     const own = new Map(sessions.map((s) => [s, windowed(issue, config.window)]));
     const targets = sessions.flatMap((s) => Array(count).fill(s));

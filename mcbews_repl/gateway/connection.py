@@ -125,13 +125,19 @@ class GameConnection:
         self._log = ConnectionLog(log, connection_id, self.proto.counters)
         self._window = CommandWindow(
             self._link.send,
-            self.proto.command_frame,
+            # Every line reaches the window through the runner, which checked it already.
+            self.proto.checked_command_frame,
             limit=settings.max_in_flight,
             queue_limit=settings.queue_limit,
             queue_frame=self._link.queue,
         )
         self._runner = CommandRunner(
-            self._link, self._window, self.proto, self._log.record, timeout=settings.command_timeout
+            self._link,
+            self._window,
+            self.proto,
+            self._log.record,
+            timeout=settings.command_timeout,
+            record_answered=self._log.record_command,
         )
         self.ui_chats = UiChatQueue(
             ui_chat_hooks,

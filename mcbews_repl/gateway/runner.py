@@ -10,7 +10,6 @@ the part that asks to the window, and never back up into ``connection.py``.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,12 +35,15 @@ class CommandRunner:
         record: Callable[..., object],
         *,
         timeout: float,
+        record_answered: Callable[[str, int, str, float], object] | None = None,
     ) -> None:
         self._link = link
         self._window = window
         self._proto = proto
         self._record = record
         self.timeout = timeout
+        # An answered command's entry (ConnectionLog.record_command: the same entry, smaller).
+        self._record_answered = record_answered
 
     async def run(
         self, line: str, timeout: float | None = None, *, record: bool = False
@@ -64,8 +66,7 @@ class CommandRunner:
             self._link.check_open()
             limit = self.timeout if timeout is None else timeout
             try:
-                async with asyncio.timeout(limit):
-                    reply = await self._window.request(checked)
+                reply = await self._window.request(checked, timeout=limit)
             except TimeoutError as exc:
                 why = silent_drop_hint(checked) or (
                     "; the world may be paused or the connection stalled"
@@ -84,13 +85,16 @@ class CommandRunner:
             checked, code, message, reply.body, time.monotonic() - start, reply.request_id
         )
         if record:
-            self._record_command(
-                checked,
-                f"→ {code}",
-                result.elapsed_seconds,
-                status_code=code,
-                status_message=message,
-            )
+            if self._record_answered is not None:
+                self._record_answered(checked, code, message, result.elapsed_seconds)
+            else:
+                self._record_command(
+                    checked,
+                    f"→ {code}",
+                    result.elapsed_seconds,
+                    status_code=code,
+                    status_message=message,
+                )
         return result
 
     def _record_command(self, line: str, outcome: str, elapsed: float, **data: Any) -> None:

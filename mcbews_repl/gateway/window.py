@@ -19,6 +19,7 @@ from typing import Any
 
 from ..exceptions import CommandQueueFull
 from ..sansio import CommandResponse, GameError
+from .deadlines import Deadlines, Entry
 from .scope import current_scope
 
 __all__ = ["TOO_MANY_PENDING_REQUESTS", "CommandWindow", "Reply"]
@@ -59,6 +60,7 @@ class CommandWindow:
         self._waiting: dict[str, asyncio.Future[Reply]] = {}
         self._sending: set[asyncio.Future[None]] = set()  # frames sent by a task of their own
         self._closed: ErrorFactory | None = None
+        self.deadlines = Deadlines()  # every request's timeout, one timer (deadlines.py)
 
     @property
     def queued(self) -> int:
@@ -66,21 +68,35 @@ class CommandWindow:
         return len(self._queue)
 
     async def request(
-        self, line: str, new_frame: Callable[[str], tuple[str, str]] | None = None
+        self,
+        line: str,
+        new_frame: Callable[[str], tuple[str, str]] | None = None,
+        *,
+        timeout: float | None = None,
     ) -> Reply:
         """Send one command line when a slot is free; return the game's reply to it.
 
         ``new_frame`` replaces the connection's frame maker (the doctor's limits probe sends
-        lines past the budget with it)."""
+        lines past the budget with it). ``timeout``: seconds until it stops waiting,
+        wherever it waits (for a slot, the reply, or a retry), with TimeoutError.
+
+        Raises:
+            TimeoutError: ``timeout`` passed first.
+        """
         scope = current_scope()
         sent = False
+        deadline = None if timeout is None else self.deadlines.add(timeout)
         try:
             if scope is not None:
                 scope.check()  # a cancelled call sends nothing more, whichever task asks
             if self._closed is None and self.in_flight < self.limit and not self._queue:
-                self.in_flight += 1  # a free slot: _acquire()'s first case, without a coroutine
-            else:
-                await self._acquire()
+                self.in_flight += 1  # a free slot: _ticket()'s first case, without a call
+            elif (ticket := self._ticket(deadline)) is not None:
+                try:
+                    await ticket  # _release() hands its slot over: in_flight counts us
+                except BaseException:
+                    self._give_up(ticket)
+                    raise
             try:
                 make = new_frame or self._new_frame
                 delay = _RETRY_FIRST_SECONDS
@@ -88,8 +104,12 @@ class CommandWindow:
                     if scope is not None:
                         scope.check()  # it may have been cancelled while this waited
                         scope.commands_sent += 1
+                    if deadline is not None:
+                        Deadlines.check(deadline)
                     sent = True
                     request_id, future = self._send_once(make(line))
+                    if deadline is not None:
+                        deadline[2] = future  # the heap fails it at the deadline
                     try:
                         reply = await future
                     finally:
@@ -100,11 +120,13 @@ class CommandWindow:
                     ):
                         return reply
                     self.retries += 1
-                    await self._after_a_completion(delay)
+                    await self._after_a_completion(delay, deadline)
                     delay = min(delay * 2, _RETRY_MAX_SECONDS)
             finally:
                 self._release()
         finally:
+            if deadline is not None:
+                self.deadlines.finish(deadline)
             if scope is not None and not sent:
                 scope.commands_withdrawn += 1  # asked for, never sent: withdrawn
 
@@ -124,6 +146,7 @@ class CommandWindow:
     def fail_all(self, make_error: ErrorFactory) -> int:
         """Fail every in-flight and queued request now, each with its own new exception."""
         self._closed = make_error
+        self.deadlines.close()
         futures: list[asyncio.Future[Any]] = [*self._waiting.values(), *self._queue]
         self._waiting.clear()
         self._queue.clear()
@@ -136,24 +159,28 @@ class CommandWindow:
 
     # --- slots ----------------------------------------------------------------------------
 
-    async def _acquire(self) -> None:
+    def _ticket(self, deadline: Entry | None) -> asyncio.Future[None] | None:
+        """A slot now (None), or the ticket to await in the queue (awaited by request()
+        itself: a coroutine fewer for each queued command)."""
         if self._closed is not None:
             raise self._closed()
         if self.in_flight < self.limit and not self._queue:
             self.in_flight += 1
-            return
+            return None
         if len(self._queue) >= self.queue_limit:
             raise CommandQueueFull(self.queue_limit, self.in_flight)
-        ticket = asyncio.get_running_loop().create_future()
+        ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if deadline is not None:
+            Deadlines.wait_on(deadline, ticket)
         self._queue.append(ticket)
-        try:
-            await ticket  # _release() hands its slot over: in_flight already counts us
-        except BaseException:
-            if ticket.done() and not ticket.cancelled() and ticket.exception() is None:
-                self._release()  # granted, then cancelled before we could use it
-            elif ticket in self._queue:  # a release may already have dropped the dead ticket
-                self._queue.remove(ticket)
-            raise
+        return ticket
+
+    def _give_up(self, ticket: asyncio.Future[None]) -> None:
+        """The wait for ``ticket`` ended in an exception (a timeout, a cancellation)."""
+        if ticket.done() and not ticket.cancelled() and ticket.exception() is None:
+            self._release()  # granted, then cancelled before we could use it
+        elif ticket in self._queue:  # a release may already have dropped the dead ticket
+            self._queue.remove(ticket)
 
     def _release(self) -> None:
         while self._queue:
@@ -163,14 +190,18 @@ class CommandWindow:
                 return
         self.in_flight -= 1
 
-    async def _after_a_completion(self, delay: float) -> None:
+    async def _after_a_completion(self, delay: float, deadline: Entry | None) -> None:
         waiter = asyncio.get_running_loop().create_future()
+        if deadline is not None:
+            Deadlines.wait_on(deadline, waiter)
         self._refused.append(waiter)
         try:
             await asyncio.wait([waiter], timeout=delay)
         finally:
             if not waiter.done():
                 waiter.cancel()
+            elif not waiter.cancelled():
+                waiter.exception()  # the deadline's TimeoutError: request() raises its own
 
     def _send_once(self, made: tuple[str, str]) -> tuple[str, asyncio.Future[Reply]]:
         """Send one frame; its request id and the future of its reply (a plain future that

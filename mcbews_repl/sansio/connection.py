@@ -164,6 +164,19 @@ class BridgeProtocol:
         )
         return request_id, frame
 
+    def checked_command_frame(self, line: str) -> tuple[str, str]:
+        """:meth:`command_frame` for a line :func:`check_command_line` returned for this
+        connection's ceilings: only the frame with its request id is sized again."""
+        request_id = self._request_ids()
+        frame = encode_command(
+            request_id,
+            line,
+            budget_bytes=self.budget_bytes,
+            frame_budget_bytes=self.frame_budget_bytes,
+            checked=True,
+        )
+        return request_id, frame
+
     def capability_request(
         self,
         capability: str,

@@ -188,15 +188,21 @@ def encode_command(
     syntax_version: int = COMMAND_SYNTAX_VERSION,
     budget_bytes: int = COMMAND_LINE_BUDGET_BYTES,
     frame_budget_bytes: int = COMMAND_FRAME_BUDGET_BYTES,
+    checked: bool = False,
 ) -> str:
     """A ``commandRequest`` frame; the line and the frame are checked against both ceilings.
+
+    ``checked``: ``line`` is what :func:`check_command_line` returned for these ceilings
+    (the gateway checks each line before it waits for a slot), so only the frame, with
+    this ``request_id``, is sized again.
 
     Raises:
         TypeError: ``line`` is not a string.
         ValueError: the line is empty, holds a line break, or a lone surrogate.
         FrameTooLarge: the line, or the frame with this ``request_id``, is over its ceiling.
     """
-    line = check_command_line(line, budget_bytes, frame_budget_bytes)
+    if not checked:
+        line = check_command_line(line, budget_bytes, frame_budget_bytes)
     frame = _command_frame(request_id, line, syntax_version)
     size = utf8_len(frame)
     if size > frame_budget_bytes:  # only a request id longer than a UUID gets here

@@ -221,3 +221,29 @@ def test_the_byte_estimate_follows_what_game_event_entries_hold() -> None:
 
     held, estimated = _held_and_estimated(fill, 2000)
     assert 0.9 * held <= estimated <= 1.25 * held, (held, estimated)
+
+
+def test_the_byte_estimate_follows_what_command_entries_hold() -> None:
+    # The entry of an answered command keeps its four fields in slots, not a dict: its
+    # estimate still has to follow what is held, or the byte bounds would hold more.
+    def fill(log: EventLog) -> None:
+        for k in range(2000):
+            line = f"testfor @s[x={k}]"  # a line of its own each time, as a user's would be
+            log.append_command(1, line, 0, f"Found Steve {k}", k / 1000)
+
+    held, estimated = _held_and_estimated(fill, 2000)
+    assert 0.9 * held <= estimated <= 1.25 * held, (held, estimated)
+
+
+def test_a_command_entry_reads_as_the_dict_it_stands_for() -> None:
+    log = EventLog()
+    entry = log.append_command(3, "say hi", 0, "hi", 0.25)
+    plain = log.append(EventKind.COMMAND, "/say hi → 0", 3, command="say hi", status_code=0,
+                       status_message="hi", elapsed=0.25)  # fmt: skip
+    assert entry.summary == plain.summary and entry.kind == plain.kind
+    assert dict(entry.data) == dict(plain.data) and entry.data == plain.data
+    assert list(entry.data) == ["command", "status_code", "status_message", "elapsed"]
+    assert entry.data.get("error") is None and "truncated" not in entry.data
+    # A game's over-long message takes the ordinary way, truncated and counted.
+    long = log.append_command(3, "say hi", 0, "x" * (log.text_chars + 10), 0.1)
+    assert "truncated" in long.data and len(long.data["status_message"]) <= log.text_chars

@@ -246,3 +246,18 @@ def test_a_timeout_blames_the_size_only_past_the_bridges_budget() -> None:
     assert "the game drops a request over its size limit without any answer" in over_frame
     over_line = silent_drop_hint("say " + "é" * 229)  # 462 bytes of line
     assert "with a 462-byte command line, past the bridge's budget (461 bytes of line" in over_line
+
+
+@given(line=st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=700))
+def test_a_checked_line_frames_as_the_unchecked_one_does(line: str) -> None:
+    # The gateway checks a line once, before it waits for a slot; its frame, built with
+    # checked=True, is the frame encode_command would have built and checked itself.
+    request_id = str(uuid.uuid4())
+    try:
+        expected = encode_command(request_id, line)
+    except (ValueError, FrameTooLarge):
+        return
+    assert encode_command(request_id, check_command_line(line), checked=True) == expected
+    long_id = "x" * 400  # the frame itself is still sized, with the id it carries
+    with pytest.raises(FrameTooLarge):
+        encode_command(long_id, check_command_line("say " + "a" * 440), checked=True)

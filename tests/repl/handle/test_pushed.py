@@ -295,10 +295,12 @@ def test_a_track_reads_pushed_positions(alone: Minecraft) -> None:
     travelled(mc, True)
     try:
         mc.map(live=False)  # a look the pushes start from
-        tracking = mc.track(seconds=1.0, every=0.1)
-        for x in range(1, 9):
-            time.sleep(0.1)
+        tracking = mc.track(seconds=3.0, every=0.1)
+        x = 0
+        while not tracking.done() and x < 600:  # Steve walks on while the track lasts
+            x += 1
             mc.sim.walk("Steve", float(x), 64, 0.5)
+            time.sleep(0.1)
         frame = tracking.result(20)
         assert tracking.scope is not None and tracking.scope.total("commands_sent") == 0
         assert frame.x.iloc[0] < frame.x.iloc[-1] and frame.health.iloc[-1] == 20

@@ -208,18 +208,7 @@ class EventLog:
         summary, size = self._bound_text(summary, data)
         self._last += 1
         entry = LogEntry(self._last, self._clock(), kind, connection, summary, data)
-        self._keep(entry, size)
-        if self._waiters:
-            waiters, self._waiters = self._waiters, []
-            for waiter in waiters:
-                if not waiter.done():
-                    waiter.set_result(None)
-        for listener in self._listeners:
-            try:
-                listener(entry)
-            except Exception:  # a listener's bug must not stop the gateway recording
-                _log.exception("event log listener %r failed", listener)
-        return entry
+        return self._publish(entry, size)
 
     def append_command(
         self, connection: int | None, line: str, code: int, message: str, elapsed: float
@@ -251,6 +240,10 @@ class EventLog:
             summary,
             CommandFields(line, code, message, elapsed),
         )
+        return self._publish(entry, size)
+
+    def _publish(self, entry: LogEntry, size: int) -> LogEntry:
+        """Keep ``entry`` (``size`` estimated bytes), wake the followers, tell the listeners."""
         self._keep(entry, size)
         if self._waiters:
             waiters, self._waiters = self._waiters, []

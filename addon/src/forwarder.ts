@@ -4,11 +4,12 @@
 // world.afterEvents, afterEvents.ts reads their event objects), time is the tick passed in.
 //
 // Bounds, each dropping and counting by kind (the counts go up in the next batch's "drop"):
-// a subscription's rate (at most N events of that kind a second per player), a batch's events
-// and bytes (one tick's, FORWARD_BATCH_MAX_EVENTS and _BYTES), and what goes up in a second
-// (FORWARD_EVENTS_PER_SECOND_MAX, FORWARD_BYTES_PER_SECOND_MAX). While the previous batch is
-// still on its way (the sink not ready), new events wait and merge into the next batch, within
-// the same batch bounds, so no batch is ever lost to a full queue.
+// a subscription's rate (at most N events of that kind a second per player), what goes up in a
+// second (FORWARD_EVENTS_PER_SECOND_MAX, FORWARD_BYTES_PER_SECOND_MAX), and what waits (the
+// backlog, at most a second's bytes). A batch takes from the front of the backlog within its
+// own bounds (FORWARD_BATCH_MAX_EVENTS and _BYTES); what does not fit waits for the next one.
+// So a notebook that falls behind for a moment (a busy machine, batches still on their way)
+// gets every event late rather than some never: only a flood past a second's bounds drops.
 import { dumpsWire, utf8Len } from "./json.js";
 import {
   FORWARD_BATCH_MAX_BYTES,
@@ -54,6 +55,8 @@ export interface ForwarderLimits {
   batchBytes: number;
   eventsPerSecond: number;
   bytesPerSecond: number;
+  /** What may wait unsent, in event bytes. */
+  backlogBytes: number;
 }
 
 export const DEFAULT_FORWARDER_LIMITS: ForwarderLimits = {
@@ -61,6 +64,9 @@ export const DEFAULT_FORWARDER_LIMITS: ForwarderLimits = {
   batchBytes: FORWARD_BATCH_MAX_BYTES,
   eventsPerSecond: FORWARD_EVENTS_PER_SECOND_MAX,
   bytesPerSecond: FORWARD_BYTES_PER_SECOND_MAX,
+  // Our choice: a second of the most that may go up, so a reader a second behind loses nothing
+  // and the addon's memory for it stays at 128 KiB.
+  backlogBytes: FORWARD_BYTES_PER_SECOND_MAX,
 };
 
 /** A kind and its rate: at most `rate` a second per player (0: no rate of its own). */
@@ -86,13 +92,14 @@ export function readWanted(kinds: unknown): { ok: true; wanted: Wanted } | { ok:
 interface Waiting {
   kind: ForwardKind;
   fields: EventFields;
+  size: number;
+  tick: number;
 }
 
 export class Forwarder {
   private readonly subscribed = new Map<ForwardKind, { rate: number; off: () => void }>();
   private waiting: Waiting[] = [];
   private waitingBytes = 0;
-  private firstTick: number | null = null;
   private readonly drops = new Map<string, number>();
   private windowStart = Number.NEGATIVE_INFINITY;
   private windowEvents = 0;
@@ -145,9 +152,8 @@ export class Forwarder {
 
   private discardKind(kind: ForwardKind): void {
     this.waiting = this.waiting.filter((w) => w.kind !== kind);
-    this.waitingBytes = this.waiting.reduce((n, w) => n + eventBytes(w.fields), 0);
+    this.waitingBytes = this.waiting.reduce((n, w) => n + w.size, 0);
     this.drops.delete(kind);
-    if (this.waiting.length === 0) this.firstTick = null;
   }
 
   private drop(kind: string): void {
@@ -168,14 +174,14 @@ export class Forwarder {
     const size = eventBytes(fields);
     const limits = this.limits;
     if (sub.rate > 0 && !this.withinRate(kind, String(fields["p"] ?? ""), sub.rate, tick)) return this.drop(kind);
-    if (this.waiting.length >= limits.batchEvents) return this.drop(kind);
-    if (this.waitingBytes + size > limits.batchBytes - HEAD_RESERVE_BYTES) return this.drop(kind);
+    // One event too big for any batch could never go up: dropped and counted, not kept.
+    if (size > limits.batchBytes - HEAD_RESERVE_BYTES) return this.drop(kind);
+    if (this.waitingBytes + size > limits.backlogBytes) return this.drop(kind);
     if (this.windowEvents >= limits.eventsPerSecond || this.windowBytes + size > limits.bytesPerSecond) return this.drop(kind);
     this.windowEvents += 1;
     this.windowBytes += size;
-    this.waiting.push({ kind, fields });
+    this.waiting.push({ kind, fields, size, tick });
     this.waitingBytes += size;
-    this.firstTick ??= tick;
   }
 
   private withinRate(kind: string, player: string, rate: number, tick: number): boolean {
@@ -196,21 +202,34 @@ export class Forwarder {
     return this.waiting.length > 0 || this.drops.size > 0;
   }
 
-  /** The next batch's JSON text, taking what waits; null when nothing waits. */
+  /** How many events wait for a batch. */
+  get backlog(): number {
+    return this.waiting.length;
+  }
+
+  /** The next batch's JSON text, taking the oldest events that fit one batch (the rest wait for
+   * the next); null when nothing waits. Its tick is its first event's. */
   take(): string | null {
     if (!this.pending) return null;
+    const room = this.limits.batchBytes - HEAD_RESERVE_BYTES;
+    let count = 0;
+    let bytes = 0;
+    while (count < this.waiting.length && count < this.limits.batchEvents && bytes + this.waiting[count]!.size <= room) {
+      bytes += this.waiting[count]!.size;
+      count += 1;
+    }
+    const taken = this.waiting.slice(0, count);
     const kinds: string[] = [];
     const ev: [number, EventFields][] = [];
-    for (const { kind, fields } of this.waiting) {
+    for (const { kind, fields } of taken) {
       let index = kinds.indexOf(kind);
       if (index < 0) index = kinds.push(kind) - 1;
       ev.push([index, fields]);
     }
-    const batch: Record<string, unknown> = { fwd: FORWARD_BATCH_VERSION, t: this.firstTick ?? this.now(), k: kinds, ev };
+    const batch: Record<string, unknown> = { fwd: FORWARD_BATCH_VERSION, t: taken[0]?.tick ?? this.now(), k: kinds, ev };
     if (this.drops.size > 0) batch["drop"] = Object.fromEntries(this.drops);
-    this.waiting = [];
-    this.waitingBytes = 0;
-    this.firstTick = null;
+    this.waiting = this.waiting.slice(count);
+    this.waitingBytes -= bytes;
     this.drops.clear();
     this.batches += 1;
     return dumpsWire(batch);

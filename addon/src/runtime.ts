@@ -518,41 +518,57 @@ export class BridgeRuntime {
 
   // --- forwarded events (forwarder.ts) -------------------------------------------------------
 
-  /** Send the waiting forwarded events as one batch, the way UI chat goes now, unless too many
-   * batches are still on their way; then they wait and merge into the next one. */
+  /** Send the waiting forwarded events, a batch at a time, the way UI chat goes now, while
+   * fewer than that way's limit of batches are still on their way; the rest wait in the
+   * forwarder for a later tick. */
   private flushForwarded(tick: number): void {
     const forwarder = this.forwarder;
-    if (forwarder === undefined || !forwarder.pending) return;
-    const tagReader = this.pullReaderLive() ? null : this.liveTagReader();
-    const chat = tagReader === null && this.host.spawnBridge !== undefined && this.bridge() !== undefined && !this.pullReaderLive();
-    if (this.forwardedUnread() >= FORWARDED_UNREAD_MAX[tagReader !== null ? "tags" : chat ? "chat" : "pull"]) return;
-    // Room first, so a batch once taken is never refused for want of it.
-    if (tagReader !== null && this.tags.count("ui") >= UI_CHAT_WAITING_MAX) return;
-    if (chat && this.options.maxOutboxLines - this.outbox.length < MAX_CHUNKS_PER_MESSAGE) return;
-    if (tagReader === null && !chat && this.pull.uiWaiting >= UI_CHAT_WAITING_MAX) return;
-    const text = forwarder.take();
-    if (text === null) return;
-    this.uiCounter += 1;
-    const id = `f${tick}t${this.uiCounter}`;
-    if (tagReader !== null) {
-      const kept = this.tags.put("ui", id, tagReader, text, tick);
-      if (!kept.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${kept.error}`);
-      for (const name of kept.touched) this.syncTags(name);
-      this.unreadForwarded.push({ sink: "tags", id });
-    } else if (chat) {
-      const lines = splitPayload(UI_CHAT_PREFIX, `fw-${tick}-${this.uiCounter}`, text);
-      if (!lines.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not sent: ${lines.error}`);
-      this.enqueueLines(lines.chunks);
-      this.unreadForwarded.push({ sink: "chat", lastLine: lines.chunks[lines.chunks.length - 1]! });
-    } else {
-      const error = this.pull.enqueueUi(id, text, tick);
-      if (error !== null) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${error}`);
-      this.unreadForwarded.push({ sink: "pull", id });
-    }
+    if (forwarder === undefined) return;
+    while (forwarder.pending && this.sendForwardedBatch(forwarder, tick));
     if (forwarder.droppedTotal - this.forwardDropsWarned >= 1000) {
       this.host.warn(`[mcbews] forwarded events: ${forwarder.droppedTotal - this.forwardDropsWarned} dropped past the bounds (counted in the batches)`);
       this.forwardDropsWarned = forwarder.droppedTotal;
     }
+  }
+
+  /** Send one batch; false when its way up has no room for it now. */
+  private sendForwardedBatch(forwarder: Forwarder, tick: number): boolean {
+    const tagReader = this.pullReaderLive() ? null : this.liveTagReader();
+    const chat = tagReader === null && this.host.spawnBridge !== undefined && this.bridge() !== undefined && !this.pullReaderLive();
+    if (this.forwardedUnread() >= FORWARDED_UNREAD_MAX[tagReader !== null ? "tags" : chat ? "chat" : "pull"]) return false;
+    // Room first, so a batch once taken is never refused for want of it.
+    if (tagReader !== null && this.tags.count("ui") >= UI_CHAT_WAITING_MAX) return false;
+    if (chat && this.options.maxOutboxLines - this.outbox.length < MAX_CHUNKS_PER_MESSAGE) return false;
+    if (tagReader === null && !chat && this.pull.uiWaiting >= UI_CHAT_WAITING_MAX) return false;
+    const text = forwarder.take();
+    if (text === null) return false;
+    this.uiCounter += 1;
+    const id = `f${tick}t${this.uiCounter}`;
+    if (tagReader !== null) {
+      const kept = this.tags.put("ui", id, tagReader, text, tick);
+      if (!kept.ok) {
+        this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${kept.error}`);
+        return false;
+      }
+      for (const name of kept.touched) this.syncTags(name);
+      this.unreadForwarded.push({ sink: "tags", id });
+    } else if (chat) {
+      const lines = splitPayload(UI_CHAT_PREFIX, `fw-${tick}-${this.uiCounter}`, text);
+      if (!lines.ok) {
+        this.host.warn(`[mcbews] a batch of forwarded events was not sent: ${lines.error}`);
+        return false;
+      }
+      this.enqueueLines(lines.chunks);
+      this.unreadForwarded.push({ sink: "chat", lastLine: lines.chunks[lines.chunks.length - 1]! });
+    } else {
+      const error = this.pull.enqueueUi(id, text, tick);
+      if (error !== null) {
+        this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${error}`);
+        return false;
+      }
+      this.unreadForwarded.push({ sink: "pull", id });
+    }
+    return true;
   }
 
   /** How many batches are still on their way (not yet sent as chat, pulled, or their tags

@@ -95,24 +95,53 @@ describe("the forwarder", () => {
     expect(fwd.take()).toBeNull();
   });
 
-  it("bounds a batch's events and counts the rest by kind in the next batch", () => {
+  it("cuts a batch at its events; the rest waits for the next batch, none dropped", () => {
     const { fwd, fire, clock } = harness();
     fwd.subscribe({ player_break_block: 0 });
     clock.tick = 1;
     for (let i = 0; i < FORWARD_BATCH_MAX_EVENTS + 10; i++) fire("player_break_block", { p: "A", x: i });
+    clock.tick = 3;
     const first = batchOf(fwd.take());
     expect(first.ev).toHaveLength(FORWARD_BATCH_MAX_EVENTS);
-    expect(first.drop).toEqual({ player_break_block: 10 });
+    expect(first.t).toBe(1);
+    expect(first.drop).toBeUndefined();
+    const second = batchOf(fwd.take());
+    expect(second.ev.map(([, f]) => f["x"])).toEqual([...Array(10).keys()].map((i) => FORWARD_BATCH_MAX_EVENTS + i));
+    expect(second.t).toBe(1); // its first event's tick, not the tick it went
     expect(fwd.take()).toBeNull();
+    expect(fwd.droppedTotal).toBe(0);
   });
 
-  it("bounds a batch's bytes", () => {
+  it("cuts a batch at its bytes, never past FORWARD_BATCH_MAX_BYTES", () => {
     const { fwd, fire } = harness();
     fwd.subscribe({ player_leave: 0 });
-    for (let i = 0; i < 60; i++) fire("player_leave", { p: "x".repeat(400) });
-    const text = fwd.take()!;
-    expect(utf8Len(text)).toBeLessThanOrEqual(FORWARD_BATCH_MAX_BYTES);
-    expect(batchOf(text).drop?.["player_leave"]).toBeGreaterThan(0);
+    for (let i = 0; i < 60; i++) fire("player_leave", { p: "x".repeat(400), i });
+    const texts: string[] = [];
+    for (let text = fwd.take(); text !== null; text = fwd.take()) texts.push(text);
+    expect(texts.length).toBeGreaterThan(1);
+    for (const text of texts) expect(utf8Len(text)).toBeLessThanOrEqual(FORWARD_BATCH_MAX_BYTES);
+    expect(texts.flatMap((t) => batchOf(t).ev.map(([, f]) => f["i"]))).toEqual([...Array(60).keys()]);
+    expect(fwd.droppedTotal).toBe(0);
+  });
+
+  it("bounds what waits in bytes and counts what did not fit", () => {
+    const { fwd, fire } = harness({ ...DEFAULT_FORWARDER_LIMITS, backlogBytes: 2000 });
+    fwd.subscribe({ item_use: 0 });
+    const size = utf8Len(JSON.stringify({ p: "A", i: 10 })) + 6;
+    for (let i = 10; i < 110; i++) fire("item_use", { p: "A", i });
+    expect(fwd.backlog).toBe(Math.floor(2000 / size));
+    const batch = batchOf(fwd.take());
+    expect(batch.drop).toEqual({ item_use: 100 - Math.floor(2000 / size) });
+  });
+
+  it("drops and counts one event too big for any batch", () => {
+    const { fwd, fire } = harness();
+    fwd.subscribe({ player_leave: 0 });
+    fire("player_leave", { p: "x".repeat(FORWARD_BATCH_MAX_BYTES) });
+    fire("player_leave", { p: "Alex" });
+    const batch = batchOf(fwd.take());
+    expect(batch.ev.map(([, f]) => f["p"])).toEqual(["Alex"]);
+    expect(batch.drop).toEqual({ player_leave: 1 });
   });
 
   it("bounds what goes up in a second", () => {
@@ -212,6 +241,32 @@ describe("subscribe_events and the ways up", () => {
     tick(rt);
     expect(polled()).toEqual(["I", "J"]);
     expect(rt.poll().message).toBe("MCBEWS|EMPTY");
+  });
+
+  it("loses nothing while a reader falls seconds behind a flood: what waits goes up as room comes", () => {
+    const { fake, rt } = subscribed(true);
+    const polled = (): string[] => { // a batch's first page by mcbews:poll, the others by pull
+      const first = rt.poll().message;
+      if (first === "MCBEWS|EMPTY") return [];
+      const [, , id, count] = first.split("|");
+      const total = Number(count!.split("/")[1]);
+      const pages = [first, ...[...Array(total - 1).keys()].map((i) => rt.pull.reply(id!, i + 2))];
+      return batchOf(pages.map((page) => page.split("|").slice(4).join("|")).join("")).ev.map(([, f]) => String(f["x"]));
+    };
+    let fired = 0;
+    for (let t = 0; t < 20; t++) { // a second at 50 a tick, nothing read
+      for (let i = 0; i < 50; i++) fake.fire("playerBreakBlock", breakEvent("Alex", fired++));
+      tick(rt);
+    }
+    expect(rt.pull.uiWaiting).toBe(8);
+    const heard: string[] = [];
+    for (let t = 0; t < 40; t++) { // then the reader catches up, 8 reads a tick
+      for (let i = 0; i < 8; i++) heard.push(...polled());
+      tick(rt);
+    }
+    expect(heard).toEqual([...Array(fired).keys()].map(String));
+    expect(rt.forwarder!.droppedTotal).toBe(0);
+    expect(fake.warnings.filter((w) => w.includes("forwarded"))).toEqual([]);
   });
 
   it("never loses a batch to a full UI chat queue: it waits until there is room", () => {

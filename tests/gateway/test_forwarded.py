@@ -16,6 +16,7 @@ from mcbews_repl.game_events import EntityDieEvent, PlayerBreakBlockEvent, event
 from mcbews_repl.gateway import GameConnection, LogEntry
 from mcbews_repl.repl.handle._simulate import make_world
 from mcbews_repl.sansio import FORWARD_BATCH_MAX_EVENTS, encode_forwarded
+from mcbews_repl.sansio.wire import FORWARD_EVENTS_PER_SECOND_MAX
 from mcbews_repl.sim import SimWorld
 from mcbews_repl.vocabulary import EventKind
 
@@ -153,17 +154,30 @@ async def test_unsubscribing_stops_the_addon() -> None:
         assert game_events(mc) == [] and game.counters["forwarded_batches"] == 0
 
 
-async def test_a_flood_is_bounded_and_its_drops_reported() -> None:
+async def test_a_flood_past_a_seconds_bound_is_dropped_and_reported() -> None:
     async with classroom("pull", ["Steve", "Alex"]) as (mc, sim, game):
         await mc.subscribe("item_use")
-        for _ in range(FORWARD_BATCH_MAX_EVENTS + 36):  # one tick's worth (nothing awaits)
+        flood = FORWARD_EVENTS_PER_SECOND_MAX + 36  # in one tick: past what goes up in a second
+        for _ in range(flood):
             sim.use_item("Alex", "bread")
-        await until(lambda: len(game_events(mc)) == FORWARD_BATCH_MAX_EVENTS, "one full batch")
-        sim.use_item("Alex", "bread")  # the next batch carries the drop counts
+        second = FORWARD_EVENTS_PER_SECOND_MAX
+        await until(lambda: len(game_events(mc)) == second, "a second's worth")
+        await sim.advance(20)  # a new second: the next batch carries the drop counts
+        sim.use_item("Alex", "bread")
         (said,) = await until(lambda: rejected(mc, "forwarded_dropped_by_addon"), "the drops")
         assert said.data["detail"] == "the addon dropped item_use 36"
         assert game.counters["forwarded_dropped_by_addon"] == 36
-        await until(lambda: len(game_events(mc)) == FORWARD_BATCH_MAX_EVENTS + 1, "the last")
+        await until(lambda: len(game_events(mc)) == FORWARD_EVENTS_PER_SECOND_MAX + 1, "the last")
+
+
+async def test_a_flood_one_batch_cannot_hold_waits_and_loses_nothing() -> None:
+    async with classroom("pull", ["Steve", "Alex"]) as (mc, sim, game):
+        await mc.subscribe("item_use")
+        for _ in range(FORWARD_BATCH_MAX_EVENTS * 3 + 7):  # in one tick: four batches' worth
+            sim.use_item("Alex", "bread")
+        await until(lambda: len(game_events(mc)) == FORWARD_BATCH_MAX_EVENTS * 3 + 7, "every event")
+        assert game.counters["forwarded_dropped_by_addon"] == 0
+        assert not rejected(mc, "forwarded_dropped_by_addon")
 
 
 async def test_a_per_player_rate_is_kept() -> None:

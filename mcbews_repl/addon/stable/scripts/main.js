@@ -836,7 +836,10 @@ var DEFAULT_FORWARDER_LIMITS = {
   batchEvents: FORWARD_BATCH_MAX_EVENTS,
   batchBytes: FORWARD_BATCH_MAX_BYTES,
   eventsPerSecond: FORWARD_EVENTS_PER_SECOND_MAX,
-  bytesPerSecond: FORWARD_BYTES_PER_SECOND_MAX
+  bytesPerSecond: FORWARD_BYTES_PER_SECOND_MAX,
+  // Our choice: a second of the most that may go up, so a reader a second behind loses nothing
+  // and the addon's memory for it stays at 128 KiB.
+  backlogBytes: FORWARD_BYTES_PER_SECOND_MAX
 };
 function readWanted(kinds) {
   if (typeof kinds !== "object" || kinds === null || Array.isArray(kinds)) {
@@ -865,7 +868,6 @@ var Forwarder = class {
   subscribed = /* @__PURE__ */ new Map();
   waiting = [];
   waitingBytes = 0;
-  firstTick = null;
   drops = /* @__PURE__ */ new Map();
   windowStart = Number.NEGATIVE_INFINITY;
   windowEvents = 0;
@@ -908,9 +910,8 @@ var Forwarder = class {
   }
   discardKind(kind) {
     this.waiting = this.waiting.filter((w) => w.kind !== kind);
-    this.waitingBytes = this.waiting.reduce((n, w) => n + eventBytes(w.fields), 0);
+    this.waitingBytes = this.waiting.reduce((n, w) => n + w.size, 0);
     this.drops.delete(kind);
-    if (this.waiting.length === 0) this.firstTick = null;
   }
   drop(kind) {
     this.drops.set(kind, (this.drops.get(kind) ?? 0) + 1);
@@ -929,14 +930,13 @@ var Forwarder = class {
     const size = eventBytes(fields);
     const limits = this.limits;
     if (sub.rate > 0 && !this.withinRate(kind, String(fields["p"] ?? ""), sub.rate, tick)) return this.drop(kind);
-    if (this.waiting.length >= limits.batchEvents) return this.drop(kind);
-    if (this.waitingBytes + size > limits.batchBytes - HEAD_RESERVE_BYTES) return this.drop(kind);
+    if (size > limits.batchBytes - HEAD_RESERVE_BYTES) return this.drop(kind);
+    if (this.waitingBytes + size > limits.backlogBytes) return this.drop(kind);
     if (this.windowEvents >= limits.eventsPerSecond || this.windowBytes + size > limits.bytesPerSecond) return this.drop(kind);
     this.windowEvents += 1;
     this.windowBytes += size;
-    this.waiting.push({ kind, fields });
+    this.waiting.push({ kind, fields, size, tick });
     this.waitingBytes += size;
-    this.firstTick ??= tick;
   }
   withinRate(kind, player, rate, tick) {
     const key = `${kind}|${player}`;
@@ -954,21 +954,33 @@ var Forwarder = class {
   get pending() {
     return this.waiting.length > 0 || this.drops.size > 0;
   }
-  /** The next batch's JSON text, taking what waits; null when nothing waits. */
+  /** How many events wait for a batch. */
+  get backlog() {
+    return this.waiting.length;
+  }
+  /** The next batch's JSON text, taking the oldest events that fit one batch (the rest wait for
+   * the next); null when nothing waits. Its tick is its first event's. */
   take() {
     if (!this.pending) return null;
+    const room = this.limits.batchBytes - HEAD_RESERVE_BYTES;
+    let count = 0;
+    let bytes = 0;
+    while (count < this.waiting.length && count < this.limits.batchEvents && bytes + this.waiting[count].size <= room) {
+      bytes += this.waiting[count].size;
+      count += 1;
+    }
+    const taken = this.waiting.slice(0, count);
     const kinds = [];
     const ev = [];
-    for (const { kind, fields } of this.waiting) {
+    for (const { kind, fields } of taken) {
       let index = kinds.indexOf(kind);
       if (index < 0) index = kinds.push(kind) - 1;
       ev.push([index, fields]);
     }
-    const batch = { fwd: FORWARD_BATCH_VERSION, t: this.firstTick ?? this.now(), k: kinds, ev };
+    const batch = { fwd: FORWARD_BATCH_VERSION, t: taken[0]?.tick ?? this.now(), k: kinds, ev };
     if (this.drops.size > 0) batch["drop"] = Object.fromEntries(this.drops);
-    this.waiting = [];
-    this.waitingBytes = 0;
-    this.firstTick = null;
+    this.waiting = this.waiting.slice(count);
+    this.waitingBytes -= bytes;
     this.drops.clear();
     this.batches += 1;
     return dumpsWire(batch);
@@ -2511,40 +2523,55 @@ var BridgeRuntime = class {
     return null;
   }
   // --- forwarded events (forwarder.ts) -------------------------------------------------------
-  /** Send the waiting forwarded events as one batch, the way UI chat goes now, unless too many
-   * batches are still on their way; then they wait and merge into the next one. */
+  /** Send the waiting forwarded events, a batch at a time, the way UI chat goes now, while
+   * fewer than that way's limit of batches are still on their way; the rest wait in the
+   * forwarder for a later tick. */
   flushForwarded(tick) {
     const forwarder = this.forwarder;
-    if (forwarder === void 0 || !forwarder.pending) return;
-    const tagReader = this.pullReaderLive() ? null : this.liveTagReader();
-    const chat = tagReader === null && this.host.spawnBridge !== void 0 && this.bridge() !== void 0 && !this.pullReaderLive();
-    if (this.forwardedUnread() >= FORWARDED_UNREAD_MAX[tagReader !== null ? "tags" : chat ? "chat" : "pull"]) return;
-    if (tagReader !== null && this.tags.count("ui") >= UI_CHAT_WAITING_MAX) return;
-    if (chat && this.options.maxOutboxLines - this.outbox.length < MAX_CHUNKS_PER_MESSAGE) return;
-    if (tagReader === null && !chat && this.pull.uiWaiting >= UI_CHAT_WAITING_MAX) return;
-    const text = forwarder.take();
-    if (text === null) return;
-    this.uiCounter += 1;
-    const id = `f${tick}t${this.uiCounter}`;
-    if (tagReader !== null) {
-      const kept = this.tags.put("ui", id, tagReader, text, tick);
-      if (!kept.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${kept.error}`);
-      for (const name of kept.touched) this.syncTags(name);
-      this.unreadForwarded.push({ sink: "tags", id });
-    } else if (chat) {
-      const lines = splitPayload(UI_CHAT_PREFIX, `fw-${tick}-${this.uiCounter}`, text);
-      if (!lines.ok) return this.host.warn(`[mcbews] a batch of forwarded events was not sent: ${lines.error}`);
-      this.enqueueLines(lines.chunks);
-      this.unreadForwarded.push({ sink: "chat", lastLine: lines.chunks[lines.chunks.length - 1] });
-    } else {
-      const error = this.pull.enqueueUi(id, text, tick);
-      if (error !== null) return this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${error}`);
-      this.unreadForwarded.push({ sink: "pull", id });
-    }
+    if (forwarder === void 0) return;
+    while (forwarder.pending && this.sendForwardedBatch(forwarder, tick)) ;
     if (forwarder.droppedTotal - this.forwardDropsWarned >= 1e3) {
       this.host.warn(`[mcbews] forwarded events: ${forwarder.droppedTotal - this.forwardDropsWarned} dropped past the bounds (counted in the batches)`);
       this.forwardDropsWarned = forwarder.droppedTotal;
     }
+  }
+  /** Send one batch; false when its way up has no room for it now. */
+  sendForwardedBatch(forwarder, tick) {
+    const tagReader = this.pullReaderLive() ? null : this.liveTagReader();
+    const chat = tagReader === null && this.host.spawnBridge !== void 0 && this.bridge() !== void 0 && !this.pullReaderLive();
+    if (this.forwardedUnread() >= FORWARDED_UNREAD_MAX[tagReader !== null ? "tags" : chat ? "chat" : "pull"]) return false;
+    if (tagReader !== null && this.tags.count("ui") >= UI_CHAT_WAITING_MAX) return false;
+    if (chat && this.options.maxOutboxLines - this.outbox.length < MAX_CHUNKS_PER_MESSAGE) return false;
+    if (tagReader === null && !chat && this.pull.uiWaiting >= UI_CHAT_WAITING_MAX) return false;
+    const text = forwarder.take();
+    if (text === null) return false;
+    this.uiCounter += 1;
+    const id = `f${tick}t${this.uiCounter}`;
+    if (tagReader !== null) {
+      const kept = this.tags.put("ui", id, tagReader, text, tick);
+      if (!kept.ok) {
+        this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${kept.error}`);
+        return false;
+      }
+      for (const name of kept.touched) this.syncTags(name);
+      this.unreadForwarded.push({ sink: "tags", id });
+    } else if (chat) {
+      const lines = splitPayload(UI_CHAT_PREFIX, `fw-${tick}-${this.uiCounter}`, text);
+      if (!lines.ok) {
+        this.host.warn(`[mcbews] a batch of forwarded events was not sent: ${lines.error}`);
+        return false;
+      }
+      this.enqueueLines(lines.chunks);
+      this.unreadForwarded.push({ sink: "chat", lastLine: lines.chunks[lines.chunks.length - 1] });
+    } else {
+      const error = this.pull.enqueueUi(id, text, tick);
+      if (error !== null) {
+        this.host.warn(`[mcbews] a batch of forwarded events was not kept: ${error}`);
+        return false;
+      }
+      this.unreadForwarded.push({ sink: "pull", id });
+    }
+    return true;
   }
   /** How many batches are still on their way (not yet sent as chat, pulled, or their tags
    * acknowledged). */

@@ -185,11 +185,14 @@ def linked(transport: str, names: list[str]) -> Iterator[tuple[Minecraft, SimHan
 
 
 def _refused(mc: Minecraft) -> int:
-    """The gateway's counts of game events it dropped: unasked, malformed, over a bound."""
+    """The gateway's counts of game events it dropped (unasked, malformed, over a bound) and
+    of those the addon said it dropped (``forwarded_dropped_by_addon``)."""
     total = 0
     for connection in mc.bridge.connections:
         for key, count in connection.proto.counters.items():
-            if key == "unsubscribed_event" or key.startswith("rejected:") or "event" in key:
+            dropped = key.startswith("forwarded_") and key != "forwarded_batches"
+            refused = key == "unsubscribed_event" or key.startswith("rejected:")
+            if dropped or refused or "event" in key:
                 total += count
     return total
 
@@ -400,7 +403,8 @@ ran per second of wall time, the tail included, and per game second (20 of the w
 ticks), which does not depend on how far the world fell behind; dropped is what was broken
 but never heard once the stream drained;
 latency is the world's tick when the callback ran less the tick of the break (0: the same
-tick). Refused counts what the gateway refused or dropped of the game's events meanwhile.
+tick). Refused counts what the gateway refused or dropped of the game's events meanwhile,
+and what the addon said it dropped.
 """
 
 

@@ -7,6 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests judge what the code does, not how fast: on a busy 2-core CI machine one
+# example can take longer than hypothesis's 200 ms deadline, or its data longer to draw, and
+# such a run would fail on the machine's load alone. Each test's own settings still apply.
+settings.register_profile("load-proof", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("load-proof")
 
 VECTORS_PATH = Path(__file__).parent / "vectors" / "mcbews_v1.json"
 

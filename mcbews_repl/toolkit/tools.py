@@ -166,20 +166,22 @@ class Tools(ToolBodies):
             )
             self._audit(str(name)[:60], kwargs, "invalid", result, time.monotonic())
             return result
-        started, verdict = time.monotonic(), "allowed"
+        started, verdict, blocks = time.monotonic(), "allowed", 0
         try:
             args = check_arguments(spec, kwargs)
+            # The guard reserves the blocks a command writes as it judges it (parallel
+            # calls cannot all pass the minute's cap); a failed command gives them back.
             blocks = self.guard.check_tool(name, spec.kind, args) if self.guard else 0
             body: Callable[..., Awaitable[dict[str, Any]]] = getattr(self, f"tool_{name}")
             result = await body(**args)
-            if self.guard is not None and blocks and result.get("ok"):
-                self.guard.wrote(blocks)
         except ArgumentProblem as problem:
             verdict, result = "invalid", failure(problem.why, problem.how_to)
         except Refused as refused:
             verdict, result = "refused", refusal(refused)
         except Exception as exc:  # an agent must never see a traceback: a failure is data
             result = exception_failure(exc)
+        if self.guard is not None and blocks and not result.get("ok"):
+            self.guard.release(blocks)
         result = {"tool": name, **result}
         self._audit(name, kwargs, verdict, result, started)
         return result

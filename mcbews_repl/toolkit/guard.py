@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT_COMMANDS",
     "FORBIDDEN_COMMANDS",
     "MASS_SELECTORS",
+    "OPTIONAL_TARGET",
     "PLAYER_COMMANDS",
     "POLICY_KEYS",
     "READ_COMMANDS",
@@ -55,7 +56,6 @@ __all__ = [
     "block_boxes",
     "box_volume",
     "command_chain",
-    "OPTIONAL_TARGET",
     "normalize_command",
     "reference_markdown",
     "summon_spot",
@@ -651,7 +651,9 @@ def _selector_params(word: str) -> list[tuple[str, str]] | None:
     if not bare.endswith("]"):
         return None
     inside = bare[bare.index("[") + 1 : -1]
-    parts, depth, quoted, current = [], 0, False, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quoted = 0, False
     for ch in inside:
         if ch == '"':
             quoted = not quoted
@@ -702,8 +704,11 @@ def _may_select_host(word: str, hosts: set[str]) -> bool:
     excluded = set()
     for key, value in params:
         bare = value.strip('"').lower()
-        if key == "type" and not value.startswith("!") and bare not in ("player",
-                                                                        "minecraft:player"):
+        if (
+            key == "type"
+            and not value.startswith("!")
+            and bare not in ("player", "minecraft:player")
+        ):
             return False
         if key == "name" and not value.startswith("!"):
             return False
@@ -962,21 +967,20 @@ class Guard:
                 self._check_not_protected(word.strip('"'), selector_ok=True)
             if on_runner is not None and policy.protect_host:
                 raise self._host_refusal(f"{' '.join(on_runner)[:40]!r} names no player, so it "
-                                         "acts on whoever runs it: the host")  # fmt: skip
+                                         "acts on whoever runs it: the host, who is "
+                                         "protected")  # fmt: skip
         anchored = _anchored_elsewhere(chain)
         blocks = 0
         for words in chain:
             boxes = block_boxes(words) or []
             spot = summon_spot(words)
-            for kind, low, high in boxes:
-                blocks += box_volume(low, high)
+            blocks += sum(box_volume(low, high) for _, low, high in boxes)
             for kind, low, high in [*boxes, *([spot] if spot else [])]:
                 self._check_region(kind, low, high)
                 if kind != "abs" and policy.protect_host and not anchored:
-                    what = "summons" if words[0] == "summon" else "writes blocks"
                     raise self._host_refusal(f"{words[0]} at relative (~ ^) or no positions "
-                                             f"{what} where the host stands; give absolute "
-                                             "positions")  # fmt: skip
+                                             "acts where the host stands, and the host is "
+                                             "protected; give absolute positions")  # fmt: skip
         self._check_blocks(blocks)
         self.wrote(blocks)
         return blocks
@@ -1034,8 +1038,7 @@ class Guard:
         return {h.lower() for h in (self._host() if self._host else ()) if h}
 
     def _host_refusal(self, why: str) -> Refused:
-        return _refuse("protected_players", f"{why}, who is protected", policy=self.policy,
-                       key="protect_host")  # fmt: skip
+        return _refuse("protected_players", why, policy=self.policy, key="protect_host")
 
     def _check_not_protected(self, name: str, *, selector_ok: bool = False) -> None:
         policy = self.policy
@@ -1044,9 +1047,11 @@ class Guard:
         if policy.protect_host:
             protected |= host
             if selector_ok and _selector(name) and _may_select_host(name, host):
+                hosts = ", ".join(sorted(host)) or "who ran /connect"
                 raise self._host_refusal(
-                    f"{name[:40]} may pick the host ({', '.join(sorted(host)) or 'who ran /connect'}"
-                    "); name the players instead (or exclude the host: @a[name=!<host>])"
+                    f"{name[:40]} may pick the host ({hosts}), who is protected; name the "
+                    "players instead (or "
+                    "exclude the host: @a[name=!<host>])"
                 )
         named = _SELECTOR_NAME.findall(name) if selector_ok and _selector(name) else []
         for inside in named:

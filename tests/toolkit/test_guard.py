@@ -4,6 +4,7 @@ nothing of it reaching the game; hostile arguments and policy files answered cle
 from __future__ import annotations
 
 import asyncio
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -387,6 +388,31 @@ def test_the_default_policy_file_reads_back_as_the_defaults(tmp_path: Path) -> N
     assert Policy.from_toml(path) == Policy(source=str(path))
     for key, _, what in POLICY_KEYS:
         assert what in Policy.default_toml(), key
+
+
+def test_the_documented_keys_are_the_keys_the_reader_accepts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mcbews_repl.toolkit import guard as guard_module
+
+    read: list[set[str]] = []
+    check = guard_module._Reader.check_all_read
+
+    def noting(reader: Any) -> None:
+        read.append(set(reader.read))
+        check(reader)
+
+    monkeypatch.setattr(guard_module._Reader, "check_all_read", noting)
+    Policy.from_mapping({})
+    documented = {key.strip("[]") for key, _, _ in POLICY_KEYS}
+    assert documented == read[0]
+    # Each key written with its documented default reads back as the defaults.
+    for key, default, _ in POLICY_KEYS:
+        if default.startswith("(") or key.startswith("[["):
+            continue
+        table, _, name = key.rpartition(".")
+        text = (f"[{table}]\n" if table else "") + f"{name} = {default}\n"
+        assert Policy.from_mapping(tomllib.loads(text)) == Policy(source="a mapping"), key
 
 
 def test_a_missing_policy_file_says_so(tmp_path: Path) -> None:

@@ -539,8 +539,8 @@ async def _serve(args: argparse.Namespace, policy: Policy, audit: Any) -> int:
             sims = await _simulate(stack, bridge, hosts)
             names = ", ".join(c.local_player or "?" for c in bridge.connections)
             _say(f"mcbews-repl mcp: {args.worlds} simulated world(s) connected: {names}")
-            if audit is not None:
-                _say(f"mcbews-repl mcp: the audit log is {audit.path}")
+        if audit is not None:
+            _say(f"mcbews-repl mcp: the audit log is {audit.path}")
         contexts = ChatContexts(bridge)
         contexts.start()
         stack.callback(contexts.stop)

@@ -17,6 +17,7 @@ from mcbews_repl.toolkit import POLICY_KEYS, RULES, Guard, Policy, Region, Tools
 from mcbews_repl.toolkit.guard import (
     DEFAULT_COMMANDS,
     FORBIDDEN_COMMANDS,
+    PLAYER_COMMANDS,
     AuditEntry,
     command_chain,
     tokens,
@@ -208,6 +209,26 @@ def test_named_targets_and_host_free_selectors_still_pass() -> None:
                  "execute at Alex run summon cow ~ ~1 ~"):  # fmt: skip
         assert guard.check_command(line) >= 0, line
     assert refusal(guard, "tp @a[name=!Alex] 0 64 0").rule == "protected_players"
+
+
+@given(
+    st.sampled_from(sorted(PLAYER_COMMANDS)),
+    st.sampled_from(["@a", "@e", "@r", "@p", "@s", "@initiator", "*"]),
+    st.sampled_from(["", "[tag=red]", "[c=1]", "[r=5]", "[type=player]", "[type=!cow]",
+                     "[name=!Alex]", "[scores={x=1..}]"]),
+    st.sampled_from(["{cmd} {sel}", "{cmd} {sel} x", "execute as {sel} run say hi",
+                     "execute at {sel} run {cmd} Alex"]),
+)  # fmt: skip
+def test_a_selector_that_may_pick_the_host_is_refused_while_it_is_protected(
+    command: str, selector: str, params: str, form: str
+) -> None:
+    line = form.format(cmd=command, sel=selector + (params if selector != "*" else ""))
+    guard = Guard(HOSTED.but(named_players_only=False), host=lambda: ["Steve"])
+    with pytest.raises(Refused) as caught:
+        guard.check_command(line)
+    assert caught.value.rule in ("protected_players", "forbidden"), (line, caught.value)
+    if caught.value.rule == "protected_players":
+        assert "protect_host" in caught.value.how_to, line
 
 
 def test_summon_is_checked_against_the_protected_regions() -> None:

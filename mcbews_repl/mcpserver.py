@@ -8,7 +8,8 @@ serves over stdio (``--http``: streamable HTTP on loopback):
   one world connected it may be left out; with several a call that does not name one is
   refused with the worlds listed (the ``WhichWorld`` rule: never a guess). Every call passes
   the guard (toolkit/guard.py, ``--policy FILE``) and is written to the audit log
-  (``--audit FILE``; a capture file, capture/audit.py). Answers are the tools' own dicts, as
+  (``--audit PATH``: a folder of dated files, or a new file; a capture file, capture/audit.py;
+  ``--replay-audit FILE`` replays one). Answers are the tools' own dicts, as
   structured content and as JSON text.
 - **resources**: ``mcbews://status``, ``mcbews://worlds``, ``mcbews://capabilities``,
   ``mcbews://connect``, ``mcbews://policy``, ``mcbews://audit``.
@@ -25,6 +26,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -39,6 +41,7 @@ from .exceptions import (
 from .gateway import Bridge, GameConnection, LogEntry, serve
 from .optional import needs, require
 from .toolkit import CATALOGUE, AuditEntry, ChatContexts, Guard, Policy, Tools
+from .toolkit.tools import audit_arguments
 from .version import __version__
 from .vocabulary import Capability
 
@@ -282,9 +285,13 @@ class McpSession:
             why = str(exc)
             result = {"tool": name, "ok": False, "why": why, "how_to": how,
                       "describe": f"failed: {why}"[:160], "worlds": self.worlds()}  # fmt: skip
-            self._judged(AuditEntry(at=_now(), tool=str(name)[:60], arguments={"world": world},
+            # The whole call, world included, and the worlds connected: a replay builds them.
+            kept = {"ok": False, "describe": result["describe"],
+                    "worlds": [w["name"] for w in self.worlds()]}  # fmt: skip
+            self._judged(AuditEntry(at=_now(), tool=str(name)[:60],
+                                    arguments=audit_arguments({**args, "world": world}),
                                     world=None, verdict="invalid", why=str(exc)[:300],
-                                    result={"ok": False}))  # fmt: skip
+                                    result=kept))  # fmt: skip
             return result
         tools = Tools(_OneWorld(self.bridge, game), contexts=self.contexts,
                       guard=self.guard_of(world_name, game), world=world_name,
@@ -442,8 +449,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--policy", help="the guard's policy, a TOML file (docs/agents.md)")
     parser.add_argument("--init-policy", metavar="FILE", help="write the default policy, "
                         "every key explained, to FILE to edit, and exit")  # fmt: skip
-    parser.add_argument("--audit", help="write every action to this audit log (a capture "
-                        "file; it must not exist yet)")  # fmt: skip
+    parser.add_argument("--audit", metavar="PATH", help="write every action to an audit log: "
+                        "a folder (each launch writes a new file in it, named by its date and "
+                        "time) or a file that does not exist yet")  # fmt: skip
+    parser.add_argument("--replay-audit", metavar="FILE", help="replay a lesson: run every "
+                        "action of the audit log FILE again through the guard (--policy, or "
+                        "the defaults) over simulated worlds named as the lesson's, print "
+                        "each whose verdict differs, and exit (0: all the same, 1: some "
+                        "differ)")  # fmt: skip
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -497,25 +510,37 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)  # stdout carries the protocol
 
 
-async def _serve(args: argparse.Namespace, policy: Policy, audit: Any) -> int:
-    from contextlib import AsyncExitStack
-
+async def _simulate(
+    stack: AsyncExitStack, bridge: Bridge, hosts: Sequence[str | None]
+) -> list[Any]:
+    """Connect one simulated world per host, in order (None: the default world, Steve's
+    with Alex in it); a class's student has the seed of their place in :data:`CLASS_NAMES`."""
     from .sim import SimWorld
 
+    sims = []
+    for k, host in enumerate(hosts):
+        seed = CLASS_NAMES.index(host) + 1 if host in CLASS_NAMES else k + 1
+        world = None if host is None else _class_world(host, seed)
+        sim = await stack.enter_async_context(SimWorld(world, fast=True, seed=seed))
+        await sim.connect(bridge.url)
+        sims.append(sim)
+        await _connected(bridge, len(sims))  # in order: ids follow the class list
+    return sims
+
+
+async def _serve(args: argparse.Namespace, policy: Policy, audit: Any) -> int:
     port = args.port if args.port is not None else (0 if args.sim else DEFAULT_BRIDGE_PORT)
     async with AsyncExitStack() as stack:
         bridge = await stack.enter_async_context(serve(args.host, port))
         _say(f"mcbews-repl mcp: the bridge listens; in Minecraft type: {bridge.connect_command}")
         sims = []
         if args.sim:
-            for k in range(args.worlds):
-                world = None if args.worlds == 1 else _class_world(CLASS_NAMES[k], k + 1)
-                sim = await stack.enter_async_context(SimWorld(world, fast=True, seed=k + 1))
-                await sim.connect(bridge.url)
-                sims.append(sim)
-                await _connected(bridge, len(sims))  # in order: ids follow the class list
+            hosts = [None] if args.worlds == 1 else list(CLASS_NAMES[: args.worlds])
+            sims = await _simulate(stack, bridge, hosts)
             names = ", ".join(c.local_player or "?" for c in bridge.connections)
             _say(f"mcbews-repl mcp: {args.worlds} simulated world(s) connected: {names}")
+        if audit is not None:
+            _say(f"mcbews-repl mcp: the audit log is {audit.path}")
         contexts = ChatContexts(bridge)
         contexts.start()
         stack.callback(contexts.stop)
@@ -549,15 +574,61 @@ async def _serve_http(server: Server[Any], port: int) -> None:
     await running
 
 
+def lesson_worlds(entries: Sequence[AuditEntry]) -> list[str | None]:
+    """The hosts of the worlds an audit log's actions went to, in the order first seen
+    (the worlds a refusal listed too); ``[None]`` for a lesson in the default simulated
+    world (Steve's) or one that named none."""
+    names: list[str] = []
+    for entry in entries:
+        listed = entry.result.get("worlds")
+        for name in [entry.world, *(listed if isinstance(listed, list) else [])]:
+            fresh = isinstance(name, str) and name and name not in names
+            if fresh and isinstance(name, str) and not name.startswith("world #"):
+                names.append(name)
+    return [None] if names in ([], ["Steve"]) else list(names)
+
+
+async def _replay(path: Path, policy: Policy) -> int:
+    from .capture import audit_entries, replay_audit
+
+    entries = audit_entries(path)
+    hosts = lesson_worlds(entries)
+    async with AsyncExitStack() as stack:
+        bridge = await stack.enter_async_context(serve("127.0.0.1", 0))
+        sims = await _simulate(stack, bridge, hosts)
+        contexts = ChatContexts(bridge)
+        contexts.start()
+        stack.callback(contexts.stop)
+        session = McpSession(bridge, policy, None, contexts, sims=sims)
+
+        async def again(tool: str, world: str | None, arguments: dict[str, Any]) -> dict[str, Any]:
+            given = dict(arguments)
+            if world is not None:
+                given.setdefault("world", world)
+            return await session.call(tool, given)
+
+        report = await replay_audit(path, again)
+    worlds = ", ".join(h or "Steve" for h in hosts)
+    print(f"Replayed {path} under the policy from {policy.source}, in simulated worlds "
+          f"hosted by {worlds}:")  # fmt: skip
+    for difference in report.differences:
+        print(f"  {difference.describe()}")
+    verdict = ("every verdict is the one recorded" if report.same
+               else f"{len(report.differences)} differ")  # fmt: skip
+    print(f"{report.actions} actions replayed: {verdict}")
+    return 0 if report.same else 1
+
+
 def mcp_main(argv: Sequence[str] | None = None) -> int:
-    """``mcbews-repl mcp``: parse ``argv``, run the server until its client leaves; the
-    exit status (2 for a bad option, policy or audit path, said on stderr).
+    """``mcbews-repl mcp``: parse ``argv``, run the server until its client leaves (or,
+    with ``--replay-audit``, replay a lesson); the exit status (2 for a bad option, policy
+    or audit path, said on stderr; a replay: 0 when every verdict is the same, 1 if not).
 
     Raises:
         MissingDependency: the ``mcp`` extra is not installed (before anything starts).
     """
     args = _parser().parse_args(argv)
-    if not args.init_policy:
+    if not args.init_policy and not args.replay_audit:
         require("mcp", "mcbews-repl mcp")
     if args.init_policy:
         target = Path(args.init_policy)
@@ -579,13 +650,23 @@ def mcp_main(argv: Sequence[str] | None = None) -> int:
     audit = None
     try:
         policy = Policy.from_toml(args.policy) if args.policy else Policy()
-        if args.audit:
+        if args.replay_audit:
+            from .capture import read_capture
+
+            read_capture(args.replay_audit)  # a bad file is said before worlds start
+        elif args.audit:
             from .capture import AuditLog
 
-            audit = AuditLog(Path(args.audit))
+            audit = AuditLog(Path(args.audit), notes=(f"policy: {policy.source}",))
     except (PolicyError, CaptureError) as exc:
         _say(f"mcbews-repl mcp: {exc}")
         return 2
+    if args.replay_audit:
+        try:
+            return asyncio.run(_replay(Path(args.replay_audit), policy))
+        except McbewsError as exc:
+            _say(f"mcbews-repl mcp: the replay stopped: {exc}")
+            return 2
     try:
         return asyncio.run(_serve(args, policy, audit))
     except KeyboardInterrupt:

@@ -172,6 +172,61 @@ async def test_every_tool_runs_under_an_open_policy_and_the_audit_reads_back(
     assert {e.verdict for e in entries} == {"allowed", "invalid", "refused"}
 
 
+def replay(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mcbews_repl", "mcp", "--replay-audit", *args],
+        capture_output=True, text=True, timeout=SESSION_SECONDS * 2,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+
+
+async def test_a_lesson_the_server_wrote_replays_and_each_launch_has_its_own_file(
+    tmp_path: Path,
+) -> None:
+    policy = tmp_path / "lesson.toml"
+    policy.write_text(
+        'read_only = false\nprotect_host = false\n[commands]\nallow = ["give", "say"]\n',
+        encoding="utf-8",
+    )
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    long_say = "say " + "x" * 360  # longer than the old audit kept (320), and it fits
+    args = ("--worlds", "2", "--policy", str(policy), "--audit", str(lessons))
+    async with server(*args) as session:
+        assert (await call(session, "command", command="give Ben bread 2", world="Ben"))["ok"]
+        assert (await call(session, "command", command="op Ben", world="Ben"))["refused_by"]
+        said = await call(session, "command", command=long_say, world="Ana")
+        assert said["ok"], said
+        too_long = await call(session, "command", command="say " + "x" * 2000, world="Ana")
+        assert "longer than" in too_long["why"]
+        assert "2 worlds are connected" in (await call(session, "players"))["why"]
+        missing = await call(session, "tags", player="Ana", world="Zed")
+        assert "no world 'Zed'" in missing["why"]
+        assert (await call(session, "tags", player="Ana", world="Ana"))["ok"]
+    async with server("--audit", str(lessons)) as session:  # the client starts it again
+        assert (await call(session, "players"))["ok"]
+    files = sorted(lessons.glob("*.jsonl"), key=lambda p: read_capture(p).header.started)
+    assert len(files) == 2, files
+    entries = audit_entries(files[0])
+    assert entries[2].arguments == {"command": long_say}  # whole, as the tool got it
+    assert entries[5].arguments == {"player": "Ana", "world": "Zed"} and entries[5].world is None
+    assert f"policy: {policy}" in read_capture(files[0]).header.notes
+    assert [e.tool for e in audit_entries(files[1])] == ["players"]
+
+    same = replay(str(files[0]), "--policy", str(policy))
+    assert same.returncode == 0, same.stderr
+    assert "7 actions replayed: every verdict is the one recorded" in same.stdout, same.stdout
+    strict = replay(str(files[0]))  # today's question: would the defaults have allowed it?
+    assert strict.returncode == 1, strict.stderr
+    assert (
+        "action 0 (command): recorded {'ok': True, 'refused_by': None}, now {'ok': "
+        "False, 'refused_by': 'read_only'}" in strict.stdout
+    ), strict.stdout
+    assert "7 actions replayed: 2 differ" in strict.stdout, strict.stdout
+    bad = replay(str(tmp_path / "none.jsonl"))
+    assert bad.returncode == 2 and "none.jsonl" in bad.stderr and bad.stdout == ""
+
+
 async def test_a_class_is_driven_world_by_world_within_the_guard(tmp_path: Path) -> None:
     policy = tmp_path / "class.toml"
     policy.write_text("read_only = false\nprotect_host = false\n", encoding="utf-8")
@@ -283,7 +338,7 @@ def test_bad_options_are_said_on_stderr(tmp_path: Path) -> None:
         (["--policy", str(bad)], "read_ony"),
         (["--worlds", "3"], "--worlds needs --sim"),
         (["--sim", "--worlds", "0"], "--worlds takes"),
-        (["--sim", "--audit", str(tmp_path)], "folder"),
+        (["--sim", "--audit", str(tmp_path / "none" / "a.jsonl")], "no folder"),
     ):
         done = subprocess.run(
             [sys.executable, "-m", "mcbews_repl", "mcp", *args], capture_output=True,

@@ -34,6 +34,7 @@ __all__ = [
     "AuditLog",
     "AuditReplay",
     "audit_entries",
+    "dated_path",
     "replay_audit",
 ]
 
@@ -41,13 +42,28 @@ AUDIT_KIND = "tool"  # the kind of a tool action's call record (not a game call)
 AUDIT_NOTE = "audit: every tool action the guard judged (mcbews-repl mcp, mc.tools)"
 
 
+def dated_path(folder: Path) -> Path:
+    """A new file in ``folder`` named by the local time: ``lesson-2026-03-02-091500.jsonl``
+    (``-2``, ``-3`` ... when a launch in the same second took it)."""
+    stem = time.strftime("lesson-%Y-%m-%d-%H%M%S")
+    path, k = folder / f"{stem}.jsonl", 1
+    while path.exists():
+        k += 1
+        path = folder / f"{stem}-{k}.jsonl"
+    return path
+
+
 class AuditLog:
     """Writes each :class:`AuditEntry` it is given to a capture file, at once (a crash
     loses nothing already judged); :meth:`close` writes the end line.
 
+    ``path`` is a file that does not exist yet, or a folder: then each log is a new file in
+    it named by the date and time it started (:func:`dated_path`), so the same path serves
+    every launch of a server and every lesson keeps its own file.
+
     Raises (on construction):
-        CaptureError: the path is a folder, its folder does not exist, or the file exists
-            and ``overwrite`` is False, or it cannot be written.
+        CaptureError: the path's folder does not exist, or the file exists and ``overwrite``
+            is False, or it cannot be written.
     """
 
     def __init__(
@@ -55,19 +71,22 @@ class AuditLog:
     ) -> None:
         self.path = Path(path).expanduser()
         if self.path.is_dir():
-            raise CaptureError(f"{self.path} is a folder; give a file name such as audit.jsonl")
+            self.path = dated_path(self.path)
         if not self.path.parent.is_dir():
             raise CaptureError(
                 f"cannot write the audit log {self.path}: no folder {self.path.parent}"
             )
         if self.path.exists() and not overwrite:
-            raise CaptureError(f"{self.path} already exists; choose another name (or overwrite)")
+            raise CaptureError(f"{self.path} already exists; give a folder (each log is then "
+                               "a new file in it, named by its date) or another name")  # fmt: skip
         self._start = time.monotonic()
         self.calls = self.bytes = 0
         header = Header(package=f"mcbews-repl {__version__}", started=time.time(),
                         notes=[AUDIT_NOTE, *notes])  # fmt: skip
         try:
-            self._file: IO[bytes] | None = open(self.path, "wb")  # noqa: SIM115 - close()
+            self._file: IO[bytes] | None = open(  # noqa: SIM115 - close()
+                self.path, "wb" if overwrite else "xb"
+            )
             self._write(header.to_json())
         except OSError as exc:
             raise CaptureError(f"cannot write the audit log {self.path}: {exc.strerror}") from exc

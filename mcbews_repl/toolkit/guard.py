@@ -20,6 +20,7 @@ unreadable: what the guard cannot read, it does not let through.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 import time
@@ -41,6 +42,7 @@ __all__ = [
     "DEFAULT_COMMANDS",
     "FORBIDDEN_COMMANDS",
     "MASS_SELECTORS",
+    "OPTIONAL_TARGET",
     "PLAYER_COMMANDS",
     "POLICY_KEYS",
     "READ_COMMANDS",
@@ -56,6 +58,7 @@ __all__ = [
     "command_chain",
     "normalize_command",
     "reference_markdown",
+    "summon_spot",
     "tokens",
 ]
 
@@ -82,7 +85,8 @@ ALIASES: Final = {
     "w": "tell", "?": "help", "daylock": "alwaysday", "experience": "xp",
 }  # fmt: skip
 ALIASES_OF_FORBIDDEN: Final = tuple(a for a, c in ALIASES.items() if c in FORBIDDEN_COMMANDS)
-# Selectors that name no one in particular; with kill and clear they are always refused.
+# Selectors that name no one in particular; with kill and clear they are always refused
+# (so are @r and @p with a count other than 1, and * ; see _many).
 MASS_SELECTORS: Final = ("@a", "@e")
 # Commands that act on players (or on entities a selector may widen to players): their
 # targets must be named players when named_players_only is on, and never protected ones.
@@ -90,8 +94,13 @@ PLAYER_COMMANDS: Final = frozenset(
     {"give", "clear", "kill", "tp", "effect", "gamemode", "enchant", "xp", "spawnpoint",
      "damage", "ride", "camera", "inputpermission", "ability", "tag", "scoreboard",
      "replaceitem", "clearspawnpoint", "title", "titleraw", "tellraw", "playsound",
-     "dialogue", "hud", "fog", "music", "stopsound", "mobevent", "event"}
+     "dialogue", "hud", "fog", "music", "stopsound", "mobevent", "event", "spreadplayers",
+     "camerashake", "loot"}
 )  # fmt: skip
+# Commands whose player target may be left out, and the word it goes in: left out, the
+# command acts on whoever runs it (the host, @s). tp is read apart (_targets_runner).
+OPTIONAL_TARGET: Final = {"kill": 1, "clear": 1, "gamemode": 2, "xp": 2, "spawnpoint": 1,
+                          "clearspawnpoint": 1, "playsound": 2}  # fmt: skip
 # Commands that only read: allowed in read-only mode (with the argument that keeps them
 # reading, for the commands that can also write).
 READ_COMMANDS: Final = frozenset({"list", "testfor", "testforblock", "querytarget", "help"})
@@ -120,8 +129,9 @@ _EXECUTE_SUBCOMMANDS: Final = frozenset(
 )  # fmt: skip
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _NAME = re.compile(r"[a-z?][a-z0-9_\-?:.]*")
-_SELECTOR_NAME = re.compile(r'name=!?("[^"]*"|[^,\]]+)')
-_PLAYER_PARAMS: Final = ("player", "holder")  # act-tool arguments that name who is affected
+_SELECTOR_NAME = re.compile(r'name=(!?(?:"[^"]*"|[^,\]]+))')  # "!Ana" excludes Ana
+# Act-tool arguments that name who is affected (score_operation's >< changes its source too).
+_PLAYER_PARAMS: Final = ("player", "holder", "source_holder")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +149,9 @@ RULES: Final = (
         "forbidden",
         "",
         ", ".join(sorted(FORBIDDEN_COMMANDS | set(ALIASES_OF_FORBIDDEN)))
-        + ", any addon's command (namespace:name), and kill or clear of @a or @e: never "
-        "sent, whatever the policy",
+        + ", any addon's command (namespace:name), and kill or clear of many: of @a, @e or *, "
+        "of @r or @p with a count other than 1, or inside an execute that holds such a "
+        "selector (execute as @a run kill @s): never sent, whatever the policy",
     ),
     Rule(
         "unreadable",
@@ -176,18 +187,23 @@ RULES: Final = (
         "named_players",
         "named_players_only",
         "a selector (@a @e @r @p @s @initiator, *) in "
-        "a command that affects players, or anywhere in an execute that runs a command",
+        "a command that affects players, or anywhere in an execute that runs a command; a "
+        "command that affects players with no target (kill, gamemode 1, tp 0 64 0: it acts "
+        "on whoever runs it)",
     ),
     Rule(
         "protected_players",
         "protected_players",
-        "an action on a protected player (the host too while protect_host is true; @s is the host)",
+        "an action on a protected player; while protect_host is true also the host: a "
+        "command with no target or @s, a selector that may pick the host (@a @e @r @p "
+        "@initiator *, unless [name=!<host>] or a type other than player), a summon or a "
+        "block write at relative (~ ^) or no positions",
     ),
     Rule(
         "protected_regions",
         "protected_regions",
-        "blocks written inside a protected region, "
-        "or written at relative (~) positions while any region is protected",
+        "blocks written, or an entity summoned, inside a protected region; "
+        "or at relative (~ ^) or no positions while any region is protected",
     ),
     Rule("blocks_per_call", "blocks.max_per_call", "more blocks written by one call"),
     Rule("blocks_per_minute", "blocks.max_per_minute", "more blocks written in the last 60 s"),
@@ -257,8 +273,8 @@ class Policy:
         reader = _Reader(data, source)
         policy = cls(
             read_only=reader.boolean("read_only", True),
-            tools_allow=reader.names("tools.allow", None),
-            tools_deny=reader.names("tools.deny", ()) or (),
+            tools_allow=reader.names("tools.allow", None, known=_tool_names()),
+            tools_deny=reader.names("tools.deny", (), known=_tool_names()) or (),
             commands_allow=tuple(
                 _canonical(n) for n in reader.names("commands.allow", DEFAULT_COMMANDS) or ()
             ),
@@ -341,7 +357,10 @@ POLICY_KEYS: Final = (
     ("read_only", "true", "refuse every tool that acts and every command that is not a read"),
     ("named_players_only", "true", "commands that affect players must name them: no @a, @e, "
      "@r, @p, @s, @initiator or *"),
-    ("protect_host", "true", "the connected host player (the teacher) is protected"),
+    ("protect_host", "true", "the host player (whose game ran /connect) is protected: no "
+     "command with no target, @s, a selector that may pick the host, or a summon or block "
+     "write at ~ positions (the host's); in a class where each student hosts a world, "
+     "false lets the assistant act on the student"),
     ("protected_players", "[]", "names no action may affect"),
     ("tools.allow", "(every tool)", "the tools an agent may call"),
     ("tools.deny", "[]", "tools refused even when allowed"),
@@ -383,7 +402,11 @@ class _Reader:
             raise self.problem(key, f"must be true or false, not {value!r}"[:200])
         return value
 
-    def names(self, key: str, default: Sequence[str] | None) -> tuple[str, ...] | None:
+    def names(
+        self, key: str, default: Sequence[str] | None, *, known: Sequence[str] = ()
+    ) -> tuple[str, ...] | None:
+        """A list of names; with ``known``, each must be one of them (a typo in a tool
+        list would loosen the policy: a deny that names no tool denies nothing)."""
         value = self._get(key, default)
         if value is None:
             return None
@@ -393,6 +416,11 @@ class _Reader:
             if not isinstance(item, str) or not 0 < len(item) <= TEXT_MAX or _CONTROL.search(item):
                 raise self.problem(key, f"holds {item!r:.60}: each entry is a name of 1-{TEXT_MAX} "
                                    "characters")  # fmt: skip
+            if known and item not in known:
+                near = [k for k in known if k.lower() == item.lower()]
+                near = near or difflib.get_close_matches(item, known, n=1, cutoff=0.6)
+                hint = f"did you mean {near[0]!r}?" if near else f"the tools: {', '.join(known)}"
+                raise self.problem(key, f"holds {item!r}, which is no tool; {hint}")
         return tuple(value)
 
     def cap(self, key: str, default: int) -> int:
@@ -480,11 +508,15 @@ class AuditEntry:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def _refuse(rule: str, why: str, *, policy: Policy | None = None, **more: Any) -> Refused:
+def _refuse(
+    rule: str, why: str, *, policy: Policy | None = None, key: str = "", **more: Any
+) -> Refused:
+    """The refusal by ``rule``; ``key`` names the policy key when it is not the rule's own
+    (the host is protected by protect_host, under the rule protected_players)."""
     spec = _RULE[rule]
     if spec.key:
         source = f" (policy: {policy.source})" if policy is not None else ""
-        how = f"a teacher can change this with {spec.key} in the policy file{source}"
+        how = f"a teacher can change this with {key or spec.key} in the policy file{source}"
     elif rule == "unreadable":
         how = (
             "write one plain command: one line, an ASCII command name, execute as <target> "
@@ -604,6 +636,179 @@ def _selector(word: str) -> bool:
     return bare.startswith("@") or bare == "*"
 
 
+def _tool_names() -> tuple[str, ...]:
+    from .catalogue import CATALOGUE
+
+    return tuple(spec.name for spec in CATALOGUE)
+
+
+def _selector_params(word: str) -> list[tuple[str, str]] | None:
+    """The ``key=value`` pairs of a selector's brackets (keys lower case); None when the
+    brackets cannot be read."""
+    bare = word.strip('"')
+    if "[" not in bare:
+        return []
+    if not bare.endswith("]"):
+        return None
+    inside = bare[bare.index("[") + 1 : -1]
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quoted = 0, False
+    for ch in inside:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "[{":
+            depth += 1
+        elif not quoted and ch in "]}":
+            depth -= 1
+        if ch == "," and depth == 0 and not quoted:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    pairs = []
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if part.strip() and not eq:
+            return None
+        if part.strip():
+            pairs.append((key.strip().lower(), value.strip()))
+    return pairs
+
+
+def _many(word: str) -> bool:
+    """Whether a target word may pick more than one: @a, @e, *, @r or @p with a count
+    other than 1 (a count the guard cannot read counts as many)."""
+    bare = word.strip('"').lower()
+    if bare == "*" or bare.startswith(MASS_SELECTORS):
+        return True
+    if not (bare.startswith("@r") or bare.startswith("@p")) or bare[2:3] not in ("", "["):
+        return False
+    params = _selector_params(bare)
+    if params is None:
+        return True
+    counts = [v for k, v in params if k == "c"]
+    try:
+        return any(abs(int(v)) != 1 for v in counts)
+    except ValueError:
+        return True
+
+
+def _may_select_host(word: str, hosts: set[str]) -> bool:
+    """Whether a selector may pick the host: any may, unless it keeps to a type other than
+    player, to a name (checked as a name), or excludes every host by name."""
+    params = _selector_params(word)
+    if params is None or word.strip('"') == "*":
+        return True
+    excluded = set()
+    for key, value in params:
+        bare = value.strip('"').lower()
+        if (
+            key == "type"
+            and not value.startswith("!")
+            and bare not in ("player", "minecraft:player")
+        ):
+            return False
+        if key == "name" and not value.startswith("!"):
+            return False
+        if key == "name":
+            excluded.add(value[1:].strip().strip('"').lower())
+    return not hosts or not hosts <= excluded
+
+
+def _check_forbidden_chain(chain: list[list[str]]) -> None:
+    for words in chain:
+        name = words[0]
+        if name in FORBIDDEN_COMMANDS:
+            raise _refuse("forbidden", f"{name} is never sent by a tool", command=name)
+        if ":" in name:
+            raise _refuse("forbidden", f"{name} is an addon's command", command=name)
+        if name in ("kill", "clear") and any(_many(w) for w in words[1:]):
+            raise _refuse("forbidden", f"{name} of many (@a, @e, *, @r or @p with a count "
+                          "other than 1) is never sent by a tool", command=name)  # fmt: skip
+    harms = next((w[0] for w in chain if w[0] in ("kill", "clear")), None)
+    if harms is not None and chain[0][0] == "execute" and any(_many(w) for w in chain[0][1:]):
+        raise _refuse("forbidden", f"an execute over many (@a, @e, *, @r or @p with a count "
+                      f"other than 1) around {harms} is never sent by a tool",
+                      command=harms)  # fmt: skip
+
+
+def _execute_parts(chain: list[list[str]]) -> list[list[str]]:
+    """The subcommand words of each execute in the chain, up to its first ``run``."""
+    out = []
+    for words in chain:
+        if words[0] == "execute":
+            head = words[1:]
+            cut = next((k for k, w in enumerate(head) if w.lower() == "run"), len(head))
+            out.append(head[:cut])
+    return out
+
+
+def _runs_as_named(chain: list[list[str]]) -> bool:
+    """Whether an execute makes a named player (no selector) run the command."""
+    return any(
+        part[k].lower() == "as" and k + 1 < len(part) and not _selector(part[k + 1])
+        for part in _execute_parts(chain)
+        for k in range(len(part))
+    )
+
+
+def _anchored_elsewhere(chain: list[list[str]]) -> bool:
+    """Whether an execute moves where the command runs away from the host: at a named
+    player, or positioned at absolute coordinates or as a named player."""
+    for part in _execute_parts(chain):
+        for k, word in enumerate(part):
+            after = part[k + 1 : k + 4]
+            if word.lower() == "at" and after and not _selector(after[0]):
+                return True
+            if word.lower() == "positioned" and after:
+                if after[0].lower() == "as":
+                    if len(after) > 1 and not _selector(after[1]):
+                        return True
+                elif len(after) == 3 and all(
+                    (c := _coordinate(w)) is not None and c[0] == "abs" for w in after
+                ):
+                    return True
+    return False
+
+
+def _targets_runner(words: list[str]) -> bool:
+    """Whether a command acts on whoever runs it: its player target is left out (``kill``,
+    ``gamemode 1``), or ``tp`` moves the runner (``tp 0 64 0``, ``tp Alex``)."""
+    name, args = words[0], words[1:]
+    if name == "tp":
+        if not args:
+            return False
+        if _coordinate(args[0]) is not None:
+            return True
+        return len(args) == 1 or args[1].lower() in ("true", "false")
+    at = OPTIONAL_TARGET.get(name)
+    return at is not None and len(words) <= at
+
+
+def summon_spot(words: list[str]) -> Box3 | None:
+    """Where a ``summon`` puts its entity, as a one-block box (``abs``, or ``rel`` for a
+    relative, local or missing position: where the command runs); None for another
+    command.
+
+    Raises:
+        Refused: (rule ``unreadable``) a position of fewer than three numbers.
+    """
+    if words[0] != "summon":
+        return None
+    args = words[2:]
+    start = 0 if args and _coordinate(args[0]) is not None else 1  # summon <type> <name> ...
+    if len(args) <= start:
+        return ("rel", (0, 0, 0), (0, 0, 0))
+    trio = [_coordinate(w) for w in args[start : start + 3]]
+    if len(trio) != 3 or any(c is None for c in trio):
+        raise _refuse("unreadable", "summon needs three numbers for its position")
+    kind = "abs" if all(c is not None and c[0] == "abs" for c in trio) else "rel"
+    spot = tuple(math.floor(c[1]) for c in trio if c is not None)
+    return (kind, spot, spot)
+
+
 def _coordinate(word: str) -> tuple[str, float] | None:
     """('abs' | 'rel' | 'local', value) of a coordinate word, or None if it is not one."""
     kind = "rel" if word.startswith("~") else "local" if word.startswith("^") else "abs"
@@ -720,15 +925,16 @@ class Guard:
         return 0
 
     def check_command(self, line: str) -> int:
-        """Whether the command tool may run ``line``; the blocks it writes.
+        """Whether the command tool may run ``line``; the blocks it writes, which from now
+        count toward blocks.max_per_minute (:meth:`release` gives them back when the
+        command fails: reserved here, parallel calls cannot all pass the cap together).
 
         Raises:
             Refused: a rule refuses it.
         """
         policy = self.policy
         chain = command_chain(line)
-        for words in chain:
-            self._check_forbidden(words)
+        _check_forbidden_chain(chain)
         reads = all(_is_read(w) for w in chain if w[0] != "execute")
         if policy.read_only and not reads:
             raise _refuse("read_only", f"{chain[-1][0]} is not a read and the guard is read-only",
@@ -742,21 +948,41 @@ class Guard:
         # players as much as the commands that name them.
         affects_players = len(chain) > 1 or any(w[0] in PLAYER_COMMANDS for w in chain)
         everything = chain[0]
+        # A command with no target acts on whoever runs it: the host, unless an
+        # execute as <name> made a named player run it (that name is checked below).
+        on_runner = next((w for w in chain if _targets_runner(w)), None)
+        if on_runner is not None and _runs_as_named(chain):
+            on_runner = None
         if affects_players:
             if policy.named_players_only:
                 picked = next((w for w in everything if _selector(w)), None)
                 if picked is not None:
                     raise _refuse("named_players", f"{picked[:40]} picks players instead of "
                                   "naming one", policy=policy)  # fmt: skip
+                if on_runner is not None:
+                    raise _refuse("named_players", f"{' '.join(on_runner)[:40]!r} names no "
+                                  "player, so it acts on whoever runs it (the host, @s): "
+                                  "name the player", policy=policy)  # fmt: skip
             for word in everything[1:]:
                 self._check_not_protected(word.strip('"'), selector_ok=True)
+            if on_runner is not None and policy.protect_host:
+                raise self._host_refusal(f"{' '.join(on_runner)[:40]!r} names no player, so it "
+                                         "acts on whoever runs it: the host, who is "
+                                         "protected")  # fmt: skip
+        anchored = _anchored_elsewhere(chain)
         blocks = 0
         for words in chain:
-            boxes = block_boxes(words)
-            for kind, low, high in boxes or []:
-                blocks += box_volume(low, high)
+            boxes = block_boxes(words) or []
+            spot = summon_spot(words)
+            blocks += sum(box_volume(low, high) for _, low, high in boxes)
+            for kind, low, high in [*boxes, *([spot] if spot else [])]:
                 self._check_region(kind, low, high)
+                if kind != "abs" and policy.protect_host and not anchored:
+                    raise self._host_refusal(f"{words[0]} at relative (~ ^) or no positions "
+                                             "acts where the host stands, and the host is "
+                                             "protected; give absolute positions")  # fmt: skip
         self._check_blocks(blocks)
+        self.wrote(blocks)
         return blocks
 
     def check_capability(self, capability: str) -> None:
@@ -777,8 +1003,7 @@ class Guard:
         Raises:
             Refused: (``forbidden`` or ``unreadable``) the line is one.
         """
-        for words in command_chain(line):
-            self._check_forbidden(words)
+        _check_forbidden_chain(command_chain(line))
 
     def check_blocks(
         self, count: int, boxes: Iterable[tuple[Sequence[int], Sequence[int]]] = ()
@@ -799,38 +1024,44 @@ class Guard:
         if count > 0:
             self._written.append((self._clock(), count))
 
+    def release(self, count: int) -> None:
+        """Give back ``count`` blocks :meth:`check_command` reserved: the command failed,
+        so they were never written."""
+        for k in range(len(self._written) - 1, -1, -1):
+            if self._written[k][1] == count:
+                del self._written[k]
+                return
+
     # --- the rules ----------------------------------------------------------------------
 
-    def _check_forbidden(self, words: list[str]) -> None:
-        name = words[0]
-        if name in FORBIDDEN_COMMANDS:
-            raise _refuse("forbidden", f"{name} is never sent by a tool", command=name)
-        if ":" in name:
-            raise _refuse("forbidden", f"{name} is an addon's command", command=name)
-        if name in ("kill", "clear") and any(
-            w.strip('"').lower().startswith(MASS_SELECTORS) for w in words[1:]
-        ):
-            raise _refuse("forbidden", f"{name} of everyone (@a, @e) is never sent by a tool",
-                          command=name)  # fmt: skip
+    def _hosts(self) -> set[str]:
+        return {h.lower() for h in (self._host() if self._host else ()) if h}
+
+    def _host_refusal(self, why: str) -> Refused:
+        return _refuse("protected_players", why, policy=self.policy, key="protect_host")
 
     def _check_not_protected(self, name: str, *, selector_ok: bool = False) -> None:
         policy = self.policy
-        host = {h.lower() for h in (self._host() if self._host else ())}
+        host = self._hosts()
         protected = {p.lower() for p in policy.protected_players}
         if policy.protect_host:
             protected |= host
-            if selector_ok and (name.lower() == "@s" or name.lower().startswith("@s[")):
-                raise _refuse("protected_players", "@s is the host player, who is protected",
-                              policy=policy)  # fmt: skip
+            if selector_ok and _selector(name) and _may_select_host(name, host):
+                hosts = ", ".join(sorted(host)) or "who ran /connect"
+                raise self._host_refusal(
+                    f"{name[:40]} may pick the host ({hosts}), who is protected; name the "
+                    "players instead (or "
+                    "exclude the host: @a[name=!<host>])"
+                )
         named = _SELECTOR_NAME.findall(name) if selector_ok and _selector(name) else []
         for inside in named:
-            self._check_not_protected(inside.strip('"'))
+            if not inside.startswith("!"):
+                self._check_not_protected(inside.strip('"'))
         if name.lower() in protected:
-            whose = "the host" if name.lower() in host else "a protected player"
-            key = "protect_host" if name.lower() in host else "protected_players"
-            refusal = _refuse("protected_players", f"{name} is {whose}", policy=policy)
-            refusal.how_to = f"a teacher can change this with {key} in the policy file"
-            raise refusal
+            is_host = name.lower() in host and policy.protect_host
+            whose = "the host" if is_host else "a protected player"
+            key = "protect_host" if is_host else "protected_players"
+            raise _refuse("protected_players", f"{name} is {whose}", policy=policy, key=key)
 
     def _check_region(self, kind: str, low: tuple[int, ...], high: tuple[int, ...]) -> None:
         regions = self.policy.protected_regions

@@ -9,21 +9,22 @@ the agent).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 from ..exceptions import Refused
 from ..gateway import Bridge
 from .catalogue import CATALOGUE
 from .context import ChatContexts
 from .guard import AuditEntry, Guard, GuardedBridge
-from .results import DESCRIBE_CHARS, exception_failure, failure, refusal
+from .results import exception_failure, failure, refusal
 from .schema import ArgumentProblem, ToolSpec, check_arguments
 from .tool_bodies import ToolBodies
 
-__all__ = ["CONVENTIONS", "TIPS", "Tools"]
+__all__ = ["AUDIT_ARGUMENT_CHARS", "CONVENTIONS", "TIPS", "Tools", "audit_arguments"]
 
 CONVENTIONS = {
     "coordinates": "x and z are horizontal, y is height; block positions are whole numbers",
@@ -166,20 +167,22 @@ class Tools(ToolBodies):
             )
             self._audit(str(name)[:60], kwargs, "invalid", result, time.monotonic())
             return result
-        started, verdict = time.monotonic(), "allowed"
+        started, verdict, blocks = time.monotonic(), "allowed", 0
         try:
             args = check_arguments(spec, kwargs)
+            # The guard reserves the blocks a command writes as it judges it (parallel
+            # calls cannot all pass the minute's cap); a failed command gives them back.
             blocks = self.guard.check_tool(name, spec.kind, args) if self.guard else 0
             body: Callable[..., Awaitable[dict[str, Any]]] = getattr(self, f"tool_{name}")
             result = await body(**args)
-            if self.guard is not None and blocks and result.get("ok"):
-                self.guard.wrote(blocks)
         except ArgumentProblem as problem:
             verdict, result = "invalid", failure(problem.why, problem.how_to)
         except Refused as refused:
             verdict, result = "refused", refusal(refused)
         except Exception as exc:  # an agent must never see a traceback: a failure is data
             result = exception_failure(exc)
+        if self.guard is not None and blocks and not result.get("ok"):
+            self.guard.release(blocks)
         result = {"tool": name, **result}
         self._audit(name, kwargs, verdict, result, started)
         return result
@@ -198,7 +201,7 @@ class Tools(ToolBodies):
             k: result[k] for k in ("ok", "describe", "why", "refused_by") if k in result
         }
         entry = AuditEntry(
-            at=time.time(), tool=name, arguments=_shown(kwargs), world=self.world,
+            at=time.time(), tool=name, arguments=audit_arguments(kwargs), world=self.world,
             verdict=verdict, refused_by=result.get("refused_by"),
             why=result.get("why") if verdict != "allowed" else None, result=kept,
             elapsed=round(time.monotonic() - started, 6),
@@ -206,13 +209,30 @@ class Tools(ToolBodies):
         self.guard.record(entry)
 
 
-def _shown(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The arguments as the audit keeps them: JSON values, long texts cut."""
+# The longest argument the audit keeps whole, in characters (a string's length, or the
+# JSON text of a list or table): above every tool's own maximum (set_blocks' runs: 32,768),
+# so every call a tool could run is kept as it was, to replay. A longer value (a call the
+# tool refused as too long) is kept as its length, its SHA-256 and its first 200 characters.
+AUDIT_ARGUMENT_CHARS: Final = 65536
+AUDIT_ARGUMENTS_KEPT: Final = 64  # arguments kept of one call (a tool has at most 12)
+
+
+def audit_arguments(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The arguments as the audit keeps them: JSON values whole up to
+    :data:`AUDIT_ARGUMENT_CHARS`; a longer one as ``{"omitted", "characters", "sha256",
+    "start"}``; a value that is not JSON as its ``repr`` (as long)."""
     out: dict[str, Any] = {}
-    for key, value in list(kwargs.items())[:32]:
-        if isinstance(value, str) and len(value) > 2 * DESCRIBE_CHARS:
-            value = value[: 2 * DESCRIBE_CHARS] + f"... ({len(value)} characters)"
-        elif not isinstance(value, str | int | float | bool | type(None)):
-            value = repr(value)[: 2 * DESCRIBE_CHARS]
+    for key, value in list(kwargs.items())[:AUDIT_ARGUMENTS_KEPT]:
+        if isinstance(value, str):
+            text = value
+        else:
+            try:
+                text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+            except (TypeError, ValueError):
+                value = text = repr(value)
+        if len(text) > AUDIT_ARGUMENT_CHARS:
+            value = {"omitted": "longer than the audit keeps", "characters": len(text),
+                     "sha256": hashlib.sha256(text.encode("utf-8", "replace")).hexdigest(),
+                     "start": text[:200]}  # fmt: skip
         out[str(key)[:64]] = value
     return out

@@ -61,8 +61,13 @@ def _fail(argument: str, value: object, problem: str, how_to: str) -> InvalidArg
     return InvalidArgument(argument, value, problem, how_to)
 
 
+# Control characters, and the invisible ones that break or reorder a line: line and
+# paragraph separators (U+2028, U+2029), format characters (bidi overrides, zero widths).
+_CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
 def _has_control(text: str) -> bool:
-    return any(unicodedata.category(ch) == "Cc" for ch in text)
+    return any(unicodedata.category(ch) in _CONTROL_CATEGORIES for ch in text)
 
 
 def _text(argument: str, value: object, *, forbid: str, what: str) -> str:

@@ -3,6 +3,8 @@ replayed through fresh tools with the same verdicts; the game replay skips its r
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,8 @@ from mcbews_repl.capture import (
 )
 from mcbews_repl.exceptions import CaptureError
 from mcbews_repl.sim import SimWorld
-from mcbews_repl.toolkit import Guard, Policy, Tools
+from mcbews_repl.toolkit import CATALOGUE, Guard, Policy, Tools
+from mcbews_repl.toolkit.tools import AUDIT_ARGUMENT_CHARS, audit_arguments
 
 LESSON: list[tuple[str, dict[str, Any]]] = [
     ("players", {}),
@@ -91,12 +94,35 @@ async def test_the_game_replay_skips_tool_records(tmp_path: Path) -> None:
     assert report.calls == 0 and report.differences == []
 
 
+def test_an_audit_log_in_a_folder_is_a_new_dated_file_each_time(tmp_path: Path) -> None:
+    first, second = AuditLog(tmp_path), AuditLog(tmp_path)  # two launches, the same path
+    first.close()
+    second.close()
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert len(names) == 2 and first.path != second.path, names
+    assert all(re.fullmatch(r"lesson-\d{4}-\d\d-\d\d-\d{6}(-\d+)?\.jsonl", n) for n in names)
+    assert read_capture(first.path).end is not None
+
+
+def test_the_audit_keeps_the_tools_longest_arguments_whole() -> None:
+    longest = max(p.max_length or 0 for spec in CATALOGUE for p in spec.params)
+    assert longest <= AUDIT_ARGUMENT_CHARS
+    kept = audit_arguments({"runs": "0*1," * (longest // 4), "n": 3, "ok": None, "xs": [1, 2]})
+    assert kept == {"runs": "0*1," * (longest // 4), "n": 3, "ok": None, "xs": [1, 2]}
+    huge = "x" * (AUDIT_ARGUMENT_CHARS + 1)
+    cut = audit_arguments({"text": huge})["text"]
+    assert cut == {
+        "omitted": "longer than the audit keeps",
+        "characters": len(huge),
+        "sha256": hashlib.sha256(huge.encode()).hexdigest(),
+        "start": huge[:200],
+    }
+
+
 def test_an_audit_log_refuses_a_bad_path(tmp_path: Path) -> None:
-    with pytest.raises(CaptureError, match="folder"):
-        AuditLog(tmp_path)
     with pytest.raises(CaptureError, match="no folder"):
         AuditLog(tmp_path / "missing" / "a.jsonl")
     (tmp_path / "a.jsonl").write_text("x", encoding="utf-8")
-    with pytest.raises(CaptureError, match="already exists"):
+    with pytest.raises(CaptureError, match="already exists; give a folder"):
         AuditLog(tmp_path / "a.jsonl")
     AuditLog(tmp_path / "a.jsonl", overwrite=True).close()

@@ -4,6 +4,7 @@ nothing of it reaching the game; hostile arguments and policy files answered cle
 from __future__ import annotations
 
 import asyncio
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from mcbews_repl.toolkit import POLICY_KEYS, RULES, Guard, Policy, Region, Tools
 from mcbews_repl.toolkit.guard import (
     DEFAULT_COMMANDS,
     FORBIDDEN_COMMANDS,
+    PLAYER_COMMANDS,
     AuditEntry,
     command_chain,
     tokens,
@@ -142,7 +144,8 @@ def test_an_execute_over_selected_players_needs_named_players() -> None:
 def test_named_off_still_protects_inside_selectors() -> None:
     guard = Guard(OPEN_ACTS.but(named_players_only=False, protected_players=("Ana",)),
                   host=lambda: ["Teacher"])  # fmt: skip
-    assert guard.check_command("tp @a[tag=red] 0 64 0") == 0
+    assert refusal(guard, "tp @a[tag=red] 0 64 0").rule == "protected_players"  # the host too
+    assert guard.check_command("tp @a[tag=red,name=!Teacher] 0 64 0") == 0
     assert refusal(guard, "tp @a[name=Ana] 0 0 0").rule == "protected_players"
     assert refusal(guard, "tp @s 0 0 0").rule == "protected_players"
     assert refusal(guard, "kill @e[type=cow]").rule == "forbidden"
@@ -158,6 +161,195 @@ def test_blocks_per_minute_counts_what_was_written() -> None:
     assert "blocks.max_per_minute" in caught.value.how_to
     now[0] = 61.0  # a minute later the first 60 no longer count
     guard.check_blocks(60)
+
+
+# --- the host: a command with no target acts on whoever runs it --------------------------
+
+HOSTED = OPEN_ACTS.but(commands_allow=("*",))  # protect_host and named_players_only on
+# Each acts on the runner (the host): refused while protect_host is on.
+AT_THE_HOST = [
+    "tp 0 -100 0", "tp ~ ~300 ~", "teleport 5 5 5 facing 0 0 0", "tp Alex", "tp Alex true",
+    "kill", "clear", "clear  ", "gamemode 1", "xp -100L", "spawnpoint", "clearspawnpoint",
+    "playsound random.explode", "execute run kill", "execute positioned 0 0 0 run kill",
+    "summon tnt ~ ~ ~", "summon lightning_bolt", "summon tnt", "summon creeper Bob",
+    "summon tnt ^ ^ ^1", "setblock ~ ~-1 ~ air", "fill ~-1 ~-3 ~-1 ~1 ~-1 ~1 lava",
+    "clone 0 0 0 1 1 1 ~ ~ ~", "tp @p 0 -100 0", "kill @p", "tp @a 0 -100 0",
+    "effect @r wither 30", "tp @a[tag=red] 0 64 0", "give @e[type=!cow] apple",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("line", AT_THE_HOST)
+def test_a_command_that_reaches_the_host_is_refused_by_protect_host(line: str) -> None:
+    for named in (True, False):
+        guard = Guard(HOSTED.but(named_players_only=named), host=lambda: ["Steve"])
+        refused = refusal(guard, line)
+        if named and refused.rule == "named_players":
+            continue  # the stricter rule came first: fine
+        assert refused.rule == "protected_players", (line, named, refused)
+        assert "protect_host" in refused.how_to and "protected_players" not in refused.how_to
+        assert "(policy: the defaults)" in refused.how_to
+
+
+def test_a_command_with_no_target_needs_a_named_player() -> None:
+    guard = Guard(HOSTED.but(protect_host=False), host=lambda: ["Steve"])
+    for line in ("kill", "clear", "gamemode 1", "tp 0 64 0", "tp Alex"):
+        refused = refusal(guard, line)
+        assert refused.rule == "named_players" and "name" in refused.why, line
+    open_guard = Guard(HOSTED.but(protect_host=False, named_players_only=False))
+    for line in ("kill", "gamemode 1", "tp 0 64 0", "summon tnt ~ ~ ~", "setblock ~ ~-1 ~ air"):
+        assert open_guard.check_command(line) >= 0, line  # the teacher opted out of both
+
+
+def test_named_targets_and_host_free_selectors_still_pass() -> None:
+    guard = Guard(HOSTED.but(named_players_only=False), host=lambda: ["Steve"])
+    for line in ("tp Alex 0 64 0", "tp Alex Bob", "kill Alex", "gamemode 1 Alex",
+                 "xp 5 Alex", "summon cow 10 64 10", "summon cow Daisy 10 64 10",
+                 "setblock 3 64 3 stone", "tp @a[name=!Steve] 0 64 0",
+                 "tp @e[type=cow] 0 64 0", "effect @a[name=Alex] speed",
+                 "execute at Alex run summon cow ~ ~1 ~"):  # fmt: skip
+        assert guard.check_command(line) >= 0, line
+    assert refusal(guard, "tp @a[name=!Alex] 0 64 0").rule == "protected_players"
+
+
+@given(
+    st.sampled_from(sorted(PLAYER_COMMANDS)),
+    st.sampled_from(["@a", "@e", "@r", "@p", "@s", "@initiator", "*"]),
+    st.sampled_from(["", "[tag=red]", "[c=1]", "[r=5]", "[type=player]", "[type=!cow]",
+                     "[name=!Alex]", "[scores={x=1..}]"]),
+    st.sampled_from(["{cmd} {sel}", "{cmd} {sel} x", "execute as {sel} run say hi",
+                     "execute at {sel} run {cmd} Alex"]),
+)  # fmt: skip
+def test_a_selector_that_may_pick_the_host_is_refused_while_it_is_protected(
+    command: str, selector: str, params: str, form: str
+) -> None:
+    line = form.format(cmd=command, sel=selector + (params if selector != "*" else ""))
+    guard = Guard(HOSTED.but(named_players_only=False), host=lambda: ["Steve"])
+    with pytest.raises(Refused) as caught:
+        guard.check_command(line)
+    assert caught.value.rule in ("protected_players", "forbidden"), (line, caught.value)
+    if caught.value.rule == "protected_players":
+        assert "protect_host" in caught.value.how_to, line
+
+
+def test_summon_is_checked_against_the_protected_regions() -> None:
+    spawn = Region("spawn", (-5, 0, -5), (5, 100, 5))
+    guard = Guard(HOSTED.but(protect_host=False, protected_regions=(spawn,)))
+    for line in ("summon tnt 0 64 0", "summon tnt Boom 1 2 3", "summon tnt ~ ~ ~", "summon tnt",
+                 "execute positioned 0 64 0 run summon tnt ~ ~ ~"):  # fmt: skip
+        refused = refusal(guard, line)
+        assert refused.rule == "protected_regions" and "protected_regions" in refused.how_to
+    assert guard.check_command("summon tnt 50 64 50") == 0
+    assert refusal(guard, "summon tnt 1 2").rule == "unreadable"
+
+
+# Always refused: everyone killed or cleared under another selector.
+EVERYONE = ["kill @r[c=100]", "clear @r[c=100]", "kill @p[c=100]", "kill @p[c=-5]",
+            "kill @r[c=2]", "execute as @a run kill @s", "execute at @e run kill @p",
+            "execute as @r[c=9] run clear @s", "kill *"]  # fmt: skip
+
+
+@pytest.mark.parametrize("line", EVERYONE)
+def test_kill_or_clear_of_many_is_forbidden_under_any_policy(line: str) -> None:
+    for policy in (Policy(), HOSTED, Policy.open()):
+        assert refusal(Guard(policy), line).rule == "forbidden", (line, policy.source)
+    assert Guard(Policy.open()).check_command("kill @r[c=1]") == 0
+
+
+@given(
+    st.sampled_from(["kill", "clear"]),
+    st.sampled_from(["@a", "@e", "@r", "@p", "@s", "@initiator"]),
+    st.integers(-1000, 1000),
+    st.sampled_from(["", "execute as Ana run ", "execute as {sel} run ", "execute at {sel} run "]),
+)
+def test_kill_or_clear_is_forbidden_whenever_it_may_reach_more_than_one(
+    name: str, sel: str, count: int, around: str
+) -> None:
+    selector = f"{sel}[c={count}]"
+    line = around.format(sel=selector) + f"{name} {selector}"
+    many = sel in ("@a", "@e") or (sel in ("@r", "@p") and abs(count) != 1)
+    guard = Guard(Policy.open())
+    if many:
+        assert refusal(guard, line).rule == "forbidden", line
+    else:
+        assert guard.check_command(line) == 0, line
+
+
+def test_parallel_commands_cannot_pass_the_minute_cap_together() -> None:
+    guard = Guard(HOSTED.but(protect_host=False, max_blocks_per_minute=1000))
+    fill = "fill 0 0 0 19 0 19 stone"  # 400 blocks
+    assert guard.check_command(fill) == 400  # judged and reserved: the call is under way
+    assert guard.check_command(fill) == 400
+    assert refusal(guard, fill).rule == "blocks_per_minute"
+    guard.release(400)  # one failed: its blocks were never written
+    assert guard.check_command(fill) == 400
+
+
+async def test_a_failed_command_gives_its_blocks_back(world: World) -> None:
+    guard = Guard(HOSTED.but(protect_host=False, max_blocks_per_minute=1000))
+    tools = Tools(world.mc, guard=guard)
+    results = await asyncio.gather(
+        *(tools.call("command", command=f"fill {k * 30} 100 0 {k * 30 + 19} 100 19 glass")
+          for k in range(5))
+    )  # fmt: skip
+    assert [r.get("refused_by") for r in results].count("blocks_per_minute") == 3, results
+    assert sum(r["ok"] for r in results) == 2
+    failed = await tools.call("command", command="fill 0 500 0 9 500 9 glass")  # above the world
+    assert failed["ok"] is False and failed.get("refused_by") is None, failed
+    assert guard.check_command("fill 0 0 0 9 0 19 stone") == 200  # the failed 100 came back
+    assert refusal(guard, "setblock 0 0 0 stone").rule == "blocks_per_minute"
+
+
+def test_a_typo_in_the_tool_lists_is_refused_with_the_nearest_name() -> None:
+    for key in ("deny", "allow"):
+        with pytest.raises(PolicyError) as caught:
+            Policy.from_mapping({"tools": {key: ["objective_remov", "command"]}}, source="t.toml")
+        said = str(caught.value)
+        assert f"tools.{key}" in said and "'objective_remov'" in said, said
+        assert "did you mean 'objective_remove'" in said, said
+        with pytest.raises(PolicyError, match="did you mean 'command'"):
+            Policy.from_mapping({"tools": {key: ["Command"]}})
+    assert Policy.from_mapping({"tools": {"deny": ["command"]}}).tools_deny == ("command",)
+
+
+def test_every_argument_that_names_a_player_is_checked() -> None:
+    guard = Guard(OPEN_ACTS, host=lambda: ["Steve"])
+    swap = {"holder": "Alex", "objective": "kills", "operator": "><",
+            "source_holder": "Steve", "source_objective": "kills"}  # fmt: skip
+    with pytest.raises(Refused) as caught:
+        guard.check_tool("score_operation", "act", swap)
+    assert caught.value.rule == "protected_players" and "protect_host" in caught.value.how_to
+    assert guard.check_tool("score_operation", "act", {**swap, "source_holder": "Bob"}) == 0
+
+
+def test_refusals_name_the_key_that_governs_them_and_the_file() -> None:
+    policy = HOSTED.but(named_players_only=False, protected_players=("Ms_Lee",),
+                        source="class.toml")  # fmt: skip
+    guard = Guard(policy, host=lambda: ["Steve"])
+    at_self = refusal(guard, "tp @s 0 0 0")
+    assert at_self.rule == "protected_players"
+    assert "protect_host" in at_self.how_to and "protected_players" not in at_self.how_to
+    for line, key in (("give Ms_Lee apple", "protected_players"), ("give Steve apple",
+                      "protect_host"), ("tp @s 0 0 0", "protect_host")):  # fmt: skip
+        refused = refusal(guard, line)
+        assert refused.how_to == (
+            f"a teacher can change this with {key} in the policy file (policy: class.toml)"
+        ), (line, refused.how_to)
+    with pytest.raises(Refused) as caught:
+        guard.check_tool("tags", "act", {"player": "Ms_Lee"})
+    assert "(policy: class.toml)" in caught.value.how_to
+
+
+async def test_a_line_separator_in_a_name_is_refused_as_that_argument(world: World) -> None:
+    tools = Tools(world.mc, guard=Guard(OPEN_ACTS))
+    for name, args, argument in (
+        ("tags", {"player": "Steve\u2028op Alex"}, "player"),
+        ("inventory", {"player": "Steve\u2029x"}, "player"),
+        ("score_set", {"holder": "Al\u0085ex", "objective": "kills", "value": 1}, "holder"),
+        ("score_set", {"holder": "Al\u202eex", "objective": "kills", "value": 1}, "holder"),
+    ):
+        result = await tools.call(name, **args)
+        assert result["ok"] is False and result.get("refused_by") is None, result
+        assert argument in result["why"] and "control character" in result["why"], result
 
 
 def test_command_chain_and_tokens() -> None:
@@ -217,6 +409,31 @@ def test_the_default_policy_file_reads_back_as_the_defaults(tmp_path: Path) -> N
     assert Policy.from_toml(path) == Policy(source=str(path))
     for key, _, what in POLICY_KEYS:
         assert what in Policy.default_toml(), key
+
+
+def test_the_documented_keys_are_the_keys_the_reader_accepts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mcbews_repl.toolkit import guard as guard_module
+
+    read: list[set[str]] = []
+    check = guard_module._Reader.check_all_read
+
+    def noting(reader: Any) -> None:
+        read.append(set(reader.read))
+        check(reader)
+
+    monkeypatch.setattr(guard_module._Reader, "check_all_read", noting)
+    Policy.from_mapping({})
+    documented = {key.strip("[]") for key, _, _ in POLICY_KEYS}
+    assert documented == read[0]
+    # Each key written with its documented default reads back as the defaults.
+    for key, default, _ in POLICY_KEYS:
+        if default.startswith("(") or key.startswith("[["):
+            continue
+        table, _, name = key.rpartition(".")
+        text = (f"[{table}]\n" if table else "") + f"{name} = {default}\n"
+        assert Policy.from_mapping(tomllib.loads(text)) == Policy(source="a mapping"), key
 
 
 def test_a_missing_policy_file_says_so(tmp_path: Path) -> None:

@@ -40,8 +40,7 @@ from .exceptions import (
 )
 from .gateway import Bridge, GameConnection, LogEntry, serve
 from .optional import needs, require
-from .toolkit import CATALOGUE, AuditEntry, ChatContexts, Guard, Policy, Tools
-from .toolkit.tools import audit_arguments
+from .toolkit import CATALOGUE, AuditEntry, ChatContexts, Guard, Policy, Tools, audit_arguments
 from .version import __version__
 from .vocabulary import Capability
 

@@ -48,7 +48,7 @@ from .gamestrings import read as read_game_text
 from .gamestrings import strings as game_strings
 from .guard import POLICY_KEYS, RULES, AuditEntry, Guard, GuardedBridge, Policy, Region, Rule
 from .live import LiveEvents
-from .tools import Tools
+from .tools import AUDIT_ARGUMENT_CHARS, Tools, audit_arguments
 from .webhook import EventForwarder, sign, verify_signature
 from .world import Scoreboard, WorldQueries
 
@@ -102,6 +102,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "AUDIT_ARGUMENT_CHARS",
     "CATALOGUE",
     "KEEP",
     "POLICY_KEYS",
@@ -142,6 +143,7 @@ __all__ = [
     "WorldQueries",
     "WritePreview",
     "WriteResult",
+    "audit_arguments",
     "block_colours",
     "check_force",
     "cuboid",

@@ -49,11 +49,17 @@ __all__ = [
     "GameEvent",
     "GameEventKind",
     "ItemAcquired",
+    "ItemCompleteUseEvent",
     "ItemCrafted",
     "ItemDropped",
     "ItemEquipped",
     "ItemInteracted",
+    "ItemReleaseUseEvent",
     "ItemSmelted",
+    "ItemStartUseEvent",
+    "ItemStartUseOnEvent",
+    "ItemStopUseEvent",
+    "ItemStopUseOnEvent",
     "ItemTraded",
     "ItemUseEvent",
     "ItemUsed",
@@ -464,6 +470,73 @@ class ItemUseEvent(GameEvent):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ItemStartUseEvent(GameEvent):
+    """Any player began to charge an item (eat, draw a bow; use_duration: ticks it takes)."""
+
+    name: ClassVar[str] = "item_start_use"
+    item: str | None = None
+    item_id: str | None = None
+    count: int | None = None
+    use_duration: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemCompleteUseEvent(GameEvent):
+    """Any player finished charging an item (the food eaten, the potion drunk)."""
+
+    name: ClassVar[str] = "item_complete_use"
+    item: str | None = None
+    item_id: str | None = None
+    count: int | None = None
+    use_duration: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemReleaseUseEvent(GameEvent):
+    """Any player released a charging item (a bow shot; use_duration: ticks it had left)."""
+
+    name: ClassVar[str] = "item_release_use"
+    item: str | None = None
+    item_id: str | None = None
+    count: int | None = None
+    use_duration: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemStopUseEvent(GameEvent):
+    """Any player stopped charging an item (use_duration: ticks it had left)."""
+
+    name: ClassVar[str] = "item_stop_use"
+    item: str | None = None
+    item_id: str | None = None
+    count: int | None = None
+    use_duration: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemStartUseOnEvent(GameEvent):
+    """Any player began to use an item on a block (x, y, z and face: the block's)."""
+
+    name: ClassVar[str] = "item_start_use_on"
+    block: str | None = None
+    block_id: str | None = None
+    face: str | None = None
+    item: str | None = None
+    item_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemStopUseOnEvent(GameEvent):
+    """Any player let go of the use button after using an item on a block (x, y, z: it)."""
+
+    name: ClassVar[str] = "item_stop_use_on"
+    block: str | None = None
+    block_id: str | None = None
+    item: str | None = None
+    item_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerInteractWithBlockEvent(GameEvent):
     """Any player used a block (a door, a chest; x, y, z and face: the block's)."""
 
@@ -581,6 +654,10 @@ def _addon(cls: type[GameEvent], signal: str, own: tuple[Field, ...]) -> GameEve
 
 
 _C, _A = Status.CAPTURED, Status.ASSUMED
+# A charged item's use (itemStartUse, itemCompleteUse ...): the item, its count, and the
+# ticks left of its charge (useDuration).
+_CHARGE = (_f("item", "i", "type_id"), _f("count", "n", "int"),
+           _f("use_duration", "ud", "int"))  # fmt: skip
 _KINDS = (
     _ws(BlockBroken, _C, (_f("block", "block", "id"), _f("aux", "block.aux", "int"),
         _f("count", "count", "int"), _f("destruction_method", "destructionMethod", "int"),
@@ -635,6 +712,14 @@ _KINDS = (
     _addon(PlayerSpawnEvent, "playerSpawn", (_f("initial_spawn", "s", "bool"),)),
     _addon(PlayerLeaveEvent, "playerLeave", ()),
     _addon(ItemUseEvent, "itemUse", (_f("item", "i", "type_id"), _f("count", "n", "int"))),
+    _addon(ItemStartUseEvent, "itemStartUse", _CHARGE),
+    _addon(ItemCompleteUseEvent, "itemCompleteUse", _CHARGE),
+    _addon(ItemReleaseUseEvent, "itemReleaseUse", _CHARGE),
+    _addon(ItemStopUseEvent, "itemStopUse", _CHARGE),
+    _addon(ItemStartUseOnEvent, "itemStartUseOn", (_f("block", "b", "type_id"),
+           _f("face", "f", "str"), _f("item", "i", "type_id"))),
+    _addon(ItemStopUseOnEvent, "itemStopUseOn", (_f("block", "b", "type_id"),
+           _f("item", "i", "type_id"))),
     _addon(PlayerInteractWithBlockEvent, "playerInteractWithBlock",
            (_f("block", "b", "type_id"), _f("face", "f", "str"), _f("item", "i", "type_id"),
             _f("first", "ff", "bool"))),

@@ -2,7 +2,7 @@
 // 2.4.0 typings: PlayerBreakBlockAfterEvent and the rest), as the short keys of a forwarded
 // event (docs/protocol.md, "Forwarded events"): p player, x y z where, d dimension, b block, i
 // item, n count, f face, e the entity that did it, v victim, vn its name, c cause, s initial
-// spawn, o powered, ff first. A read that throws (an entity no longer valid) leaves its key out.
+// spawn, o powered, ff first, ud a charge's use duration (ticks left). A read that throws (an entity no longer valid) leaves its key out.
 import type {
   Block,
   ButtonPushAfterEvent,
@@ -10,7 +10,15 @@ import type {
   Entity,
   EntityDieAfterEvent,
   EntityHitBlockAfterEvent,
+  ItemCompleteUseAfterEvent,
+  ItemReleaseUseAfterEvent,
+  ItemStack,
+  ItemStartUseAfterEvent,
+  ItemStartUseOnAfterEvent,
+  ItemStopUseAfterEvent,
+  ItemStopUseOnAfterEvent,
   ItemUseAfterEvent,
+  Player,
   LeverActionAfterEvent,
   PlayerBreakBlockAfterEvent,
   PlayerInteractWithBlockAfterEvent,
@@ -31,6 +39,12 @@ export const SIGNALS: Readonly<Record<ForwardKind, string>> = {
   player_spawn: "playerSpawn",
   player_leave: "playerLeave",
   item_use: "itemUse",
+  item_start_use: "itemStartUse",
+  item_complete_use: "itemCompleteUse",
+  item_release_use: "itemReleaseUse",
+  item_stop_use: "itemStopUse",
+  item_start_use_on: "itemStartUseOn",
+  item_stop_use_on: "itemStopUseOn",
   player_interact_with_block: "playerInteractWithBlock",
   button_push: "buttonPush",
   lever_action: "leverAction",
@@ -137,6 +151,43 @@ function itemUse(e: ItemUseAfterEvent): EventFields {
   return f;
 }
 
+/** A charged item's use (itemStartUse, itemCompleteUse, itemReleaseUse, itemStopUse): who,
+ * where they stood, the item (absent from a release or stop that has none) and the ticks left. */
+interface ChargeEvent {
+  readonly itemStack?: ItemStack;
+  readonly source: Player;
+  readonly useDuration: number;
+}
+
+function charge(e: ChargeEvent): EventFields {
+  const f: EventFields = {};
+  put(f, "p", read(() => e.source.name));
+  entityAt(f, e.source);
+  put(f, "i", read(() => e.itemStack?.typeId));
+  put(f, "n", read(() => e.itemStack?.amount));
+  put(f, "ud", read(() => e.useDuration));
+  return f;
+}
+
+function startUseOn(e: ItemStartUseOnAfterEvent): EventFields {
+  const f: EventFields = {};
+  put(f, "p", read(() => e.source.name));
+  blockAt(f, e.block);
+  put(f, "b", read(() => e.block.typeId));
+  put(f, "f", read(() => String(e.blockFace)));
+  put(f, "i", read(() => e.itemStack?.typeId));
+  return f;
+}
+
+function stopUseOn(e: ItemStopUseOnAfterEvent): EventFields {
+  const f: EventFields = {};
+  put(f, "p", read(() => e.source.name));
+  blockAt(f, e.block);
+  put(f, "b", read(() => e.block.typeId));
+  put(f, "i", read(() => e.itemStack?.typeId));
+  return f;
+}
+
 function interact(e: PlayerInteractWithBlockAfterEvent): EventFields {
   const f: EventFields = {};
   put(f, "p", read(() => e.player.name));
@@ -175,6 +226,12 @@ export const READERS: Readonly<Record<ForwardKind, Reader>> = {
   player_spawn: spawn as Reader,
   player_leave: leave as Reader,
   item_use: itemUse as Reader,
+  item_start_use: ((e: ItemStartUseAfterEvent) => charge(e)) as Reader,
+  item_complete_use: ((e: ItemCompleteUseAfterEvent) => charge(e)) as Reader,
+  item_release_use: ((e: ItemReleaseUseAfterEvent) => charge(e)) as Reader,
+  item_stop_use: ((e: ItemStopUseAfterEvent) => charge(e)) as Reader,
+  item_start_use_on: startUseOn as Reader,
+  item_stop_use_on: stopUseOn as Reader,
   player_interact_with_block: interact as Reader,
   button_push: buttonPush as Reader,
   lever_action: leverAction as Reader,

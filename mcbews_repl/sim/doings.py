@@ -295,6 +295,113 @@ class PlayerDoings:
         self.fire_event("ItemUsed", player, count=1, item=item_object(type_id),
                         useMethod=_USE_METHODS[use_method])  # fmt: skip
 
+    # --- charging an item, and using one on a block (the addon's events only) --------------
+    # A charged use (eating, drawing a bow) fires itemStartUse when it begins, then
+    # itemCompleteUse when the charge is full or itemReleaseUse when let go early, and
+    # itemStopUse when it stops: each doing below fires one of them, so a notebook plays a
+    # use in the order it wants. ``useDuration`` is the ticks left of the charge (the 2.4.0
+    # typings), an item stack is what the player holds unless ``item`` names another.
+
+    def _charged(self, who: Player, item: str | None) -> ItemStack | None:
+        stack = self._in_hand(who)
+        if item is None:
+            return stack
+        type_id = _full(item)
+        return stack if stack is not None and stack.type_id == type_id else ItemStack(type_id, 1)
+
+    def _charge(self, signal: str, player: str, item: str | None, ticks: int, *,
+                needs_item: bool) -> None:  # fmt: skip
+        who = self._player(player)
+        if not isinstance(ticks, int) or ticks < 0:
+            raise ValueError(f"a use's ticks are a whole number, 0 or more, not {ticks!r}")
+        used = self._charged(who, item)
+        if used is None and needs_item:
+            raise ValueError(f"{player} holds nothing: name the item, e.g. ({player!r}, 'bread')")
+        event: dict[str, Any] = {"source": {"$player": who.name}, "useDuration": ticks}
+        if used is not None:
+            event["itemStack"] = _stack(used)
+        self.after_event(signal, **event)
+
+    def start_use(self, player: str, item: str | None = None, *, duration: int = 32) -> None:
+        """``player`` begins to charge ``item`` (default: what they hold), which takes
+        ``duration`` ticks (32 for food): the addon's item_start_use.
+
+        Raises:
+            ValueError: no such player, nothing to use, or a negative duration.
+        """
+        self._charge("itemStartUse", player, item, duration, needs_item=True)
+
+    def complete_use(self, player: str, item: str | None = None) -> None:
+        """``player``'s charge of ``item`` (default: what they hold) is full: the food is
+        eaten (one of the stack in hand is used up) or the potion drunk
+        (item_complete_use, 0 ticks left).
+
+        Raises:
+            ValueError: no such player, or nothing to use.
+        """
+        who = self._player(player)
+        stack = self._in_hand(who)
+        used = self._charged(who, item)
+        self._charge("itemCompleteUse", player, item, 0, needs_item=True)
+        if used is stack and stack is not None and stack.type_id in FOODS:
+            stack.amount -= 1
+            if stack.amount <= 0:
+                who.inventory[who.selected_slot] = None
+
+    def release_use(self, player: str, item: str | None = None, *, ticks_left: int = 0) -> None:
+        """``player`` lets go of a charging ``item`` (a bow shoots) with ``ticks_left`` of
+        its charge (item_release_use); an empty hand sends no item.
+
+        Raises:
+            ValueError: no such player, or a negative ticks_left.
+        """
+        self._charge("itemReleaseUse", player, item, ticks_left, needs_item=False)
+
+    def stop_use(self, player: str, item: str | None = None, *, ticks_left: int = 0) -> None:
+        """``player`` stops charging ``item`` with ``ticks_left`` of its charge
+        (item_stop_use); an empty hand sends no item (as a change of dimension does).
+
+        Raises:
+            ValueError: no such player, or a negative ticks_left.
+        """
+        self._charge("itemStopUse", player, item, ticks_left, needs_item=False)
+
+    def start_use_on(self, player: str, x: int, y: int, z: int, face: str = "Up") -> str:
+        """``player`` presses use with what they hold on the block at x, y, z, ``face``
+        (item_start_use_on; the empty hand sends no item). Returns the block.
+
+        Raises:
+            ValueError: no such player, a position outside the world's height, or no face.
+        """
+        who = self._player(player)
+        self._check_height(who, y)
+        if face not in FACES:
+            raise ValueError(f"face is one of {', '.join(FACES)}, not {face!r}")
+        event: dict[str, Any] = {"block": self._block_ref(who, x, y, z), "blockFace": face,
+                                 "source": {"$player": who.name}}  # fmt: skip
+        held = _stack(self._in_hand(who))
+        if held is not None:
+            event["itemStack"] = held
+        self.after_event("itemStartUseOn", **event)
+        return self.world.block(who.dimension, x, y, z)
+
+    def stop_use_on(self, player: str, x: int, y: int, z: int) -> str:
+        """``player`` lets go of use after using what they hold on the block at x, y, z
+        (item_stop_use_on). Returns the block.
+
+        Raises:
+            ValueError: no such player, or a position outside the world's height.
+        """
+        who = self._player(player)
+        self._check_height(who, y)
+        event: dict[str, Any] = {"block": self._block_ref(who, x, y, z),
+                                 "source": {"$player": who.name}}  # fmt: skip
+        held = _stack(self._in_hand(who))
+        if held is not None:
+            event["itemStack"] = held
+        self.after_event("itemStopUseOn", **event)
+        return self.world.block(who.dimension, x, y, z)
+
     # --- blocks a player uses, and coming and going (the addon's events only) ----------------
 
     def hit_block(self, player: str, x: int, y: int, z: int, face: str = "Up") -> str:

@@ -139,8 +139,9 @@ def _blank(key: str) -> Any:
     """An assumed body key's value before the event fills it."""
     if key in ("item", "block", "fuelSource", "itemA", "itemB"):
         return item_object("minecraft:air")
-    if key == "result":
-        return stack_object(None)
+    if key == "result":  # a stack (SocketBE's ItemTradedPacket) that names an item, as the
+        # other assumed events' items do: an empty slot's "" id would decode as no item
+        return dict(stack_object(None), id="air", namespace="minecraft")
     if key == "trader":
         return {"dimension": 0, "id": 0, "position": {"x": 0.0, "y": 0.0, "z": 0.0},
                 "trader": {"name": "", "tier": 0}, "type": "minecraft:villager_v2",

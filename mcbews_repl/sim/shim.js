@@ -355,7 +355,8 @@
   // The world.afterEvents the addon forwards (facts.json script_events): the signals of the
   // @minecraft/server 2.4.0 typings, fired by the simulated players' doings (sim/doings.py).
   const AFTER_EVENTS = ["playerBreakBlock", "playerPlaceBlock", "entityHitBlock", "entityDie", "playerSpawn",
-    "playerLeave", "itemUse", "playerInteractWithBlock", "buttonPush", "leverAction"];
+    "playerLeave", "itemUse", "itemStartUse", "itemCompleteUse", "itemReleaseUse", "itemStopUse", "itemStartUseOn",
+    "itemStopUseOn", "playerInteractWithBlock", "buttonPush", "leverAction"];
   const afterEvents = { worldLoad: signal() };
   for (const name of AFTER_EVENTS) afterEvents[name] = signal();
   // An event object from Python's description: {"$player": name}, {"$block": [dim, x, y, z, id]},

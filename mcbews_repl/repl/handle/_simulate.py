@@ -232,6 +232,30 @@ class SimHandle:
         """``player`` eats food or lights a fire with flint and steel (ItemUsed)."""
         self.on_loop(lambda: self.raw.use_item(player, item, use_method=use_method))
 
+    def start_use(self, player: str, item: str | None = None, duration: int = 32) -> None:
+        """``player`` begins to charge an item: eat, draw a bow (item_start_use)."""
+        self.on_loop(lambda: self.raw.start_use(player, item, duration=duration))
+
+    def complete_use(self, player: str, item: str | None = None) -> None:
+        """``player``'s charge is full: the food eaten (item_complete_use)."""
+        self.on_loop(self.raw.complete_use, player, item)
+
+    def release_use(self, player: str, item: str | None = None, ticks_left: int = 0) -> None:
+        """``player`` lets go of a charging item, a bow shot (item_release_use)."""
+        self.on_loop(lambda: self.raw.release_use(player, item, ticks_left=ticks_left))
+
+    def stop_use(self, player: str, item: str | None = None, ticks_left: int = 0) -> None:
+        """``player`` stops charging an item (item_stop_use)."""
+        self.on_loop(lambda: self.raw.stop_use(player, item, ticks_left=ticks_left))
+
+    def start_use_on(self, player: str, x: int, y: int, z: int, face: str = "Up") -> str:
+        """``player`` uses what they hold on the block at x, y, z (item_start_use_on)."""
+        return self.on_loop(self.raw.start_use_on, player, x, y, z, face)
+
+    def stop_use_on(self, player: str, x: int, y: int, z: int) -> str:
+        """``player`` lets go of use on the block at x, y, z (item_stop_use_on)."""
+        return self.on_loop(self.raw.stop_use_on, player, x, y, z)
+
     def hit_block(self, player: str, x: int, y: int, z: int, face: str = "Up") -> str:
         """``player`` hits the block at x, y, z on ``face`` (entity_hit_block: the addon's,
         as mcpi's block hits); returns the block."""

@@ -146,3 +146,36 @@ def test_the_events_table_has_the_events_own_columns(
     assert frame.index.name == "cursor"
     with pytest.raises(UnknownEvent, match="did you mean 'BlockPlaced'"):
         mc.events(kind="BlockPlace")
+
+
+def test_each_on_and_subscribe_reach_every_world(
+    two: tuple[Minecraft, SimHandle, SimHandle],
+) -> None:
+    """``mc.each.on`` hears every world's event in one callback and subscribes it in each;
+    ``mc.each.off`` removes the callback and leaves the subscriptions; ``mc.each.subscribe``
+    and ``mc.each.unsubscribe`` subscribe and stop an event in every world."""
+    mc, steve_sim, alex_sim = two
+    sims = (steve_sim, alex_sim)
+    heard: list[tuple[str, str, int]] = []
+    mc.each.on("PlayerTeleported",
+               lambda e: heard.append((str(e.world_name), str(e.player), e.cause)))  # fmt: skip
+    wait_until(lambda: all("PlayerTeleported" in s.raw.client.subscriptions for s in sims))
+    steve_sim.teleport("Steve", 5, 70, 5)
+    alex_sim.teleport("Alex", 6, 70, 6, cause="chorus_fruit")
+    wait_until(lambda: len(heard) == 2)
+    assert sorted(heard) == [("Alex", "Alex", 2), ("Steve", "Steve", 3)]
+    assert mc.each.off("PlayerTeleported") == 1
+    assert all("PlayerTeleported" in s.raw.client.subscriptions for s in sims)  # they stay
+    mc.each.unsubscribe("PlayerTeleported").result(10)
+    wait_until(lambda: not any("PlayerTeleported" in s.raw.client.subscriptions for s in sims))
+
+    mc.each.subscribe("ItemAcquired").result(10)
+    wait_until(lambda: all("ItemAcquired" in s.raw.client.subscriptions for s in sims))
+    assert steve_sim.fire_event("ItemAcquired", "Steve") is True
+    assert alex_sim.fire_event("ItemAcquired", "Alex") is True
+    wait_until(lambda: len(mc.events(kind="ItemAcquired").result(10)) == 2)
+    rows = mc.events(kind="ItemAcquired").result(10)
+    assert sorted(rows["player"]) == ["Alex", "Steve"]
+    assert set(rows["acquisition_method"]) == {2}  # the captured frame's: crafted
+    mc.each.unsubscribe("ItemAcquired").result(10)
+    wait_until(lambda: not any("ItemAcquired" in s.raw.client.subscriptions for s in sims))

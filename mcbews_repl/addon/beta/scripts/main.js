@@ -827,6 +827,12 @@ var FORWARD_KINDS = [
   "player_spawn",
   "player_leave",
   "item_use",
+  "item_start_use",
+  "item_complete_use",
+  "item_release_use",
+  "item_stop_use",
+  "item_start_use_on",
+  "item_stop_use_on",
   "player_interact_with_block",
   "button_push",
   "lever_action"
@@ -2023,6 +2029,12 @@ var SIGNALS = {
   player_spawn: "playerSpawn",
   player_leave: "playerLeave",
   item_use: "itemUse",
+  item_start_use: "itemStartUse",
+  item_complete_use: "itemCompleteUse",
+  item_release_use: "itemReleaseUse",
+  item_stop_use: "itemStopUse",
+  item_start_use_on: "itemStartUseOn",
+  item_stop_use_on: "itemStopUseOn",
   player_interact_with_block: "playerInteractWithBlock",
   button_push: "buttonPush",
   lever_action: "leverAction"
@@ -2110,6 +2122,32 @@ function itemUse(e) {
   put(f, "n", read(() => e.itemStack.amount));
   return f;
 }
+function charge(e) {
+  const f = {};
+  put(f, "p", read(() => e.source.name));
+  entityAt(f, e.source);
+  put(f, "i", read(() => e.itemStack?.typeId));
+  put(f, "n", read(() => e.itemStack?.amount));
+  put(f, "ud", read(() => e.useDuration));
+  return f;
+}
+function startUseOn(e) {
+  const f = {};
+  put(f, "p", read(() => e.source.name));
+  blockAt(f, e.block);
+  put(f, "b", read(() => e.block.typeId));
+  put(f, "f", read(() => String(e.blockFace)));
+  put(f, "i", read(() => e.itemStack?.typeId));
+  return f;
+}
+function stopUseOn(e) {
+  const f = {};
+  put(f, "p", read(() => e.source.name));
+  blockAt(f, e.block);
+  put(f, "b", read(() => e.block.typeId));
+  put(f, "i", read(() => e.itemStack?.typeId));
+  return f;
+}
 function interact(e) {
   const f = {};
   put(f, "p", read(() => e.player.name));
@@ -2144,6 +2182,12 @@ var READERS = {
   player_spawn: spawn,
   player_leave: leave,
   item_use: itemUse,
+  item_start_use: ((e) => charge(e)),
+  item_complete_use: ((e) => charge(e)),
+  item_release_use: ((e) => charge(e)),
+  item_stop_use: ((e) => charge(e)),
+  item_start_use_on: startUseOn,
+  item_stop_use_on: stopUseOn,
   player_interact_with_block: interact,
   button_push: buttonPush,
   lever_action: leverAction

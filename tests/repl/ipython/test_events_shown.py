@@ -95,7 +95,7 @@ def test_every_players_blocks_at_the_prompt(shell: Any, capsys: pytest.CaptureFi
         assert column in header.split(), column
     row = next(line for line in shown.splitlines() if "Alex" in line.split())
     assert row.split()[-5:] == ["7", "62", "7", "dirt", "arrow"], row
-    shown = shown_by(shell, capsys, "mc.subscribe('BlockBroken', rate=2)")
+    shown = shown_by(shell, capsys, "mc.subscribe('PlayerMessage', rate=2)")
     assert "ValueError" in shown and "has no rate" in shown
     shown = shown_by(shell, capsys, "%mc events off player_break_block")
     assert "Unsubscribed from player_break_block" in shown

@@ -69,10 +69,18 @@ def event_summary(event: GameEvent) -> str:
         return f"{event.event} ({event.player or 'no player'})"
     kind = event_kind(event.name)
     own = [c for c in (kind.columns if kind else ()) if c not in _PLAYER_COLUMNS]
-    said = [f"{c} {getattr(event, c)}" for c in own if not c.endswith("_id")]
+    said = [f"{c} {_shown(getattr(event, c))}" for c in own if not c.endswith("_id")]
     shown = ", ".join(s for s in said if not s.endswith(" None"))[:120]
     where = "" if event.x is None else f" at {event.x:.0f} {event.y:.0f} {event.z:.0f}"
     return f"{event.name} by {event.player or '?'}{where}" + (f": {shown}" if shown else "")
+
+
+def _shown(value: object) -> str:
+    """A field's value for a person: a float to two decimals at most (3.54, 12)."""
+    if isinstance(value, float):
+        said = f"{value:.2f}".rstrip("0").rstrip(".")
+        return "0" if said == "-0" else said
+    return str(value)
 
 
 class Inbound:

@@ -87,9 +87,9 @@ class GameEvents(Handle):
         ``event.x`` ... are the typed event's fields, ``event.event`` the typed event,
         ``event.world`` the world's handle, ``event.reply(text)`` answers the player. The
         callback may be sync or async; it runs like UI chat callbacks do. ``rate``: at most
-        that many events a second per player (``rate=2`` for ``PlayerTravelled``, once a
-        tick otherwise), the rest dropped and counted; as with ``subscribe``, it is this
-        subscription's and none given is none.
+        that many events a second per player (``PlayerTravelled`` otherwise comes once a
+        tick while the player moves), the rest dropped and counted; as with ``subscribe``,
+        it is this subscription's, and none given is none.
 
         Raises:
             UnknownEvent: no event of that name is known (the message lists the known ones);

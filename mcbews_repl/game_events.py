@@ -623,6 +623,11 @@ class GameEventKind:
         return self.cls(**{k: v for k, v in values.items() if k in known})
 
 
+def _meaning(cls: type[GameEvent]) -> str:
+    """The first line of its docstring, as a person reads it: no ``literal`` markup."""
+    return (cls.__doc__ or "").strip().splitlines()[0].replace("``", "")
+
+
 def _ws(
     cls: type[GameEvent],
     status: Status,
@@ -631,7 +636,7 @@ def _ws(
     always: bool = False,
     fires: bool = True,
 ) -> GameEventKind:
-    meaning = (cls.__doc__ or "").strip().splitlines()[0]
+    meaning = _meaning(cls)
     return GameEventKind(cls.name, Source.WEBSOCKET, status, Coverage.CONNECTED_CLIENT, meaning,
                          PLAYER_FIELDS + own, cls, always, fires)  # fmt: skip
 
@@ -647,7 +652,7 @@ ADDON_PLAYER_FIELDS: tuple[Field, ...] = (
 
 
 def _addon(cls: type[GameEvent], signal: str, own: tuple[Field, ...]) -> GameEventKind:
-    meaning = (cls.__doc__ or "").strip().splitlines()[0]
+    meaning = _meaning(cls)
     return GameEventKind(cls.name, Source.ADDON, Status.DOCUMENTED, Coverage.EVERY_PLAYER,
                          meaning, ADDON_PLAYER_FIELDS + own, cls,
                          signal=f"world.afterEvents.{signal}")  # fmt: skip

@@ -542,6 +542,27 @@ FORWARDED_POLL_INTERVAL_SECONDS: Final = _bound(
     "measured 3)",
     setting=False,
 )
+GAME_EVENTS_PER_SECOND: Final = _bound(
+    "game_events_per_second",
+    2000,
+    "events a second",
+    "the game's own (WebSocket) events one connection keeps in a second (a second's worth may "
+    "come at once): they are the connected client's own, a few a tick at most (PlayerTravelled "
+    "once a tick), and the events benchmark floods 1,000 a second without a loss "
+    "(docs/benchmarks.md); past it a peer is flooding: the rest are dropped, counted "
+    "(game_events_dropped) and recorded once a second",
+    setting=False,
+)
+RATED_PLAYERS_MAX: Final = _bound(
+    "rated_players_max",
+    256,
+    "players",
+    "(event kind, player) pairs whose last second one connection remembers for a subscription's "
+    'rate (mc.subscribe("PlayerTravelled", rate=2)), at most 20 times each: a WebSocket '
+    "event is the connected client's own, so one player a kind; past it (a peer forging names) "
+    "the one heard from longest ago is forgotten first",
+    setting=False,
+)
 SUBSCRIBE_ACKS_AWAITED: Final = _bound(
     "subscribe_acks_awaited",
     256,

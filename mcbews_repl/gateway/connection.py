@@ -110,7 +110,7 @@ class GameConnection:
         # Which game events are wanted where (the bridge's book, kept across reconnects),
         # and the ones this connection wanted before its world's host was known.
         self._book = subscriptions if subscriptions is not None else SubscriptionBook()
-        self._own_events: set[str] = set()
+        self._own_events: dict[str, int] = {}  # name to its rate (0: none)
         wants_encryption = (
             settings.encrypt is not False and websocket.subprotocol == ENCRYPT_SUBPROTOCOL
         )
@@ -168,7 +168,7 @@ class GameConnection:
         self._addon_events = AddonForwarding(
             self.call,
             self._inbound.listening,
-            lambda name: self._book.rates.get(name, 0),
+            lambda name: self.event_rates().get(name, 0),
             where=where,
             forwarding_changed=self._forwarding_changed,
         )
@@ -374,17 +374,23 @@ class GameConnection:
         """What the book says this connection should be subscribed to."""
         return self._book.wanted(self.world_key, self._own_events)
 
+    def event_rates(self) -> dict[str, int]:
+        """The rate of each event this connection should hear that has one: at most that
+        many a second per player (its world's subscription's, else the one everywhere)."""
+        return self._book.rates(self.world_key, self._own_events)
+
     def _forwarded_wanted(self) -> set[str]:
         """The addon's events this connection should hear."""
         return by_source(self.wanted_events())[1]
 
-    def want(self, name: str, wanted: bool) -> None:
-        """Want (or stop wanting) ``name`` on this connection alone, its world's key not
-        being known yet; :meth:`sync_subscriptions` sends the frames."""
+    def want(self, name: str, wanted: bool, rate: int = 0) -> None:
+        """Want (or stop wanting) ``name`` on this connection alone, at most ``rate`` a
+        second per player (0: none), its world's key not being known yet;
+        :meth:`sync_subscriptions` sends the frames."""
         if wanted:
-            self._own_events.add(name)
+            self._own_events[name] = rate
         else:
-            self._own_events.discard(name)
+            self._own_events.pop(name, None)
 
     async def sync_subscriptions(self, *, addon: bool = True) -> None:
         """Subscribe to what is wanted and not yet subscribed, unsubscribe from the rest:
@@ -395,6 +401,7 @@ class GameConnection:
             NotConnected: the connection is closed.
         """
         self._inbound.unknown_ok = set(self._book.unknown_ok)
+        self._inbound.rates = self.event_rates()  # the game's own events' rates, kept here
         game, forwarded = by_source(self.wanted_events())
         listening = by_source(self._inbound.listening)[0]
         for name in sorted(game - listening):

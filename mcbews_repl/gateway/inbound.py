@@ -21,7 +21,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed as WebSocketClosed
 
 from ..game_events import GameEvent, OtherGameEvent, event_kind
-from ..limits import READER_FRAMES_PER_TURN, SUBSCRIBE_ACKS_AWAITED
+from ..limits import GAME_EVENTS_PER_SECOND, READER_FRAMES_PER_TURN, SUBSCRIBE_ACKS_AWAITED
 from ..sansio import (
     BridgeEvent,
     BridgeProtocol,
@@ -46,6 +46,7 @@ from .encryption import SessionCipher
 from .forwarding import ForwardGate
 from .link import Link
 from .observer import ui_chat_outcome
+from .rates import PlayerRates
 from .results import UiChat
 from .uichat import UiChatQueue
 from .window import CommandWindow, Reply
@@ -68,10 +69,18 @@ def event_summary(event: GameEvent) -> str:
         return f"{event.event} ({event.player or 'no player'})"
     kind = event_kind(event.name)
     own = [c for c in (kind.columns if kind else ()) if c not in _PLAYER_COLUMNS]
-    said = [f"{c} {getattr(event, c)}" for c in own if not c.endswith("_id")]
+    said = [f"{c} {_shown(getattr(event, c))}" for c in own if not c.endswith("_id")]
     shown = ", ".join(s for s in said if not s.endswith(" None"))[:120]
     where = "" if event.x is None else f" at {event.x:.0f} {event.y:.0f} {event.z:.0f}"
     return f"{event.name} by {event.player or '?'}{where}" + (f": {shown}" if shown else "")
+
+
+def _shown(value: object) -> str:
+    """A field's value for a person: a float to two decimals at most (3.54, 12)."""
+    if isinstance(value, float):
+        said = f"{value:.2f}".rstrip("0").rstrip(".")
+        return "0" if said == "-0" else said
+    return str(value)
 
 
 class Inbound:
@@ -103,6 +112,12 @@ class Inbound:
         # tell when the addon forwards a kind this connection did not ask for (an earlier
         # session's subscription): the connection sets the addon right.
         self.forward_gate = ForwardGate()
+        # The game's own events: a subscription's rate per player (name to rate, set by the
+        # connection from its book; the addon rates its own), and a second's worth in all.
+        self.rates: dict[str, int] = {}
+        self.player_rates = PlayerRates()
+        self.event_gate = ForwardGate(events_per_second=GAME_EVENTS_PER_SECOND)
+        self._gate_told = float("-inf")  # when a drop past event_gate was last recorded
         self._stray_forwarded = stray_forwarded
         self._proto = proto
         self._window = window
@@ -195,13 +210,13 @@ class Inbound:
                 )
             case GameEventReceived(event=game_event, protocol_version=version):
                 self.event_version = self.event_version or version
-                self._on_game_event(game_event)
+                self._on_websocket_event(game_event)
             case OtherEvent(event_name=name, body=body, protocol_version=version):
                 self.event_version = self.event_version or version
                 if name in self.listening and name in self.unknown_ok:
                     other = decode_other_event(name, body)
                     if isinstance(other, OtherGameEvent):
-                        self._on_game_event(other)
+                        self._on_websocket_event(other)
                     return
                 self._proto.counters["unsubscribed_event"] += 1
                 _log.debug("connection #%d: event %s ignored", self._id, name[:64])
@@ -222,6 +237,32 @@ class Inbound:
         self.subscriptions[request_id] = None
         while len(self.subscriptions) > SUBSCRIBE_ACKS_AWAITED:
             del self.subscriptions[next(iter(self.subscriptions))]
+
+    def _on_websocket_event(self, event: GameEvent) -> None:
+        """One of the game's own events: kept unless over its subscription's rate for its
+        player, or past this connection's second's worth (each dropped and counted)."""
+        name = event.event if isinstance(event, OtherGameEvent) else event.name
+        if name not in self.listening:
+            self._on_game_event(event)  # counted as unsubscribed there
+            return
+        now = time.monotonic()
+        rate = self.rates.get(name, 0)
+        if rate and not self.player_rates.admit(now, name, event.player, rate):
+            self._proto.counters["rate_dropped"] += 1
+            return
+        if not self.event_gate.admit(now, 1, 0):
+            self._proto.counters["game_events_dropped"] += 1
+            if now - self._gate_told >= 1.0:  # one entry a second, not one an event
+                self._gate_told = now
+                self._record(
+                    EventKind.REJECTED,
+                    f"game_events_dropped: {name} and the rest of this second's past "
+                    f"{self.event_gate.events_per_second:,} game events a second",
+                    reason="game_events_dropped",
+                    detail=f"{name} by {event.player or '?'}",
+                )
+            return
+        self._on_game_event(event)
 
     def _on_game_event(self, event: GameEvent) -> None:
         """Keep a subscribed event as a log entry of its columns; drop and count the rest."""

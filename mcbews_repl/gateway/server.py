@@ -423,13 +423,17 @@ class Bridge:
         """Subscribe to the game event ``name`` (mcbews_repl/game_events.py): on every
         connection, now and after each reconnect, or only on ``connection``'s world (also
         after it reconnects). A WebSocket event is sent by the game itself; an addon event
-        is forwarded by the addon for every player, at most ``rate`` a second per player
-        when given (0: no rate). Returns what that connection (or the newest) now hears.
+        is forwarded by the addon for every player. ``rate``: at most that many a second
+        per player (the addon keeps an addon event's, the gateway a WebSocket event's; what
+        is over it is dropped and counted); None or 0 for none. The rate is this
+        subscription's: subscribing again sets it again (no rate: none), and a world's own
+        comes before the one everywhere. Returns what that connection (or the newest) now
+        hears.
 
         Raises:
             UnknownEvent: no event of that name is known and ``unknown_ok`` is not set.
             ValueError: too many names are subscribed to already, an ``unknown_ok`` name
-                that cannot be an event's, or a rate for a WebSocket event or out of range.
+                that cannot be an event's, or a rate out of range or for PlayerMessage.
         """
         name = check_event_name(name, unknown_ok=unknown_ok)
         rate = check_rate(name, rate)
@@ -462,7 +466,7 @@ class Bridge:
         *,
         wanted: bool,
         unknown_ok: bool,
-        rate: int | None = None,
+        rate: int = 0,
     ) -> None:
         book = self.subscriptions
         key = None if connection is None else connection.world_key
@@ -471,7 +475,7 @@ class Bridge:
         else:
             book.remove(name, key, everywhere=connection is None)
         if connection is not None and key is None:
-            connection.want(name, wanted)  # its host is not known yet: this connection's own
+            connection.want(name, wanted, rate)  # host not known yet: this connection's own
 
     async def _sync(self, connection: GameConnection | None) -> frozenset[str]:
         chosen = [connection] if connection is not None else list(self._connections)

@@ -6,8 +6,9 @@ things a reconnect of the same world shares (the REPL's roster matches worlds th
 way). A connection wants PlayerMessage (always: it carries chat and the addon's chat
 answers), the names wanted everywhere, and its world's. The book only records; the
 connection brings the events to it, each the way its source takes (:func:`by_source`): a
-WebSocket event with the game's subscribe and unsubscribe frames, an addon event with the
-addon's ``subscribe_events`` capability (with its rate, :attr:`SubscriptionBook.rates`).
+WebSocket event with the game's subscribe and unsubscribe frames (its rate kept by the
+gateway, rates.py), an addon event with the addon's ``subscribe_events`` capability (its
+rate kept by the addon). Rates are per subscription (:meth:`SubscriptionBook.rates`).
 
 Names are checked against the one vocabulary (mcbews_repl/game_events.py): an unknown one
 raises :class:`UnknownEvent` unless asked for with ``unknown_ok=True``, which also lets the
@@ -16,7 +17,7 @@ bridge keep that name's events (as ``OtherGameEvent``) when they come.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ..exceptions import UnknownEvent, wrong_type
 from ..game_events import ADDON_EVENTS, GAME_EVENTS, event_kind, unknown_event_message
@@ -76,49 +77,64 @@ def by_source(names: Iterable[str]) -> tuple[set[str], set[str]]:
     return chosen - addon, addon
 
 
-def check_rate(name: str, rate: object) -> int | None:
+def check_rate(name: str, rate: object) -> int:
     """``rate`` if it is one ``name`` can have: a whole number of events a second per player
-    (1 to FORWARD_RATE_MAX_PER_SECOND, 0 or None for none), for an addon event only.
+    (1 to FORWARD_RATE_MAX_PER_SECOND; 0 or None for none, given as 0). The addon keeps an
+    addon event's rate, the gateway a WebSocket event's (rates.py); PlayerMessage has none.
 
     Raises:
         TypeError: ``rate`` is not a whole number.
-        ValueError: a rate for a WebSocket event, or out of range.
+        ValueError: a rate for PlayerMessage, or out of range.
     """
     if rate is None:
-        return None
+        return 0
     if isinstance(rate, bool) or not isinstance(rate, int):
         raise wrong_type("a rate is a whole number of events a second per player", rate)
-    if name not in ADDON_EVENTS:
-        raise ValueError(
-            f"{name} is the game's own event, which has no rate; a rate is for the addon's "
-            f"events ({', '.join(ADDON_EVENTS)})"
-        )
     if not 0 <= rate <= FORWARD_RATE_MAX_PER_SECOND:
         raise ValueError(
             f"a rate is 0 (none) to {FORWARD_RATE_MAX_PER_SECOND} events a second per player, "
             f"not {rate}"
         )
+    if rate and name in ALWAYS_SUBSCRIBED:
+        raise ValueError(f"{name} has no rate: it carries chat and the addon's chat answers")
     return rate
 
 
 class SubscriptionBook:
-    """The event names wanted everywhere and by each world (at most
-    ``EVENT_SUBSCRIPTIONS_MAX`` names in each set)."""
+    """The event names wanted everywhere and by each world, each with its subscription's
+    rate: at most that many a second per player, 0 for none (at most
+    ``EVENT_SUBSCRIPTIONS_MAX`` names in each).
+
+    A rate belongs to the subscription it was given with: ``mc.world("Ana").subscribe(
+    "item_use", rate=5)`` and ``mc.world("Ben").subscribe("item_use", rate=1)`` keep 5 in
+    Ana's world and 1 in Ben's. Subscribing again sets it again, with no rate as none. A
+    world's own subscription's rate comes before the one wanted everywhere."""
 
     def __init__(self) -> None:
-        self.everywhere: set[str] = set()
-        self.by_world: dict[str, set[str]] = {}
+        self.everywhere: dict[str, int] = {}
+        self.by_world: dict[str, dict[str, int]] = {}
         # Names outside the vocabulary someone asked for: their events are kept.
         self.unknown_ok: set[str] = set()
-        # An addon event's rate: at most that many a second per player (absent: none).
-        self.rates: dict[str, int] = {}
 
     def wanted(self, key: str | None, own: Iterable[str] = ()) -> set[str]:
         """What a connection of world ``key`` wants (``own``: names wanted by that one
         connection before its world was known)."""
-        chosen = set(ALWAYS_SUBSCRIBED) | self.everywhere | set(own)
+        chosen = set(ALWAYS_SUBSCRIBED) | set(self.everywhere) | set(own)
         if key is not None:
-            chosen |= self.by_world.get(key, set())
+            chosen |= set(self.by_world.get(key, {}))
+        return chosen
+
+    def rates(self, key: str | None, own: Mapping[str, int] | None = None) -> dict[str, int]:
+        """The rate of each name a connection of world ``key`` wants that has one (``own``:
+        that connection's own subscriptions and their rates, before its world was known)."""
+        chosen = {n: r for n, r in self.everywhere.items() if r}
+        world = self.by_world.get(key, {}) if key is not None else {}
+        for mine in (own or {}, world):
+            for name, rate in mine.items():
+                if rate:
+                    chosen[name] = rate
+                else:
+                    chosen.pop(name, None)
         return chosen
 
     def add(
@@ -128,36 +144,31 @@ class SubscriptionBook:
         *,
         everywhere: bool,
         unknown_ok: bool,
-        rate: int | None = None,
+        rate: int = 0,
     ) -> None:
-        """Want ``name`` everywhere, or in world ``key``'s connections (an addon event with
-        ``rate``: at most that many a second per player, everywhere it is forwarded)."""
+        """Want ``name`` everywhere, or in world ``key``'s connections, at most ``rate``
+        events a second per player (0: no rate)."""
         if unknown_ok and event_kind(name) is None:
             self.unknown_ok.add(name)
-        if rate is not None:
-            if rate:
-                self.rates[name] = rate
-            else:
-                self.rates.pop(name, None)
         if everywhere:
-            _bounded_add(self.everywhere, name)
+            _bounded_add(self.everywhere, name, rate)
         elif key is not None:
-            _bounded_add(self.by_world.setdefault(key, set()), name)
+            _bounded_add(self.by_world.setdefault(key, {}), name, rate)
 
     def remove(self, name: str, key: str | None, *, everywhere: bool) -> None:
         """Stop wanting ``name`` everywhere (and in every world), or in world ``key``."""
         if everywhere:
-            self.everywhere.discard(name)
+            self.everywhere.pop(name, None)
             for names in self.by_world.values():
-                names.discard(name)
+                names.pop(name, None)
         elif key is not None:
-            self.by_world.get(key, set()).discard(name)
+            self.by_world.get(key, {}).pop(name, None)
 
 
-def _bounded_add(names: set[str], name: str) -> None:
+def _bounded_add(names: dict[str, int], name: str, rate: int) -> None:
     if name not in names and len(names) >= EVENT_SUBSCRIPTIONS_MAX:
         raise ValueError(
             f"at most {EVENT_SUBSCRIPTIONS_MAX} events can be subscribed to at once; "
             "unsubscribe from one first"
         )
-    names.add(name)
+    names[name] = rate

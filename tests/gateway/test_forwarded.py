@@ -193,10 +193,10 @@ async def test_a_per_player_rate_is_kept() -> None:
         assert {e.data["face"] for e in game_events(mc)} == {"Up"}
 
 
-async def test_a_rate_is_for_the_addons_events_only() -> None:
+async def test_a_rate_is_checked() -> None:
     async with mcbews_repl.serve(host="127.0.0.1", port=0) as mc:
         with pytest.raises(ValueError, match="has no rate"):
-            await mc.subscribe("BlockBroken", rate=3)
+            await mc.subscribe("PlayerMessage", rate=3)
         with pytest.raises(ValueError, match="0 \\(none\\) to 20"):
             await mc.subscribe("player_break_block", rate=50)
         with pytest.raises(TypeError):

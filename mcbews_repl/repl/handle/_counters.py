@@ -2,8 +2,9 @@
 
 A row appears only once there is something to say: input a game sent that was dropped, UI
 chat messages dropped because the callbacks were busy, long text cut in the event log,
-forwarded events the addon or the connection's bound dropped in a flood, handshakes
-refused, callbacks that failed. Quiet sessions keep a short panel.
+forwarded events the addon or the connection's bound dropped in a flood, the game's own
+events over a subscription's rate or past the connection's bound, handshakes refused,
+callbacks that failed. Quiet sessions keep a short panel.
 """
 
 from __future__ import annotations
@@ -69,6 +70,10 @@ def _game_row(c: GameConnection) -> tuple[str, str] | None:
         parts.append(f"{_plural(by_addon, 'forwarded event')} dropped by the addon (its bounds)")
     if over := counters["forwarded_dropped"]:
         parts.append(f"{_plural(over, 'forwarded event')} dropped past this connection's bound")
+    if rated := counters["rate_dropped"]:
+        parts.append(f"{_plural(rated, 'game event')} over their subscription's rate dropped")
+    if flood := counters["game_events_dropped"]:
+        parts.append(f"{_plural(flood, 'game event')} dropped past this connection's bound")
     return (f"game #{c.id} limits", "; ".join(parts)) if parts else None
 
 

@@ -86,14 +86,15 @@ class GameEvents(Handle):
         subscribe to it; also a decorator: ``@mc.on("BlockBroken")``. ``event.block``,
         ``event.x`` ... are the typed event's fields, ``event.event`` the typed event,
         ``event.world`` the world's handle, ``event.reply(text)`` answers the player. The
-        callback may be sync or async; it runs like UI chat callbacks do. An addon event
-        (``player_break_block``: every player's) may take a ``rate``, at most that many a
-        second per player.
+        callback may be sync or async; it runs like UI chat callbacks do. ``rate``: at most
+        that many events a second per player (``PlayerTravelled`` otherwise comes once a
+        tick while the player moves), the rest dropped and counted; as with ``subscribe``,
+        it is this subscription's, and none given is none.
 
         Raises:
             UnknownEvent: no event of that name is known (the message lists the known ones);
                 ``unknown_ok=True`` subscribes to it anyway.
-            ValueError: a rate for one of the game's own events, or out of range.
+            ValueError: a rate out of range (0 to 20), or for PlayerMessage.
             NotConnected: on a world handle whose world is not connected.
             BridgeStopped: the bridge was stopped.
         """
@@ -127,13 +128,18 @@ class GameEvents(Handle):
         self, name: str, *, unknown_ok: bool = False, rate: int | None = None
     ) -> Pending[frozenset[str]]:
         """Have the game send the event ``name`` (here, or in every world for ``mc``); the
-        Pending gives what the connection now hears. Kept across reconnects. An addon event
-        may take a ``rate``: at most that many a second per player (``PlayerTravelled``'s
-        kind of noise; 0 for none).
+        Pending gives what the connection now hears. Kept across reconnects, its rate too.
+
+        ``rate``: at most that many events a second per player, the rest dropped and
+        counted (the status panel shows how many). For a noisy event of the game's own
+        (``PlayerTravelled`` comes once a tick while the player moves) the bridge keeps
+        the rate; for an addon event, the addon. The rate is this subscription's: a world's
+        (``mc.world("Ana").subscribe(..., rate=5)``) stays with that world and comes before
+        the one everywhere; subscribing again sets it again, and none given (or 0) is none.
 
         Raises:
             UnknownEvent: no event of that name is known; ``unknown_ok=True`` to insist.
-            ValueError: a rate for one of the game's own events, or out of range.
+            ValueError: a rate out of range (0 to 20), or for PlayerMessage.
             NotConnected: on a world handle whose world is not connected.
         """
         name = check_event_name(name, unknown_ok=unknown_ok)

@@ -200,11 +200,11 @@ class McMagics(ToolkitMagics, AddonMagics, WorldMagics, Magics):
                 case ["on", name]:
                     heard = self._wait(handle.subscribe(name, unknown_ok=args.unknown_ok))
                     print(f"Subscribed to {name}; this world now hears {', '.join(sorted(heard))}.")
-                    return handle.subscriptions
+                    return None  # what it hears, said: `%mc events list` is the whole table
                 case ["off", name]:
                     heard = self._wait(handle.unsubscribe(name))
                     print(f"Unsubscribed from {name}; this world hears {', '.join(sorted(heard))}.")
-                    return handle.subscriptions
+                    return None
                 case [name]:
                     return self._wait(handle.events(since=args.since, last=args.last, kind=name))
         except UnknownEvent as exc:

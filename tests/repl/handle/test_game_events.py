@@ -179,3 +179,33 @@ def test_each_on_and_subscribe_reach_every_world(
     assert set(rows["acquisition_method"]) == {2}  # the captured frame's: crafted
     mc.each.unsubscribe("ItemAcquired").result(10)
     wait_until(lambda: not any("ItemAcquired" in s.raw.client.subscriptions for s in sims))
+
+
+def raw_of(mc: Minecraft, host: str) -> Any:
+    """The open gateway connection of ``host``'s world (read from the test's thread)."""
+    return next(c.raw for c in mc.connections if c.local_player == host and not c.closed)
+
+
+def test_each_world_keeps_its_own_rate_across_a_reconnect(
+    two: tuple[Minecraft, SimHandle, SimHandle],
+) -> None:
+    """A world's rate is its own: Alex's world subscribing at 1 leaves Steve's at 5, and
+    Alex's comes back with its subscription after Alex reconnects."""
+    mc, _steve_sim, alex_sim = two
+    mc.world("Steve").subscribe("item_use", rate=5).result(10)
+    mc.world("Alex").subscribe("item_use", rate=1).result(10)
+    mc.world("Alex").subscribe("PlayerTravelled", rate=2).result(10)
+    steve, alex = raw_of(mc, "Steve"), raw_of(mc, "Alex")
+    assert steve.forwarding == {"item_use": 5} and alex.forwarding == {"item_use": 1}
+    assert alex.event_rates() == {"item_use": 1, "PlayerTravelled": 2}
+    old = mc.world("Alex").id
+    asyncio.run_coroutine_threadsafe(alex_sim.raw.disconnect(), alex_sim.raw.loop).result(10)
+    wait_until(lambda: not mc.world("Alex").connected)
+    alex_sim.connect(mc.url).result(10)
+    wait_until(lambda: mc.world("Alex").connected and mc.world("Alex").id != old)
+    wait_until(lambda: raw_of(mc, "Alex").forwarding == {"item_use": 1})
+    assert raw_of(mc, "Alex").event_rates() == {"item_use": 1, "PlayerTravelled": 2}
+    assert raw_of(mc, "Steve").forwarding == {"item_use": 5}
+    for name in ("Steve", "Alex"):
+        mc.world(name).unsubscribe("item_use").result(10)
+    mc.world("Alex").unsubscribe("PlayerTravelled").result(10)

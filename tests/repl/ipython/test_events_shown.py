@@ -47,6 +47,7 @@ def test_on_at_the_prompt_and_the_events_table(
 ) -> None:
     shown = shown_by(shell, capsys, "%mc events on BlockBroken")
     assert "Subscribed to BlockBroken; this world now hears BlockBroken, PlayerMessage." in shown
+    assert len(shown.strip().splitlines()) == 1  # the one line, not the whole listing again
     mc = shell.user_ns["mc"]
     deadline = time.monotonic() + 20  # the game takes the subscribe frame on its next read
     while "BlockBroken" not in mc.sim.raw.client.subscriptions:
@@ -64,7 +65,7 @@ def test_on_at_the_prompt_and_the_events_table(
         assert column in header.split(), column
     assert "dirt" in shown and "Steve" in shown and "..." not in shown  # all of it, no cut
     shown = shown_by(shell, capsys, "%mc events off BlockBroken")
-    assert "Unsubscribed from BlockBroken; this world hears PlayerMessage." in shown
+    assert shown.strip() == "Unsubscribed from BlockBroken; this world hears PlayerMessage."
 
 
 def test_the_listing_says_which_events_cover_every_player(
@@ -95,7 +96,7 @@ def test_every_players_blocks_at_the_prompt(shell: Any, capsys: pytest.CaptureFi
         assert column in header.split(), column
     row = next(line for line in shown.splitlines() if "Alex" in line.split())
     assert row.split()[-5:] == ["7", "62", "7", "dirt", "arrow"], row
-    shown = shown_by(shell, capsys, "mc.subscribe('BlockBroken', rate=2)")
+    shown = shown_by(shell, capsys, "mc.subscribe('PlayerMessage', rate=2)")
     assert "ValueError" in shown and "has no rate" in shown
     shown = shown_by(shell, capsys, "%mc events off player_break_block")
     assert "Unsubscribed from player_break_block" in shown
@@ -130,3 +131,32 @@ def test_tab_completes_the_addons_events_too(shell: Any) -> None:
     offered = completions(shell, "%mc events on player_")
     assert {"player_break_block", "player_place_block", "player_leave"} <= set(offered)
     assert "entity_hit_block" in completions(shell, "%mc events entity_")
+
+
+def test_no_meaning_shown_has_markup(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The docstrings' ``literal`` markup stays in the source: the listing reads plainly."""
+    assert not [k.name for k in GAME_EVENTS.values() if "``" in k.meaning or "`" in k.meaning]
+    shown = shown_by(shell, capsys, "%mc events list")
+    assert "MobKilled" in shown and "`" not in shown
+    row = next(line for line in shown.splitlines() if " MobKilled " in f" {line} ")
+    assert "victim is its type" in row, row
+
+
+def test_the_logs_one_line_summaries_round_their_numbers(
+    shell: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mc = shell.user_ns["mc"]
+    shown_by(shell, capsys, "%mc events on PlayerTravelled")
+    deadline = time.monotonic() + 20
+    while "PlayerTravelled" not in mc.sim.raw.client.subscriptions:
+        assert time.monotonic() < deadline, "the game never subscribed"
+        time.sleep(0.02)
+    shown_by(shell, capsys, "mc.sim.walk('Steve', 0.5, 63, 0.5); mc.sim.walk('Steve', 3, 63, 3)")
+    deadline = time.monotonic() + 20
+    while len(mc.events(kind="PlayerTravelled").result(10)) < 2:
+        assert time.monotonic() < deadline, "PlayerTravelled never arrived"
+        time.sleep(0.05)
+    shown = shown_by(shell, capsys, "%mc events --last 3")
+    shown_by(shell, capsys, "%mc events off PlayerTravelled")
+    assert "meters_travelled 3.54" in shown, shown
+    assert "3.5355" not in shown

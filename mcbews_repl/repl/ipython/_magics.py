@@ -191,6 +191,10 @@ class McMagics(ToolkitMagics, AddonMagics, WorldMagics, Magics):
         args = BY_NAME["events"].parse(rest)
         words: list[str] = args.words
         handle = self.handle
+        rate: int | None = args.rate
+        if rate is not None and words[:1] != ["on"]:
+            raise UsageError("%mc events: --rate goes with on, e.g. %mc events on "
+                             "PlayerTravelled --rate 2")  # fmt: skip
         try:
             match words:
                 case []:
@@ -198,8 +202,11 @@ class McMagics(ToolkitMagics, AddonMagics, WorldMagics, Magics):
                 case ["list"]:
                     return handle.subscriptions
                 case ["on", name]:
-                    heard = self._wait(handle.subscribe(name, unknown_ok=args.unknown_ok))
-                    print(f"Subscribed to {name}; this world now hears {', '.join(sorted(heard))}.")
+                    asked = handle.subscribe(name, unknown_ok=args.unknown_ok, rate=rate)
+                    heard = self._wait(asked)
+                    kept = f" (at most {rate} a second per player)" if rate else ""
+                    print(f"Subscribed to {name}{kept}; this world now hears "
+                          f"{', '.join(sorted(heard))}.")  # fmt: skip
                     return None  # what it hears, said: `%mc events list` is the whole table
                 case ["off", name]:
                     heard = self._wait(handle.unsubscribe(name))
@@ -213,7 +220,7 @@ class McMagics(ToolkitMagics, AddonMagics, WorldMagics, Magics):
             if isinstance(exc, McbewsError):
                 raise
             raise UsageError(f"%mc events: {exc}") from None
-        raise UsageError("usage: %mc events [list | on EVENT | off EVENT | EVENT] "
+        raise UsageError("usage: %mc events [list | on EVENT [--rate N] | off EVENT | EVENT] "
                          "[--last N] [--since CURSOR]")  # fmt: skip
 
     def _sub_call(self, rest: str) -> Any:

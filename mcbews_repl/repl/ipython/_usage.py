@@ -185,11 +185,13 @@ SUBCOMMANDS: tuple[SubCommand, ...] = (
         "events",
         "the event log as a DataFrame (the last N entries, or those after a cursor); "
         "EVENT: that game event's table; list: every game event and whether it is "
-        "subscribed; on/off EVENT: subscribe or unsubscribe",
+        "subscribed; on/off EVENT: subscribe or unsubscribe (--rate N with on: at most N "
+        "a second per player)",
         (
             Option(("words",), ("[list | on EVENT | off EVENT | EVENT]",), {"nargs": "*"}),
             Option(("--last",), "N", {"type": int, "default": 20}),
             Option(("--since",), "CURSOR", {"type": int, "default": None}),
+            Option(("--rate",), "N", {"type": int, "default": None}),
             Option(("--unknown-ok",), None, {"dest": "unknown_ok"}),
         ),
         completes="events",

@@ -160,3 +160,43 @@ def test_the_logs_one_line_summaries_round_their_numbers(
     shown_by(shell, capsys, "%mc events off PlayerTravelled")
     assert "meters_travelled 3.54" in shown, shown
     assert "3.5355" not in shown
+
+
+def test_on_with_a_rate_at_the_prompt_keeps_it(
+    shell: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown = shown_by(shell, capsys, "%mc events on PlayerTravelled --rate 2")
+    assert shown.strip() == (
+        "Subscribed to PlayerTravelled (at most 2 a second per player); "
+        "this world now hears PlayerMessage, PlayerTravelled."
+    )
+    mc = shell.user_ns["mc"]
+    deadline = time.monotonic() + 20
+    while "PlayerTravelled" not in mc.sim.raw.client.subscriptions:
+        assert time.monotonic() < deadline, "the game never subscribed"
+        time.sleep(0.02)
+    before = mc.events(kind="PlayerTravelled").result(10).shape[0]  # earlier tests' walks
+    steps = "[mc.sim.raw.walk('Steve', 10 + i, 62, 10) for i in range(10)]"
+    shown_by(shell, capsys, f"mc.sim.on_loop(lambda: {steps})")  # ten steps in one tick
+    deadline = time.monotonic() + 20
+    over = re.compile(r"(\d+) game events over their subscription's rate")
+    while not (said := over.search(text := panel_of(shell))) or int(said[1]) < 8:
+        assert time.monotonic() < deadline, text
+        time.sleep(0.05)
+    assert mc.events(kind="PlayerTravelled").result(10).shape[0] - before == 2
+    shown_by(shell, capsys, "%mc events off PlayerTravelled")
+
+
+def test_a_rate_without_on_or_out_of_range_says_what_to_write(
+    shell: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown = shown_by(shell, capsys, "%mc events off PlayerTravelled --rate 2")
+    assert "--rate goes with on, e.g. %mc events on PlayerTravelled --rate 2" in shown
+    shown = shown_by(shell, capsys, "%mc events on PlayerTravelled --rate 500")
+    assert "Traceback" not in shown and "%mc events:" in shown and "rate" in shown, shown
+
+
+def panel_of(shell: Any) -> str:
+    from .test_bounds_shown import panel
+
+    return str(panel(shell))
